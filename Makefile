@@ -1,0 +1,41 @@
+# perudo-rules: two commands from a fresh machine with only python3 and make.
+#   make spec   builds the environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
+#   make test   builds the environment with the test extras and runs the whole suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PY     := $(BIN)/python
+
+.PHONY: spec test lint mutants bench clean
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+	$(PY) -m pip install --quiet -e '.[test,docs,plot]'
+	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
+	touch $@
+
+spec: $(VENV)/.installed
+	$(BIN)/perudo-rules compare italian spanish
+	@if [ -f docs/conf.py ]; then \
+	  $(BIN)/sphinx-build -q -b html docs docs/_build/html && \
+	  echo "HTML spec: $(CURDIR)/docs/_build/html/index.html"; \
+	fi
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check perudo_rules tests benchmarks
+	$(BIN)/mypy
+
+test: lint
+	$(PY) -m pytest
+
+mutants: $(VENV)/.installed
+	$(PY) tests/mutants.py
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) docs/_build .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build

@@ -1,0 +1,43 @@
+"""perudo-rules: the reference rules library for Perudo (Dudo).
+
+Editions are data (``variants/*.yaml``); this package is the engine that
+interprets them. Start with :func:`load_variant` and :meth:`Game.new`.
+"""
+
+from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_bid
+from perudo_rules.errors import IllegalAction, PerudoError, VariantError
+from perudo_rules.game import (
+    Game,
+    LegalActions,
+    Observation,
+    PastRound,
+    RoundRecord,
+    RoundResult,
+)
+from perudo_rules.rules import core_rules, rule_text
+from perudo_rules.variant import Knob, Variant, available_variants, load_variant
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Calza",
+    "Dudo",
+    "Game",
+    "IllegalAction",
+    "Knob",
+    "LegalActions",
+    "Observation",
+    "PastRound",
+    "PerudoError",
+    "RoundRecord",
+    "RoundResult",
+    "Variant",
+    "VariantError",
+    "available_variants",
+    "core_rules",
+    "load_variant",
+    "parse_bid",
+    "rule_text",
+]
+
+__version__ = "0.1.0"

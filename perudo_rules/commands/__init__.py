@@ -1,0 +1,1 @@
+"""Subcommands of the ``perudo-rules`` command line, one module per group."""

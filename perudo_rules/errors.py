@@ -1,0 +1,49 @@
+"""The error types of perudo-rules. All are ``ValueError`` subclasses."""
+
+from __future__ import annotations
+
+__all__ = ["IllegalAction", "PerudoError", "VariantError"]
+
+
+class PerudoError(ValueError):
+    """Base class of every error this package raises on bad input."""
+
+
+class VariantError(PerudoError):
+    """A variant file (or override) is malformed, incomplete or inconsistent.
+
+    ``file`` is the file at fault (or ``None`` for in-memory input), ``key_path``
+    the dotted key path inside it, ``line`` the 1-based line where it stands.
+    ``str(error)`` is one readable line: ``file:line: key.path: message``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        key_path: str = "",
+        line: int | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.key_path = key_path
+        self.line = line
+        where = file or "<variant>"
+        if line is not None:
+            where += f":{line}"
+        prefix = f"{where}: " + (f"{key_path}: " if key_path else "")
+        super().__init__(prefix + message)
+
+
+class IllegalAction(PerudoError):
+    """An action that the rules do not allow in this position.
+
+    ``rule`` is the id of the rule it breaks: a knob path such as
+    ``bidding.wild_opening`` or a fixed rule id such as ``play.turn``.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{message} [{rule}]")

@@ -1,0 +1,717 @@
+"""The engine: an immutable :class:`Game` value and pure transitions.
+
+``game.apply(action)`` returns a new game and leaves ``game`` unchanged.
+Rolling the dice is an explicit chance step: after a Dudo or Calza resolves,
+``awaiting_roll`` is true until ``game.roll(...)`` starts the next round.
+
+Legality is arithmetic on bid ranks (:mod:`perudo_rules.ranks`): ``is_legal``
+costs the same at 10 or 300 dice, and :meth:`Game.legal_actions` is a lazy
+view that answers ``len``, indexing, ``in`` and iteration without building
+every action. Every refusal names its rule id: a knob path, or a fixed rule of
+``spec/core-rules.yaml``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, overload
+
+from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.errors import IllegalAction
+from perudo_rules.ranks import BidSpace, bid_space
+from perudo_rules.variant import Ruleset, Variant
+
+__all__ = [
+    "Game",
+    "LegalActions",
+    "Observation",
+    "PastRound",
+    "RoundRecord",
+    "RoundResult",
+    "roll_die",
+]
+
+
+def roll_die(rng: random.Random, faces: int) -> int:
+    """One die roll from ``rng``.
+
+    Uses only ``rng.random()``, whose sequence Python guarantees for a given
+    seed on every platform and version, so the same seed gives the same game.
+    """
+    return int(rng.random() * faces) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a round ended.
+
+    ``kind`` is ``"dudo"`` or ``"calza"``; ``count`` the true number of dice
+    matching ``bid`` (the referee's view); ``revealed`` the seats whose cups
+    were lifted, in order, and ``shown`` their dice; ``loser``/``gainer`` the
+    seat that lost/gained a die or ``None``; ``next_player`` who opens the next
+    round (``None`` when the game is over); ``caller`` who called;
+    ``next_palifico`` whether the next round is a palifico round.
+    """
+
+    kind: str
+    bid: Bid
+    count: int
+    loser: int | None
+    gainer: int | None
+    revealed: tuple[int, ...]
+    shown: tuple[tuple[int, ...], ...]
+    next_player: int | None
+    caller: int | None = None
+    next_palifico: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """A finished round: its dice, opener, kind, actions in order and result."""
+
+    round: int
+    first_player: int
+    palifico: bool
+    dice: tuple[tuple[int, ...], ...]
+    actions: tuple[Action, ...]
+    result: RoundResult
+
+
+@dataclass(frozen=True, slots=True)
+class PastRound:
+    """What one seat saw of a finished round: public actions, lifted cups, its own dice."""
+
+    round: int
+    first_player: int
+    palifico: bool
+    actions: tuple[Action, ...]
+    kind: str
+    caller: int | None
+    loser: int | None
+    gainer: int | None
+    revealed: tuple[int, ...]
+    shown: tuple[tuple[int, ...], ...]
+    next_player: int | None
+    own_dice: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What seat ``player`` may see: its own dice and everything public, nothing else."""
+
+    player: int
+    dice: tuple[int, ...]
+    dice_counts: tuple[int, ...]
+    round: int
+    to_move: int | None
+    palifico: bool
+    palifico_player: int | None
+    bids: tuple[Bid, ...]
+    past_rounds: tuple[PastRound, ...]
+    winner: int | None
+
+
+_EMPTY: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Game:
+    """A position of a game of Perudo under one :class:`Variant`.
+
+    Build one with :meth:`Game.new` (rolled, roll-off included) or
+    :meth:`Game.start` (an explicit position). Public fields: ``variant``,
+    ``dice`` (per seat; empty while awaiting a roll and once the game is over),
+    ``dice_counts``, ``to_move``, ``bids`` (this round's, or the round just
+    resolved while awaiting a roll), ``palifico`` and ``palifico_player`` (of
+    this round, or of the round about to be rolled), ``round``,
+    ``palifico_used``, ``history`` (finished rounds), ``last_result``,
+    ``winner``, ``first_player`` (who opened this round).
+    """
+
+    variant: Variant
+    dice: tuple[tuple[int, ...], ...]
+    dice_counts: tuple[int, ...]
+    to_move: int | None
+    bids: tuple[Bid, ...] = ()
+    palifico: bool = False
+    palifico_player: int | None = None
+    round: int = 1
+    palifico_used: frozenset[int] = frozenset()
+    history: tuple[RoundRecord, ...] = ()
+    last_result: RoundResult | None = None
+    winner: int | None = None
+    first_player: int | None = None
+    _space: BidSpace | None = field(default=None, compare=False)
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        variant: Variant,
+        dice: Sequence[Sequence[int]],
+        first_player: int,
+        palifico: bool = False,
+        round: int = 1,
+        palifico_used: Iterable[int] = (),
+    ) -> Game:
+        """An explicit position at the start of a round (``ValueError`` if it is invalid).
+
+        ``dice`` has one list per seat, its length that seat's dice (``[]`` = out).
+        ``palifico=True`` makes ``first_player`` (who must hold one die) open a
+        palifico round; ``palifico_used`` lists seats that already had theirs.
+        """
+        rules = variant.rules
+        n = len(dice)
+        if not rules.min_players <= n <= rules.max_players:
+            raise ValueError(
+                f"{n} seats; {variant.id} plays with {rules.min_players} to {rules.max_players}"
+            )
+        cups = tuple(tuple(int(d) for d in cup) for cup in dice)
+        for seat, cup in enumerate(cups):
+            if len(cup) > rules.max_dice:
+                raise ValueError(f"seat {seat} holds {len(cup)} dice; the most is {rules.max_dice}")
+            for d in cup:
+                if not 1 <= d <= rules.faces:
+                    raise ValueError(f"seat {seat}: {d} is not a face of a d{rules.faces}")
+        counts = tuple(len(c) for c in cups)
+        if sum(1 for c in counts if c) < 2:
+            raise ValueError("at least two seats must hold dice")
+        if not (0 <= first_player < n and counts[first_player]):
+            raise ValueError(f"first player {first_player} is not a seat with dice")
+        if round < 1:
+            raise ValueError("rounds are numbered from 1")
+        used = frozenset(int(s) for s in palifico_used)
+        if any(not 0 <= s < n for s in used):
+            raise ValueError("palifico_used names a seat that does not exist")
+        if palifico:
+            if not rules.palifico:
+                raise ValueError(f"{variant.id} has no palifico rounds")
+            if counts[first_player] != 1:
+                raise ValueError("a palifico round is opened by a seat holding exactly one die")
+            used = used | {first_player}
+        return cls(
+            variant=variant,
+            dice=cups,
+            dice_counts=counts,
+            to_move=first_player,
+            palifico=palifico,
+            palifico_player=first_player if palifico else None,
+            round=round,
+            palifico_used=used,
+            first_player=first_player,
+            _space=bid_space(rules, sum(counts), palifico),
+        )
+
+    @classmethod
+    def new(cls, variant: Variant, players: int, seed: int | None = None) -> Game:
+        """A new game: every seat holds ``dice.per_player`` dice, rolled from ``seed``.
+
+        ``random.Random(seed)`` first settles who opens (the edition's roll-off,
+        ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
+        """
+        rules = variant.rules
+        if not rules.min_players <= players <= rules.max_players:
+            raise ValueError(
+                f"{players} players; {variant.id} plays with "
+                f"{rules.min_players} to {rules.max_players}"
+            )
+        rng = random.Random(seed)
+        first = 0
+        if rules.first_player == "roll_off":
+            tied = list(range(players))
+            while len(tied) > 1:
+                totals = [
+                    sum(roll_die(rng, rules.faces) for _ in range(rules.rolloff_dice))
+                    for _ in tied
+                ]
+                best = max(totals)
+                tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
+            first = tied[0]
+        dice = [[roll_die(rng, rules.faces) for _ in range(rules.per_player)] for _ in range(players)]
+        return cls.start(variant, dice, first)
+
+    # --- derived views ------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Number of seats, out seats included."""
+        return len(self.dice_counts)
+
+    @property
+    def rules(self) -> Ruleset:
+        """The typed rules of the variant."""
+        return self.variant.rules
+
+    @property
+    def current_bid(self) -> Bid | None:
+        """The standing bid (``None`` before the opening bid or between rounds)."""
+        if self.to_move is None or not self.bids:
+            return None
+        return self.bids[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True once one seat has won."""
+        return self.winner is not None
+
+    @property
+    def awaiting_roll(self) -> bool:
+        """True between rounds, until :meth:`roll` starts the next one."""
+        return self.to_move is None and self.winner is None
+
+    @property
+    def dice_in_play(self) -> int:
+        """Total dice held by all seats."""
+        return sum(self.dice_counts)
+
+    @property
+    def space(self) -> BidSpace:
+        """The ranked bids of the current round (see :mod:`perudo_rules.ranks`)."""
+        if self._space is None:
+            return bid_space(self.rules, self.dice_in_play, self.palifico)
+        return self._space
+
+    @property
+    def wilds_active(self) -> bool:
+        """Whether the wild face counts as every face in this round."""
+        return self.space.wild is not None
+
+    def rank(self, bid: Bid) -> int | None:
+        """The rank of ``bid`` in this round (``None`` if it is out of range)."""
+        return self.space.rank(bid.quantity, bid.face)
+
+    def count(self, face: int) -> int:
+        """The true number of dice on the table that count as ``face`` this round."""
+        wild = self.space.wild
+        total = 0
+        for cup in self.dice:
+            for d in cup:
+                if d == face or (d == wild and face != wild):
+                    total += 1
+        return total
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat after ``seat`` with dice, in the direction of play."""
+        n = len(self.dice_counts)
+        step = self.rules.step
+        s = seat
+        for _ in range(n):
+            s = (s + step) % n
+            if self.dice_counts[s]:
+                return s
+        raise ValueError("no seat holds dice")  # pragma: no cover - a game always has two
+
+    def __repr__(self) -> str:
+        state = f"winner={self.winner}" if self.is_over else (
+            "awaiting_roll" if self.to_move is None else f"to_move={self.to_move}"
+        )
+        bids = " ".join(str(b) for b in self.bids)
+        pal = " palifico" if self.palifico else ""
+        return (
+            f"<Game {self.variant.id} round={self.round}{pal} dice_counts={list(self.dice_counts)}"
+            f" {state} bids=[{bids}]>"
+        )
+
+    # --- legality -----------------------------------------------------------------------
+
+    def _face_free(self, player: int) -> bool:
+        lock = self.rules.face_lock
+        return lock == "free" or (lock == "locked_except_single_die" and self.dice_counts[player] == 1)
+
+    def _wild_banned(self) -> bool:
+        opening = self.rules.wild_opening
+        if self.palifico or opening == "allowed":
+            return False
+        if opening == "not_as_opening_bid":
+            return not self.bids
+        return self.round == 1
+
+    def violation(self, action: Any) -> tuple[str, str] | None:
+        """``None`` if ``action`` is legal now, else ``(rule id, reason)``."""
+        if self.winner is not None:
+            return "play.game_over", f"the game is over; seat {self.winner} won"
+        if self.to_move is None:
+            return "play.roll", "the round is over; roll the dice for the next round first"
+        kind = type(action)
+        if kind is not Bid and kind is not Dudo and kind is not Calza:
+            return "play.turn", f"{action!r} is not a Bid, Dudo or Calza"
+        p = action.player
+        counts = self.dice_counts
+        if type(p) is not int or not 0 <= p < len(counts) or not counts[p]:
+            return "play.seat", f"seat {p!r} is not a seat with dice"
+        bids = self.bids
+        if kind is Bid:
+            return self._bid_violation(action)
+        if not bids:
+            return "play.bid_needed", f"there is no bid to {'doubt' if kind is Dudo else 'match'} yet"
+        bidder = bids[-1].player
+        rules = self.rules
+        if kind is Dudo:
+            who = rules.challenge_who
+            if who == "player_to_move" and p != self.to_move:
+                return "challenge.who", f"only seat {self.to_move}, the player to move, may call Dudo"
+            if p == bidder:
+                return "challenge.who", "the bidder may not doubt their own bid"
+            return None
+        if not rules.calza:
+            return "calza.enabled", "this variant has no Calza"
+        who = rules.calza_who
+        if p == bidder:
+            return "calza.who", "the bidder may not call Calza on their own bid"
+        if who == "any_except_bidder_and_next" and p == self.to_move:
+            return "calza.who", "the player to move may not call Calza"
+        if who == "player_to_move" and p != self.to_move:
+            return "calza.who", f"only seat {self.to_move}, the player to move, may call Calza"
+        return None
+
+    def _bid_violation(self, bid: Bid) -> tuple[str, str] | None:
+        if bid.player != self.to_move:
+            return "play.turn", f"it is seat {self.to_move}'s turn, not seat {bid.player}'s"
+        q, f = bid.quantity, bid.face
+        space = self.space
+        if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= space.faces:
+            return "play.bid_range", f"{q!r}x{f!r} is not a bid on a d{space.faces}"
+        if q > space.cap:
+            return "bidding.quantity_cap", f"only {space.cap} dice are in play; {q} is too many"
+        wild = space.wild
+        if f == wild and self._wild_banned():
+            when = "as the opening bid" if self.rules.wild_opening == "not_as_opening_bid" else (
+                "in the first round"
+            )
+            return "bidding.wild_opening", f"no bid on the wild face {when}"
+        if not self.bids:
+            return None
+        cur = self.bids[-1]
+        if self.palifico and f != cur.face and not self._face_free(bid.player):
+            return "palifico.face_lock", f"in this palifico round the face stays {cur.face}"
+        rank = space._rank[(q, f)]
+        if rank > space._rank[(cur.quantity, cur.face)]:
+            return None
+        if (f == wild) != (cur.face == wild) and self.rules.order == "quantity_then_face":
+            k = self.rules.wild_worth
+            if f == wild:
+                need = -(-cur.quantity // k)
+                return "bidding.wild_worth", f"after {cur} a wild bid needs at least {need} dice"
+            return "bidding.wild_worth", (
+                f"after {cur} an ordinary bid needs at least {k * cur.quantity + 1} dice"
+            )
+        return "bidding.order", f"{q}x{f} does not raise the standing bid {cur}"
+
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`."""
+        return self.violation(action) is None
+
+    def legal_actions(self) -> LegalActions:
+        """Every action any seat may take now, out-of-turn Calza included (a lazy view)."""
+        return LegalActions(self)
+
+    # --- transitions --------------------------------------------------------------------
+
+    def apply(self, action: Action) -> Game:
+        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken."""
+        bad = self.violation(action)
+        if bad is not None:
+            raise IllegalAction(bad[0], bad[1])
+        if type(action) is Bid:
+            return Game(
+                variant=self.variant,
+                dice=self.dice,
+                dice_counts=self.dice_counts,
+                to_move=self.next_seat(action.player),
+                bids=(*self.bids, action),
+                palifico=self.palifico,
+                palifico_player=self.palifico_player,
+                round=self.round,
+                palifico_used=self.palifico_used,
+                history=self.history,
+                last_result=self.last_result,
+                winner=None,
+                first_player=self.first_player,
+                _space=self._space,
+            )
+        return self._resolve(action)
+
+    def _reveal_order(self, caller: int, caller_first: bool) -> list[int]:
+        n = len(self.dice_counts)
+        step = self.rules.step
+        seats = [(caller + step * i) % n for i in range(n)]
+        if not caller_first:
+            seats = seats[1:] + seats[:1]
+        return [s for s in seats if self.dice_counts[s]]
+
+    def _resolve(self, action: Dudo | Calza) -> Game:
+        rules = self.rules
+        bid = self.bids[-1]
+        caller = action.player
+        count = self.count(bid.face)
+        counts = list(self.dice_counts)
+        loser: int | None = None
+        gainer: int | None = None
+        if type(action) is Dudo:
+            kind = "dudo"
+            order = self._reveal_order(caller, caller_first=False)
+            if rules.early_stop:
+                wild = self.space.wild
+                running = 0
+                lifted = []
+                for s in order:
+                    lifted.append(s)
+                    running += sum(
+                        1 for d in self.dice[s] if d == bid.face or (d == wild and bid.face != wild)
+                    )
+                    if running >= bid.quantity:
+                        break
+                order = lifted
+            loser = caller if count >= bid.quantity else bid.player
+            winner_of_challenge = bid.player if loser == caller else caller
+            counts[loser] -= 1
+            starter = loser if rules.round_starter == "loser" else winner_of_challenge
+        else:
+            kind = "calza"
+            order = self._reveal_order(caller, caller_first=True)
+            if count == bid.quantity:
+                if counts[caller] < min(rules.calza_gain_cap, rules.max_dice):
+                    gainer = caller
+                    counts[caller] += 1
+            else:
+                loser = caller
+                counts[caller] -= 1
+            assert self.to_move is not None
+            starter = caller if rules.calza_next == "caller" else self.to_move
+        new_counts = tuple(counts)
+        alive = sum(1 for c in new_counts if c)
+        winner: int | None = None
+        if alive == 1:
+            winner = next(s for s, c in enumerate(new_counts) if c)
+        elif rules.single_round:
+            winner = next(s for s, c in enumerate(new_counts) if c and s != loser)
+        next_player: int | None = None
+        next_palifico = False
+        used = self.palifico_used
+        if winner is None:
+            probe = Game(self.variant, self.dice, new_counts, None)
+            if not new_counts[starter]:
+                starter = probe.next_seat(starter)
+            candidate: int | None = None
+            if rules.palifico and (rules.palifico_heads_up or alive > 2):
+                if rules.palifico_trigger == "reduced_to_one":
+                    if loser is not None and new_counts[loser] == 1:
+                        candidate = loser
+                elif new_counts[starter] == 1:
+                    candidate = starter
+            if candidate is not None and not (rules.palifico_once and candidate in used):
+                next_palifico = True
+                starter = candidate
+                used = used | {candidate}
+            next_player = starter
+        result = RoundResult(
+            kind=kind,
+            bid=bid,
+            count=count,
+            loser=loser,
+            gainer=gainer,
+            revealed=tuple(order),
+            shown=tuple(self.dice[s] for s in order),
+            next_player=next_player,
+            caller=caller,
+            next_palifico=next_palifico,
+        )
+        assert self.first_player is not None
+        record = RoundRecord(
+            round=self.round,
+            first_player=self.first_player,
+            palifico=self.palifico,
+            dice=self.dice,
+            actions=(*self.bids, action),
+            result=result,
+        )
+        return Game(
+            variant=self.variant,
+            dice=tuple(_EMPTY for _ in new_counts),
+            dice_counts=new_counts,
+            to_move=None,
+            bids=self.bids,
+            palifico=next_palifico,
+            palifico_player=next_player if next_palifico else None,
+            round=self.round,
+            palifico_used=used,
+            history=(*self.history, record),
+            last_result=result,
+            winner=winner,
+            first_player=self.first_player,
+        )
+
+    def roll(
+        self,
+        dice: Sequence[Sequence[int]] | None = None,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+    ) -> Game:
+        """Start the next round: with explicit ``dice`` (one list per seat, ``[]`` for out
+        seats), or rolled from ``seed`` / ``rng`` seat by seat."""
+        if self.winner is not None:
+            raise IllegalAction("play.game_over", f"the game is over; seat {self.winner} won")
+        if self.to_move is not None:
+            raise IllegalAction("play.roll", "the dice are rolled only between rounds")
+        rules = self.rules
+        counts = self.dice_counts
+        if dice is None:
+            r = rng if rng is not None else random.Random(seed)
+            cups = tuple(tuple(roll_die(r, rules.faces) for _ in range(c)) for c in counts)
+        else:
+            if len(dice) != len(counts):
+                raise ValueError(f"dice for {len(dice)} seats; the table has {len(counts)}")
+            cups = tuple(tuple(int(d) for d in cup) for cup in dice)
+            for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
+                if len(cup) != c:
+                    raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
+                if any(not 1 <= d <= rules.faces for d in cup):
+                    raise ValueError(f"seat {seat}: a die outside 1..{rules.faces}")
+        assert self.last_result is not None and self.last_result.next_player is not None
+        first = self.last_result.next_player
+        return Game(
+            variant=self.variant,
+            dice=cups,
+            dice_counts=counts,
+            to_move=first,
+            bids=(),
+            palifico=self.palifico,
+            palifico_player=self.palifico_player,
+            round=self.round + 1,
+            palifico_used=self.palifico_used,
+            history=self.history,
+            last_result=self.last_result,
+            winner=None,
+            first_player=first,
+            _space=bid_space(rules, sum(counts), self.palifico),
+        )
+
+    # --- views for one seat -------------------------------------------------------------
+
+    def observation(self, player: int) -> Observation:
+        """What seat ``player`` may see: own dice, dice counts, bids, lifted cups of past rounds."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"no seat {player}")
+        past = tuple(
+            PastRound(
+                round=r.round,
+                first_player=r.first_player,
+                palifico=r.palifico,
+                actions=r.actions,
+                kind=r.result.kind,
+                caller=r.result.caller,
+                loser=r.result.loser,
+                gainer=r.result.gainer,
+                revealed=r.result.revealed,
+                shown=r.result.shown,
+                next_player=r.result.next_player,
+                own_dice=r.dice[player],
+            )
+            for r in self.history
+        )
+        return Observation(
+            player=player,
+            dice=self.dice[player],
+            dice_counts=self.dice_counts,
+            round=self.round,
+            to_move=self.to_move,
+            palifico=self.palifico,
+            palifico_player=self.palifico_player,
+            bids=self.bids if self.to_move is not None else (),
+            past_rounds=past,
+            winner=self.winner,
+        )
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a position, as a lazy sequence.
+
+    Bids of the player to move come first in rank order, then Dudo calls,
+    then Calza calls, each by seat. ``len``, indexing and ``in`` cost O(1)
+    (``in`` is :meth:`Game.is_legal`); nothing is built until asked for.
+    """
+
+    __slots__ = ("_extras", "_game", "_ranks", "_space")
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._space = game.space
+        self._ranks: Sequence[int] = ()
+        self._extras: tuple[Action, ...] = ()
+        if game.to_move is None:
+            return
+        space = self._space
+        bids = game.bids
+        cur = bids[-1] if bids else None
+        cur_rank = -1 if cur is None else space._rank[(cur.quantity, cur.face)]
+        if game.palifico and cur is not None and not game._face_free(game.to_move):
+            self._ranks = space.same_face_above(cur.quantity, cur.face)
+        elif space.wild is not None and game._wild_banned():
+            self._ranks = space.nonwild_above(cur_rank)
+        else:
+            self._ranks = space.above(cur_rank)
+        if cur is None:
+            return
+        extras: list[Action] = []
+        alive = [s for s, c in enumerate(game.dice_counts) if c]
+        rules = game.rules
+        if rules.challenge_who == "player_to_move":
+            extras.append(Dudo(game.to_move))
+        else:
+            extras.extend(Dudo(s) for s in alive if s != cur.player)
+        if rules.calza:
+            for s in alive:
+                if s == cur.player:
+                    continue
+                if rules.calza_who == "any_except_bidder_and_next" and s == game.to_move:
+                    continue
+                if rules.calza_who == "player_to_move" and s != game.to_move:
+                    continue
+                extras.append(Calza(s))
+        self._extras = tuple(extras)
+
+    @property
+    def bid_ranks(self) -> Sequence[int]:
+        """The ranks of the legal bids, ascending."""
+        return self._ranks
+
+    def __len__(self) -> int:
+        return len(self._ranks) + len(self._extras)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        nb = len(self._ranks)
+        if i < nb:
+            q, f = self._space.bids[self._ranks[i]]
+            to_move = self._game.to_move
+            assert to_move is not None
+            return Bid(to_move, q, f)
+        return self._extras[i - nb]
+
+    def __iter__(self) -> Iterator[Action]:
+        to_move = self._game.to_move
+        if to_move is not None:
+            table = self._space.bids
+            for r in self._ranks:
+                q, f = table[r]
+                yield Bid(to_move, q, f)
+        yield from self._extras
+
+    def __contains__(self, action: object) -> bool:
+        return self._game.is_legal(action)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions {len(self)} actions: {' '.join(map(str, self[:8]))}...>"

@@ -1,0 +1,184 @@
+"""The knob space: every rule that may differ between editions.
+
+A *knob* is one rule option of a variant file, addressed by its path
+(``section.name``). The path is also the rule's id everywhere: in
+:class:`~perudo_rules.errors.IllegalAction`, in the spec, in the docs.
+This table is the single source of truth for the variant file format: the
+JSON Schema in ``spec/variant.schema.json`` is generated from it, the loader
+checks completeness against it and the docs describe it.
+
+Rules that never vary (turn order, counting, game over...) are not knobs;
+their fixed ids live in ``spec/core-rules.yaml`` (see :mod:`perudo_rules.rules`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["KNOBS", "KNOB_PATHS", "SECTIONS", "KnobSpec", "knob_spec"]
+
+
+@dataclass(frozen=True, slots=True)
+class KnobSpec:
+    """The definition of one knob: its path, the JSON Schema of its value and what it decides."""
+
+    path: str
+    schema: dict[str, Any]
+    description: str
+    choices: tuple[tuple[Any, str], ...] = ()
+
+    @property
+    def section(self) -> str:
+        """The section the knob lives in (the part of the path before the dot)."""
+        return self.path.split(".", 1)[0]
+
+    @property
+    def name(self) -> str:
+        """The knob's name inside its section."""
+        return self.path.split(".", 1)[1]
+
+
+def _enum(path: str, description: str, *choices: tuple[str, str]) -> KnobSpec:
+    return KnobSpec(path, {"enum": [c[0] for c in choices]}, description, tuple(choices))
+
+
+def _int(path: str, description: str, minimum: int, maximum: int | None = None) -> KnobSpec:
+    schema: dict[str, Any] = {"type": "integer", "minimum": minimum}
+    if maximum is not None:
+        schema["maximum"] = maximum
+    return KnobSpec(path, schema, description)
+
+
+def _bool(path: str, description: str) -> KnobSpec:
+    return KnobSpec(path, {"type": "boolean"}, description, ((True, "yes"), (False, "no")))
+
+
+KNOBS: tuple[KnobSpec, ...] = (
+    _int("players.min", "Fewest seats a game may start with.", 2),
+    _int("players.max", "Most seats a game may start with.", 2),
+    _int("dice.per_player", "Dice each seat starts the game with.", 1),
+    _int("dice.faces", "Faces of each die, numbered 1 to faces.", 2, 100),
+    _int("dice.max_per_player", "Most dice a seat may ever hold (Calza gains stop there).", 1),
+    KnobSpec(
+        "wild.face",
+        {
+            "oneOf": [
+                {"type": "integer", "minimum": 1},
+                {"enum": ["highest"]},
+                {"type": "null"},
+            ]
+        },
+        "The wild face: a face number, 'highest' for the highest face, or null for no wilds.",
+        (
+            (1, "face 1 is wild"),
+            ("highest", "the highest face is wild"),
+            (None, "no wild face"),
+        ),
+    ),
+    KnobSpec("wild.name", {"type": "string", "minLength": 1}, "What the wild face is called."),
+    _enum(
+        "setup.first_player",
+        "Who opens the first round of a game.",
+        ("roll_off", "every seat rolls setup.rolloff_dice dice; highest total opens, ties re-roll"),
+        ("seat_zero", "seat 0 always opens the first round"),
+    ),
+    _int("setup.rolloff_dice", "Dice each seat rolls (and sums) in the roll-off.", 1, 10),
+    _enum(
+        "setup.direction",
+        "Direction of play; 'next seat' always means the next seat in this direction.",
+        ("left", "clockwise: to the next higher seat number"),
+        ("right", "counter-clockwise: to the next lower seat number"),
+    ),
+    _enum(
+        "bidding.order",
+        "How two ordinary bids compare.",
+        ("quantity_then_face", "more dice of any face, or as many dice of a higher face"),
+        ("face_then_quantity", "a higher face with any quantity, or the same face with more dice"),
+    ),
+    _int(
+        "bidding.wild_worth",
+        "Worth k of one wild in a bid: to wild needs at least ceil(q/k), back from w wilds "
+        "needs at least k*w+1 (quantity_then_face only; must be 1 with face_then_quantity).",
+        1,
+        10,
+    ),
+    _enum(
+        "bidding.wild_opening",
+        "When a bid on the wild face is allowed outside palifico rounds.",
+        ("allowed", "a wild bid is allowed at any time, opening bid included"),
+        ("not_as_opening_bid", "the opening bid of a round may not be on the wild face"),
+        ("not_in_first_round", "no wild bid at all in the first round of the game"),
+    ),
+    _enum(
+        "bidding.quantity_cap",
+        "The largest quantity a bid may name.",
+        ("dice_in_play", "the number of dice in play when the round started"),
+    ),
+    _enum(
+        "challenge.who",
+        "Who may call Dudo against the standing bid.",
+        ("player_to_move", "only the player whose turn it is"),
+        ("any_except_bidder", "any seat with dice except the bidder"),
+    ),
+    _bool(
+        "challenge.early_stop",
+        "Dudo reveal stops as soon as the bid is proven reached (else every cup is lifted).",
+    ),
+    _bool("calza.enabled", "Whether Calza (claiming the standing bid is exact) may be called."),
+    _enum(
+        "calza.who",
+        "Who may call Calza.",
+        ("any_except_bidder_and_next", "any seat with dice but the bidder and the player to move"),
+        ("any_except_bidder", "any seat with dice but the bidder, the player to move included"),
+        ("player_to_move", "only the player to move, instead of bidding"),
+    ),
+    _int("calza.gain_cap", "An exact Calza gains a die only if the caller holds fewer dice.", 1),
+    _enum(
+        "calza.next_starts",
+        "Who opens the round after a Calza.",
+        ("caller", "the Calza caller (the next seat if the caller is out)"),
+        ("player_to_move", "the player whose turn it was"),
+    ),
+    _bool("palifico.enabled", "Whether palifico rounds exist."),
+    _enum(
+        "palifico.trigger",
+        "What makes the next round a palifico round.",
+        ("reduced_to_one", "a seat has just lost a die and holds exactly one"),
+        ("starts_with_one", "the seat opening the round holds exactly one die"),
+    ),
+    _bool("palifico.once_per_player", "Each seat has at most one palifico round per game."),
+    _bool("palifico.wilds_count", "Whether wild dice still count (and rank as wild) in palifico."),
+    _enum(
+        "palifico.face_lock",
+        "Whether later bids of a palifico round must keep the standing face.",
+        ("locked", "everyone keeps the face; only the quantity rises"),
+        (
+            "locked_except_single_die",
+            "a seat holding exactly one die may change the face with an ordinary raise",
+        ),
+        ("free", "no lock: ordinary raises"),
+    ),
+    _bool("palifico.heads_up", "Whether palifico rounds still happen with two seats left."),
+    _enum(
+        "round.starter",
+        "Who opens the round after a Dudo.",
+        ("loser", "the seat that lost a die (the next seat if it is out)"),
+        ("challenge_winner", "the seat that won the challenge"),
+    ),
+    _enum(
+        "end.condition",
+        "When the game ends.",
+        ("last_player_standing", "when one seat has dice left; it wins"),
+        ("single_round", "after the first round; the seat that did not lose wins (2 seats)"),
+    ),
+)
+
+KNOB_PATHS: tuple[str, ...] = tuple(k.path for k in KNOBS)
+SECTIONS: tuple[str, ...] = tuple(dict.fromkeys(k.section for k in KNOBS))
+_BY_PATH = {k.path: k for k in KNOBS}
+
+
+def knob_spec(path: str) -> KnobSpec:
+    """Return the :class:`KnobSpec` for a knob path; ``KeyError`` if there is no such knob."""
+    return _BY_PATH[path]

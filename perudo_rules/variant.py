@@ -1,0 +1,415 @@
+"""Variants: loading, validating and merging edition files.
+
+A variant file is YAML: top-level ``id``, ``name``, ``description``,
+optional ``extends`` and ``rulebook``, and one mapping per section of knobs
+(see :mod:`perudo_rules.knobs`). A knob is a bare value or a documented mapping
+``{value, text, source, quote?, interpretation?}``. A file with ``extends``
+overrides whole knobs of its base; a file without it must set every knob.
+
+Loading checks, in order: safe YAML (no duplicate keys, anchors or object
+tags), the JSON Schema, the ``extends`` chain (no cycles), completeness and
+cross-knob consistency. Every failure is a :class:`VariantError` that names
+the file, the key path and the line.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from perudo_rules._yaml import YamlDoc, load_yaml_file
+from perudo_rules.errors import VariantError
+from perudo_rules.knobs import KNOB_PATHS, SECTIONS
+from perudo_rules.schema import variant_schema
+
+__all__ = [
+    "Interpretation",
+    "Knob",
+    "Ruleset",
+    "Variant",
+    "available_variants",
+    "data_dir",
+    "load_variant",
+    "variant_path",
+]
+
+_META_KEYS = ("id", "name", "description", "extends", "rulebook")
+
+
+def data_dir(name: str) -> Path:
+    """The directory of bundled data: ``"variants"`` or ``"spec"``.
+
+    Installed wheels carry it as ``perudo_rules/_data/<name>``; a source
+    checkout uses the top-level folder of the same name.
+    """
+    packaged = importlib.resources.files("perudo_rules") / "_data" / name
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / name
+
+
+def available_variants() -> list[str]:
+    """Sorted ids of the bundled variants."""
+    return sorted(p.stem for p in data_dir("variants").glob("*.yaml"))
+
+
+def variant_path(variant_id: str) -> Path:
+    """The file of a bundled variant; :class:`VariantError` if there is none."""
+    path = data_dir("variants") / f"{variant_id}.yaml"
+    if not path.is_file():
+        known = ", ".join(available_variants())
+        raise VariantError(f"unknown variant {variant_id!r} (bundled: {known})")
+    return path
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    """A reading we chose where the rulebook is silent or ambiguous."""
+
+    chosen: str
+    alternative: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Knob:
+    """One rule option of a variant: its value and its documentation.
+
+    ``path`` is the rule id. ``text`` states the rule, ``source`` names the
+    rulebook section, ``interpretation`` records a reading we chose. A bare
+    override in a house-rules file has no text or source; ``file`` and
+    ``line`` say where the value was set.
+    """
+
+    path: str
+    value: Any
+    text: str | None = None
+    source: str | None = None
+    quote: str | None = None
+    interpretation: Interpretation | None = None
+    file: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+
+    @property
+    def documented(self) -> bool:
+        """True when the knob states its rule and cites its source."""
+        return self.text is not None and self.source is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The knob values of a variant in typed form, as the engine reads them."""
+
+    min_players: int
+    max_players: int
+    per_player: int
+    faces: int
+    max_dice: int
+    wild: int | None
+    wild_name: str
+    first_player: str
+    rolloff_dice: int
+    step: int
+    order: str
+    wild_worth: int
+    wild_opening: str
+    challenge_who: str
+    early_stop: bool
+    calza: bool
+    calza_who: str
+    calza_gain_cap: int
+    calza_next: str
+    palifico: bool
+    palifico_trigger: str
+    palifico_once: bool
+    palifico_wilds: bool
+    face_lock: str
+    palifico_heads_up: bool
+    round_starter: str
+    single_round: bool
+
+    @classmethod
+    def from_values(cls, v: Mapping[str, Any]) -> Ruleset:
+        """Build from a mapping of knob path to value (complete and consistent)."""
+        wild = v["wild.face"]
+        if wild == "highest":
+            wild = v["dice.faces"]
+        return cls(
+            min_players=v["players.min"],
+            max_players=v["players.max"],
+            per_player=v["dice.per_player"],
+            faces=v["dice.faces"],
+            max_dice=v["dice.max_per_player"],
+            wild=wild,
+            wild_name=v["wild.name"],
+            first_player=v["setup.first_player"],
+            rolloff_dice=v["setup.rolloff_dice"],
+            step=1 if v["setup.direction"] == "left" else -1,
+            order=v["bidding.order"],
+            wild_worth=v["bidding.wild_worth"],
+            wild_opening=v["bidding.wild_opening"],
+            challenge_who=v["challenge.who"],
+            early_stop=v["challenge.early_stop"],
+            calza=v["calza.enabled"],
+            calza_who=v["calza.who"],
+            calza_gain_cap=v["calza.gain_cap"],
+            calza_next=v["calza.next_starts"],
+            palifico=v["palifico.enabled"],
+            palifico_trigger=v["palifico.trigger"],
+            palifico_once=v["palifico.once_per_player"],
+            palifico_wilds=v["palifico.wilds_count"],
+            face_lock=v["palifico.face_lock"],
+            palifico_heads_up=v["palifico.heads_up"],
+            round_starter=v["round.starter"],
+            single_round=v["end.condition"] == "single_round",
+        )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Variant:
+    """A complete, validated variant: metadata plus one :class:`Knob` per rule.
+
+    ``v["calza.enabled"]`` gives a knob's value, ``v.knob(path)`` the whole
+    knob, ``v.rules`` the typed :class:`Ruleset` the engine runs on. Its
+    ``repr`` is the call that loads it again.
+    """
+
+    id: str
+    name: str
+    description: str
+    knobs: tuple[Knob, ...]
+    file: str | None = None
+    extends: str | None = None
+    rulebook: Mapping[str, str] | None = None
+    ref: str = ""
+    overrides: Mapping[str, Any] | None = None
+    rules: Ruleset = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", Ruleset.from_values(self.values()))
+
+    def __repr__(self) -> str:
+        ref = self.ref or self.id
+        if self.overrides:
+            return f"load_variant({ref!r}, overrides={dict(self.overrides)!r})"
+        return f"load_variant({ref!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Variant):
+            return NotImplemented
+        return self.id == other.id and self.knobs == other.knobs
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.knobs))
+
+    def __getitem__(self, path: str) -> Any:
+        return self.knob(path).value
+
+    def __iter__(self) -> Iterator[Knob]:
+        return iter(self.knobs)
+
+    def knob(self, path: str) -> Knob:
+        """The knob at ``path`` (a rule id); ``KeyError`` if the path is not a knob."""
+        for k in self.knobs:
+            if k.path == path:
+                return k
+        raise KeyError(path)
+
+    def values(self) -> dict[str, Any]:
+        """Knob path to value, for every knob."""
+        return {k.path: k.value for k in self.knobs}
+
+    def interpretations(self) -> list[Knob]:
+        """The knobs that record an interpretation."""
+        return [k for k in self.knobs if k.interpretation is not None]
+
+
+# --- loading -----------------------------------------------------------------------------
+
+
+@functools.cache
+def _validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(variant_schema())
+    return cls(variant_schema())  # type: ignore[no-any-return]
+
+
+def _schema_errors(doc: YamlDoc) -> None:
+    errors = list(_validator().iter_errors(doc.data))
+    if not errors:
+        return
+    located = []
+    for e in errors:
+        path: list[str | int] = list(e.absolute_path)
+        message = e.message
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            allowed = e.schema.get("properties", {})
+            extra = [k for k in e.instance if k not in allowed]
+            if extra:
+                path.append(str(extra[0]))
+                known = ", ".join(sorted(allowed)) or "none"
+                message = f"unknown key {extra[0]!r} (allowed here: {known})"
+        elif e.validator == "required" and isinstance(e.validator_value, list):
+            missing = [k for k in e.validator_value if k not in (e.instance or {})]
+            if missing:
+                message = f"missing required key {missing[0]!r}"
+        line = doc.line(path)
+        located.append((line or 0, ".".join(str(p) for p in path), message))
+    located.sort()
+    line, key_path, message = located[0]
+    if len(located) > 1:
+        message += f" (and {len(located) - 1} more problem(s))"
+    raise VariantError(message, file=doc.file, key_path=key_path, line=line or None)
+
+
+def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
+    data: Mapping[str, Any] = doc.data
+    out: dict[str, Knob] = {}
+    for section in SECTIONS:
+        for name, raw in (data.get(section) or {}).items():
+            path = f"{section}.{name}"
+            line = doc.line([section, name])
+            if isinstance(raw, dict):
+                interp = raw.get("interpretation")
+                out[path] = Knob(
+                    path=path,
+                    value=raw["value"],
+                    text=raw["text"],
+                    source=raw["source"],
+                    quote=raw.get("quote"),
+                    interpretation=Interpretation(**interp) if interp else None,
+                    file=doc.file,
+                    line=line,
+                )
+            else:
+                out[path] = Knob(path=path, value=raw, file=doc.file, line=line)
+    return out
+
+
+def _resolve_ref(ref: str, relative_to: Path | None) -> Path:
+    if "/" in ref or ref.endswith((".yaml", ".yml")):
+        path = Path(ref)
+        if not path.is_absolute() and relative_to is not None:
+            path = relative_to.parent / path
+        return path.resolve()
+    return variant_path(ref).resolve()
+
+
+def _load_chain(
+    path: Path, chain: tuple[Path, ...]
+) -> tuple[dict[str, Knob], dict[str, Any]]:
+    if path in chain:
+        cycle = " -> ".join(p.name for p in (*chain, path))
+        raise VariantError(f"'extends' cycle: {cycle}", file=str(chain[-1]), key_path="extends")
+    if not path.is_file():
+        raise VariantError("no such variant file", file=str(path))
+    doc = load_yaml_file(path, VariantError)
+    if not isinstance(doc.data, dict):
+        raise VariantError("a variant file must be a YAML mapping", file=str(path), line=1)
+    _schema_errors(doc)
+    return _merge_doc(doc, path, (*chain, path))
+
+
+def _merge_doc(
+    doc: YamlDoc, path: Path | None, chain: tuple[Path, ...]
+) -> tuple[dict[str, Knob], dict[str, Any]]:
+    data: dict[str, Any] = doc.data
+    knobs: dict[str, Knob] = {}
+    meta: dict[str, Any] = {}
+    if "extends" in data:
+        try:
+            base_path = _resolve_ref(data["extends"], path)
+        except VariantError as exc:
+            raise VariantError(
+                exc.message, file=doc.file, key_path="extends", line=doc.line(["extends"])
+            ) from None
+        knobs, meta = _load_chain(base_path, chain)
+        meta = {k: v for k, v in meta.items() if k != "id"}
+    knobs.update(_knobs_of(doc))
+    for key in _META_KEYS:
+        if key in data:
+            meta[key] = data[key]
+    if "id" not in data and path is not None:
+        meta["id"] = path.stem
+    return knobs, meta
+
+
+def _fail(knob: Knob, message: str) -> VariantError:
+    return VariantError(message, file=knob.file, key_path=knob.path, line=knob.line)
+
+
+def _check_consistency(knobs: Mapping[str, Knob], file: str | None) -> None:
+    missing = [p for p in KNOB_PATHS if p not in knobs]
+    if missing:
+        raise VariantError(
+            f"incomplete variant: no value for {', '.join(missing)}", file=file, key_path=missing[0]
+        )
+    v = {p: k.value for p, k in knobs.items()}
+    if v["players.min"] > v["players.max"]:
+        raise _fail(knobs["players.min"], "players.min is larger than players.max")
+    if v["dice.per_player"] > v["dice.max_per_player"]:
+        raise _fail(knobs["dice.per_player"], "more starting dice than dice.max_per_player")
+    wild = v["wild.face"]
+    if isinstance(wild, int) and wild > v["dice.faces"]:
+        raise _fail(knobs["wild.face"], f"wild face {wild} is not a face of a d{v['dice.faces']}")
+    if v["calza.gain_cap"] > v["dice.max_per_player"]:
+        raise _fail(knobs["calza.gain_cap"], "calza.gain_cap exceeds dice.max_per_player")
+    if v["bidding.order"] == "face_then_quantity" and v["bidding.wild_worth"] != 1:
+        raise _fail(knobs["bidding.wild_worth"], "face_then_quantity needs bidding.wild_worth 1")
+    if v["end.condition"] == "single_round":
+        if v["players.max"] != 2:
+            raise _fail(knobs["end.condition"], "single_round games need players.max 2")
+        if v["calza.enabled"]:
+            raise _fail(knobs["end.condition"], "single_round games cannot enable calza")
+
+
+def _normalise_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in overrides.items():
+        if "." in key and key.split(".", 1)[0] in SECTIONS:
+            section, name = key.split(".", 1)
+            out.setdefault(section, {})[name] = value
+        elif key in SECTIONS and isinstance(value, Mapping):
+            out.setdefault(key, {}).update(value)
+        else:
+            out[key] = value
+    return out
+
+
+def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) -> Variant:
+    """Load a variant by bundled id (``"italian"``) or by path to a ``.yaml`` file.
+
+    ``overrides`` applies like a house-rules file extending the variant: a
+    mapping of sections (``{"dice": {"per_player": 1}}``) or of knob paths
+    (``{"dice.per_player": 1}``). Raises :class:`VariantError` on any problem.
+    """
+    ref_str = str(ref)
+    path = _resolve_ref(ref_str, None)
+    knobs, meta = _load_chain(path, ())
+    if overrides:
+        data = _normalise_overrides(overrides)
+        data["extends"] = str(path)
+        doc = YamlDoc(data, None, "<overrides>")
+        _schema_errors(doc)
+        knobs.update(_knobs_of(doc))
+        for key in ("name", "description"):
+            if key in data:
+                meta[key] = data[key]
+    _check_consistency(knobs, str(path))
+    return Variant(
+        id=meta.get("id", path.stem),
+        name=meta.get("name", meta.get("id", path.stem)),
+        description=meta.get("description", ""),
+        knobs=tuple(knobs[p] for p in KNOB_PATHS),
+        file=str(path),
+        extends=meta.get("extends"),
+        rulebook=meta.get("rulebook"),
+        ref=ref_str,
+        overrides=dict(overrides) if overrides else None,
+    )
+
