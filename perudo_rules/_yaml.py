@@ -8,7 +8,7 @@ raised as the error class the caller passes, naming the file, key path and line.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,9 @@ __all__ = ["MAX_BYTES", "MAX_NODES", "YamlDoc", "load_yaml_file", "parse_yaml"]
 MAX_BYTES = 1 << 20
 MAX_NODES = 100_000
 MAX_DEPTH = 64
+
+#: Builds the caller's error: ``err(message, file=, key_path=, line=)``.
+ErrorFactory = Callable[..., Exception]
 
 _Loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -47,9 +50,12 @@ class YamlDoc:
                         nxt = value
                         best = key.start_mark.line + 1
                         break
-            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-                if 0 <= part < len(node.value):
-                    nxt = node.value[part]
+            elif (
+                isinstance(node, yaml.SequenceNode)
+                and isinstance(part, int)
+                and 0 <= part < len(node.value)
+            ):
+                nxt = node.value[part]
             if nxt is None:
                 break
             node = nxt
@@ -57,7 +63,7 @@ class YamlDoc:
         return best
 
 
-def _check_nodes(root: yaml.Node, file: str | None, err: type[Exception]) -> None:
+def _check_nodes(root: yaml.Node, file: str | None, err: ErrorFactory) -> None:
     seen: set[int] = set()
     stack: list[tuple[yaml.Node, int, str]] = [(root, 0, "")]
     count = 0
@@ -90,12 +96,12 @@ def _check_nodes(root: yaml.Node, file: str | None, err: type[Exception]) -> Non
 
 
 def _error(
-    err: type[Exception], message: str, file: str | None, path: str, node: yaml.Node
+    err: ErrorFactory, message: str, file: str | None, path: str, node: yaml.Node
 ) -> Exception:
     return err(message, file=file, key_path=path, line=node.start_mark.line + 1)
 
 
-def parse_yaml(text: str, file: str | None, err: type[Exception]) -> YamlDoc:
+def parse_yaml(text: str, file: str | None, err: ErrorFactory) -> YamlDoc:
     """Parse ``text`` safely; raise ``err(message, file=, key_path=, line=)`` on any problem."""
     if len(text) > MAX_BYTES:
         raise err(f"file too large ({len(text)} bytes, limit {MAX_BYTES})", file=file)
@@ -103,7 +109,7 @@ def parse_yaml(text: str, file: str | None, err: type[Exception]) -> YamlDoc:
         root = yaml.compose(text, Loader=_Loader)
         if root is not None:
             _check_nodes(root, file, err)
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        data = yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -116,7 +122,7 @@ def parse_yaml(text: str, file: str | None, err: type[Exception]) -> YamlDoc:
     return YamlDoc(data, root, file)
 
 
-def load_yaml_file(path: Path, err: type[Exception]) -> YamlDoc:
+def load_yaml_file(path: Path, err: ErrorFactory) -> YamlDoc:
     """Read and parse a YAML file with the limits of :func:`parse_yaml`."""
     name = str(path)
     try:

@@ -224,13 +224,14 @@ class Game:
             tied = list(range(players))
             while len(tied) > 1:
                 totals = [
-                    sum(roll_die(rng, rules.faces) for _ in range(rules.rolloff_dice))
-                    for _ in tied
+                    sum(roll_die(rng, rules.faces) for _ in range(rules.rolloff_dice)) for _ in tied
                 ]
                 best = max(totals)
                 tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
             first = tied[0]
-        dice = [[roll_die(rng, rules.faces) for _ in range(rules.per_player)] for _ in range(players)]
+        dice = [
+            [roll_die(rng, rules.faces) for _ in range(rules.per_player)] for _ in range(players)
+        ]
         return cls.start(variant, dice, first)
 
     # --- derived views ------------------------------------------------------------------
@@ -305,8 +306,10 @@ class Game:
         raise ValueError("no seat holds dice")  # pragma: no cover - a game always has two
 
     def __repr__(self) -> str:
-        state = f"winner={self.winner}" if self.is_over else (
-            "awaiting_roll" if self.to_move is None else f"to_move={self.to_move}"
+        state = (
+            f"winner={self.winner}"
+            if self.is_over
+            else ("awaiting_roll" if self.to_move is None else f"to_move={self.to_move}")
         )
         bids = " ".join(str(b) for b in self.bids)
         pal = " palifico" if self.palifico else ""
@@ -319,7 +322,9 @@ class Game:
 
     def _face_free(self, player: int) -> bool:
         lock = self.rules.face_lock
-        return lock == "free" or (lock == "locked_except_single_die" and self.dice_counts[player] == 1)
+        return lock == "free" or (
+            lock == "locked_except_single_die" and self.dice_counts[player] == 1
+        )
 
     def _wild_banned(self) -> bool:
         opening = self.rules.wild_opening
@@ -346,13 +351,19 @@ class Game:
         if kind is Bid:
             return self._bid_violation(action)
         if not bids:
-            return "play.bid_needed", f"there is no bid to {'doubt' if kind is Dudo else 'match'} yet"
+            return (
+                "play.bid_needed",
+                f"there is no bid to {'doubt' if kind is Dudo else 'match'} yet",
+            )
         bidder = bids[-1].player
         rules = self.rules
         if kind is Dudo:
             who = rules.challenge_who
             if who == "player_to_move" and p != self.to_move:
-                return "challenge.who", f"only seat {self.to_move}, the player to move, may call Dudo"
+                return (
+                    "challenge.who",
+                    f"only seat {self.to_move}, the player to move, may call Dudo",
+                )
             if p == bidder:
                 return "challenge.who", "the bidder may not doubt their own bid"
             return None
@@ -378,8 +389,10 @@ class Game:
             return "bidding.quantity_cap", f"only {space.cap} dice are in play; {q} is too many"
         wild = space.wild
         if f == wild and self._wild_banned():
-            when = "as the opening bid" if self.rules.wild_opening == "not_as_opening_bid" else (
-                "in the first round"
+            when = (
+                "as the opening bid"
+                if self.rules.wild_opening == "not_as_opening_bid"
+                else ("in the first round")
             )
             return "bidding.wild_opening", f"no bid on the wild face {when}"
         if not self.bids:
@@ -415,7 +428,7 @@ class Game:
         bad = self.violation(action)
         if bad is not None:
             raise IllegalAction(bad[0], bad[1])
-        if type(action) is Bid:
+        if isinstance(action, Bid):
             return Game(
                 variant=self.variant,
                 dice=self.dice,

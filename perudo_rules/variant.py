@@ -236,7 +236,7 @@ class Variant:
 @functools.cache
 def _validator() -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(variant_schema())
-    return cls(variant_schema())  # type: ignore[no-any-return]
+    return cls(variant_schema())
 
 
 def _schema_errors(doc: YamlDoc) -> None:
@@ -247,15 +247,17 @@ def _schema_errors(doc: YamlDoc) -> None:
     for e in errors:
         path: list[str | int] = list(e.absolute_path)
         message = e.message
+        schema = e.schema if isinstance(e.schema, dict) else {}
         if e.validator == "additionalProperties" and isinstance(e.instance, dict):
-            allowed = e.schema.get("properties", {})
+            allowed = schema.get("properties", {})
             extra = [k for k in e.instance if k not in allowed]
             if extra:
                 path.append(str(extra[0]))
                 known = ", ".join(sorted(allowed)) or "none"
                 message = f"unknown key {extra[0]!r} (allowed here: {known})"
         elif e.validator == "required" and isinstance(e.validator_value, list):
-            missing = [k for k in e.validator_value if k not in (e.instance or {})]
+            instance = e.instance if isinstance(e.instance, dict) else {}
+            missing = [k for k in e.validator_value if k not in instance]
             if missing:
                 message = f"missing required key {missing[0]!r}"
         line = doc.line(path)
@@ -300,9 +302,7 @@ def _resolve_ref(ref: str, relative_to: Path | None) -> Path:
     return variant_path(ref).resolve()
 
 
-def _load_chain(
-    path: Path, chain: tuple[Path, ...]
-) -> tuple[dict[str, Knob], dict[str, Any]]:
+def _load_chain(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Knob], dict[str, Any]]:
     if path in chain:
         cycle = " -> ".join(p.name for p in (*chain, path))
         raise VariantError(f"'extends' cycle: {cycle}", file=str(chain[-1]), key_path="extends")
@@ -412,4 +412,3 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         ref=ref_str,
         overrides=dict(overrides) if overrides else None,
     )
-

@@ -23,8 +23,13 @@ def diff_variants(variants: list[Variant], include_all: bool = False) -> list[di
         values = [v[knob.path] for v in variants]
         differs = any(x != values[0] for x in values[1:])
         if differs or include_all:
-            rows.append({"rule": knob.path, "differs": differs,
-                         "values": {v.id: v[knob.path] for v in variants}})
+            rows.append(
+                {
+                    "rule": knob.path,
+                    "differs": differs,
+                    "values": {v.id: v[knob.path] for v in variants},
+                }
+            )
     return rows
 
 
@@ -40,16 +45,42 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _cmd_show(args: argparse.Namespace) -> int:
     v = load_variant(args.variant)
     if args.json:
-        print(json.dumps({"id": v.id, "name": v.name, "rules": [
-            {"rule": k.path, "value": k.value, "text": k.text, "source": k.source,
-             "interpretation": None if k.interpretation is None else {
-                 "chosen": k.interpretation.chosen, "alternative": k.interpretation.alternative,
-                 "reason": k.interpretation.reason}}
-            for k in v.knobs]}, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "id": v.id,
+                    "name": v.name,
+                    "rules": [
+                        {
+                            "rule": k.path,
+                            "value": k.value,
+                            "text": k.text,
+                            "source": k.source,
+                            "interpretation": None
+                            if k.interpretation is None
+                            else {
+                                "chosen": k.interpretation.chosen,
+                                "alternative": k.interpretation.alternative,
+                                "reason": k.interpretation.reason,
+                            },
+                        }
+                        for k in v.knobs
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
         return 0
     print(f"{v.name} ({v.id})")
-    rows = [(k.path, _value(k.value), (k.text or "(set by override)")
-             + (" [interpretation]" if k.interpretation else "")) for k in v.knobs]
+    rows = [
+        (
+            k.path,
+            _value(k.value),
+            (k.text or "(set by override)") + (" [interpretation]" if k.interpretation else ""),
+        )
+        for k in v.knobs
+    ]
     print(format_table(["rule", "value", "statement"], rows))
     return 0
 
