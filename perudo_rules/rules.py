@@ -7,19 +7,38 @@ paths) live in the variant files. :func:`rule_text` answers for both kinds.
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from perudo_rules._yaml import load_yaml_file
 from perudo_rules.errors import VariantError
 from perudo_rules.variant import Variant, data_dir
 
-__all__ = ["core_rules", "rule_text"]
+__all__ = ["core_rule_details", "core_rules", "rule_text"]
 
 
 @functools.cache
+def core_rule_details() -> tuple[dict[str, Any], ...]:
+    """Every fixed rule as ``{"id", "text", "interpretation"}`` (interpretation: a dict
+    with ``chosen``, ``alternative`` and ``reason``, or ``None``), in spec order."""
+    doc = load_yaml_file(data_dir("spec") / "core-rules.yaml", VariantError)
+    out = []
+    for r in doc.data["rules"]:
+        interp = r.get("interpretation")
+        out.append(
+            {
+                "id": r["id"],
+                "text": " ".join(str(r["text"]).split()),
+                "interpretation": None
+                if interp is None
+                else {k: " ".join(str(v).split()) for k, v in interp.items()},
+            }
+        )
+    return tuple(out)
+
+
 def core_rules() -> dict[str, str]:
     """Fixed rule id to its one-line statement, in spec order."""
-    doc = load_yaml_file(data_dir("spec") / "core-rules.yaml", VariantError)
-    return {r["id"]: " ".join(str(r["text"]).split()) for r in doc.data["rules"]}
+    return {r["id"]: r["text"] for r in core_rule_details()}
 
 
 def rule_text(rule_id: str, variant: Variant | None = None) -> str:

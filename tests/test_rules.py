@@ -1,0 +1,49 @@
+"""Rule ids: every id the engine can name is a knob path or a fixed rule of the spec."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from perudo_rules import load_variant, rule_text
+from perudo_rules.knobs import KNOB_PATHS, SECTIONS
+from perudo_rules.rules import core_rule_details, core_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+ID = re.compile(r"^(play|%s)\.[a-z_]+$" % "|".join(SECTIONS))
+
+
+def engine_rule_ids() -> set[str]:
+    tree = ast.parse((ROOT / "perudo_rules" / "game.py").read_text())
+    return {
+        n.value
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and ID.match(n.value)
+    }
+
+
+def test_every_rule_id_named_by_the_engine_is_known() -> None:
+    ids = engine_rule_ids()
+    assert len(ids) >= 12
+    unknown = ids - set(core_rules()) - set(KNOB_PATHS)
+    assert not unknown, unknown
+
+
+def test_fixed_ids_do_not_collide_with_knob_paths() -> None:
+    assert not set(core_rules()) & set(KNOB_PATHS)
+    assert all(i.startswith("play.") for i in core_rules())
+
+
+def test_rule_text_answers_for_both_kinds() -> None:
+    v = load_variant("italian")
+    assert "Aztec" in rule_text("wild.face", v)
+    assert rule_text("play.turn") == core_rules()["play.turn"]
+
+
+def test_core_interpretations_have_both_readings() -> None:
+    recorded = [r for r in core_rule_details() if r["interpretation"]]
+    assert {r["id"] for r in recorded} >= {"play.public_counts", "play.reveal", "play.calza"}
+    for r in recorded:
+        i = r["interpretation"]
+        assert set(i) == {"chosen", "alternative", "reason"} and all(i.values())
