@@ -11,7 +11,7 @@ from perudo_rules.knobs import KNOB_PATHS, SECTIONS
 from perudo_rules.rules import core_rule_details, core_rules
 
 ROOT = Path(__file__).resolve().parent.parent
-ID = re.compile(r"^(play|%s)\.[a-z_]+$" % "|".join(SECTIONS))
+ID = re.compile(r"^(play|" + "|".join(SECTIONS) + r")\.[a-z_]+$")
 
 
 def engine_rule_ids() -> set[str]:
