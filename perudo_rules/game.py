@@ -602,6 +602,12 @@ class Game:
             _space=bid_space(rules, sum(counts), self.palifico),
         )
 
+    def record(self) -> dict[str, Any]:
+        """The game so far as a JSON-ready record (see :mod:`perudo_rules.record`)."""
+        from perudo_rules.record import export
+
+        return export(self)
+
     # --- views for one seat -------------------------------------------------------------
 
     def observation(self, player: int) -> Observation:

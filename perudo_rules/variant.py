@@ -41,6 +41,11 @@ __all__ = [
 
 _META_KEYS = ("id", "name", "description", "extends", "rulebook")
 
+#: Most seats a variant may allow (a bound against hostile files).
+MAX_PLAYERS = 1000
+#: Most bids a round may rank: dice.faces x players.max x dice.max_per_player.
+MAX_BIDS = 1_000_000
+
 
 def data_dir(name: str) -> Path:
     """The directory of bundled data: ``"variants"`` or ``"spec"``.
@@ -352,6 +357,15 @@ def _check_consistency(knobs: Mapping[str, Knob], file: str | None) -> None:
     v = {p: k.value for p, k in knobs.items()}
     if v["players.min"] > v["players.max"]:
         raise _fail(knobs["players.min"], "players.min is larger than players.max")
+    if v["players.max"] > MAX_PLAYERS:
+        raise _fail(knobs["players.max"], f"players.max is above the limit of {MAX_PLAYERS}")
+    bids = v["dice.faces"] * v["players.max"] * v["dice.max_per_player"]
+    if bids > MAX_BIDS:
+        raise _fail(
+            knobs["dice.max_per_player"],
+            f"{v['players.max']} seats x {v['dice.max_per_player']} dice x {v['dice.faces']} "
+            f"faces makes {bids} bids a round; the limit is {MAX_BIDS}",
+        )
     if v["dice.per_player"] > v["dice.max_per_player"]:
         raise _fail(knobs["dice.per_player"], "more starting dice than dice.max_per_player")
     wild = v["wild.face"]
