@@ -14,6 +14,8 @@ from perudo_rules.game import (
     RoundRecord,
     RoundResult,
 )
+from perudo_rules.record import RecordError, replay
+from perudo_rules.referee import referee
 from perudo_rules.rules import core_rules, rule_text
 from perudo_rules.variant import Knob, Variant, available_variants, load_variant
 
@@ -29,6 +31,7 @@ __all__ = [
     "Observation",
     "PastRound",
     "PerudoError",
+    "RecordError",
     "RoundRecord",
     "RoundResult",
     "Variant",
@@ -37,6 +40,8 @@ __all__ = [
     "core_rules",
     "load_variant",
     "parse_bid",
+    "referee",
+    "replay",
     "rule_text",
 ]
 

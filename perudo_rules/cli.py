@@ -17,7 +17,10 @@ from perudo_rules.errors import PerudoError
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
 #: Modules that add subcommands; each has ``register(subparsers) -> None``.
-COMMAND_MODULES: tuple[str, ...] = ("perudo_rules.commands.variants",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "perudo_rules.commands.variants",
+    "perudo_rules.commands.referee",
+)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,51 @@
+"""The ``referee`` command: check that a game record obeys its variant."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from perudo_rules.referee import referee
+from perudo_rules.table import format_table
+
+__all__ = ["register"]
+
+
+def _run(args: argparse.Namespace) -> int:
+    verdict = referee(args.record)
+    if args.json:
+        print(json.dumps(verdict.to_dict(), indent=2))
+    else:
+        print(verdict.headline())
+        if verdict.rounds and not args.quiet:
+            rows = [
+                (
+                    r.round,
+                    r.first_player,
+                    "yes" if r.palifico else "",
+                    " ".join(map(str, r.dice_counts)),
+                    r.actions,
+                    r.outcome,
+                )
+                for r in verdict.rounds
+            ]
+            print(format_table(["round", "opener", "palifico", "dice", "actions", "outcome"], rows))
+    return 0 if verdict.valid else 1
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``referee`` command."""
+    p = subparsers.add_parser(
+        "referee",
+        help="check a game record against its variant's rules",
+        description=(
+            "Replay a game record (JSON) step by step. Exit 0 if every step obeys the rules, "
+            "1 at the first violation (round, step, action, rule id, reason), 2 if the file is "
+            "not a well-formed record."
+        ),
+    )
+    p.add_argument("record", help="path of a record file (JSON)")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("-q", "--quiet", action="store_true", help="print only the verdict line")
+    p.set_defaults(handler=_run)

@@ -1,0 +1,178 @@
+"""The referee: does a game record obey its variant?
+
+:func:`referee` replays a record step by step and returns a :class:`Verdict`:
+valid (with the winner and a summary of every round) or the first
+:class:`~perudo_rules.record.Violation` (round, step, action, rule id, reason).
+A record that cannot be read as one (bad JSON, wrong shape or types, unknown
+keys, an unknown or invalid variant, too large) raises
+:class:`~perudo_rules.record.RecordError` instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from perudo_rules.record import RecordError, Violation, check_record, load_record
+from perudo_rules.record import _Stop as _RecordStop
+from perudo_rules.record import _walk as _walk_record
+
+if TYPE_CHECKING:
+    from perudo_rules.game import Game, RoundResult
+
+__all__ = ["RoundSummary", "Verdict", "referee"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """One round as the referee saw it: opener, dice held, actions taken and the outcome."""
+
+    round: int
+    first_player: int
+    palifico: bool
+    dice_counts: tuple[int, ...]
+    actions: int
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The referee's answer. ``valid`` is true when no rule was broken; ``winner`` is
+    ``None`` while the game is unfinished; ``violation`` the first broken rule."""
+
+    valid: bool
+    variant: str
+    seats: int
+    winner: int | None
+    rounds: tuple[RoundSummary, ...]
+    violation: Violation | None = None
+
+    def __bool__(self) -> bool:
+        return self.valid
+
+    @property
+    def finished(self) -> bool:
+        """Whether the recorded game reached its end."""
+        return self.winner is not None
+
+    def headline(self) -> str:
+        """One line: ``valid: seat 2 wins ...`` or ``violation: round 3, step 2 ...``."""
+        if self.violation is not None:
+            return f"violation: {self.violation}"
+        end = f"seat {self.winner} wins" if self.winner is not None else "game not finished"
+        return f"valid: {end} ({self.variant}, {self.seats} seats, {len(self.rounds)} rounds)"
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form of the verdict."""
+        v = self.violation
+        return {
+            "valid": self.valid,
+            "variant": self.variant,
+            "seats": self.seats,
+            "winner": self.winner,
+            "rounds": [
+                {
+                    "round": r.round,
+                    "first_player": r.first_player,
+                    "palifico": r.palifico,
+                    "dice_counts": list(r.dice_counts),
+                    "actions": r.actions,
+                    "outcome": r.outcome,
+                }
+                for r in self.rounds
+            ],
+            "violation": None
+            if v is None
+            else {
+                "round": v.round,
+                "step": v.step,
+                "action": v.action,
+                "rule": v.rule,
+                "reason": v.reason,
+            },
+        }
+
+
+def outcome_text(res: RoundResult, counts_after: tuple[int, ...]) -> str:
+    """A sentence for how a round ended."""
+    bidder = res.bid.player
+    if res.kind == "dudo":
+        text = f"seat {res.caller} doubted {res.bid} by seat {bidder}: {res.count} counted"
+    else:
+        text = f"seat {res.caller} called calza on {res.bid} by seat {bidder}: {res.count} counted"
+    if res.loser is not None:
+        text += f"; seat {res.loser} loses a die"
+        if counts_after[res.loser] == 0:
+            text += " and is out"
+    elif res.gainer is not None:
+        text += f"; seat {res.gainer} gains a die"
+    else:
+        text += "; exact, but no die to gain"
+    return text
+
+
+def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
+    if game is None:
+        return ()
+    out: list[RoundSummary] = []
+    history = game.history
+    for i, rec in enumerate(history):
+        after = (
+            tuple(len(c) for c in history[i + 1].dice) if i + 1 < len(history) else game.dice_counts
+        )
+        out.append(
+            RoundSummary(
+                round=rec.round,
+                first_player=rec.first_player,
+                palifico=rec.palifico,
+                dice_counts=tuple(len(c) for c in rec.dice),
+                actions=len(rec.actions),
+                outcome=outcome_text(rec.result, after),
+            )
+        )
+    if game.to_move is not None:
+        assert game.first_player is not None
+        out.append(
+            RoundSummary(
+                round=game.round,
+                first_player=game.first_player,
+                palifico=game.palifico,
+                dice_counts=game.dice_counts,
+                actions=len(game.bids),
+                outcome=f"unfinished; seat {game.to_move} to move",
+            )
+        )
+    return tuple(out)
+
+
+def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> Verdict:
+    """Judge a record (a parsed JSON object, or the path of a record file).
+
+    Returns a :class:`Verdict`; raises :class:`RecordError` if the input is not
+    a well-formed record.
+    """
+    if isinstance(record, str | Path):
+        file = str(record)
+        data: Any = load_record(record)
+    else:
+        data = record
+    variant = check_record(data, file)
+    game: Game | None = None
+    violation: Violation | None = None
+    try:
+        for state in _walk_record(data, variant):
+            game = state
+    except _RecordStop as stop:
+        violation = stop.violation
+    except RecordError as exc:  # pragma: no cover - check_record validated the actions
+        raise RecordError(exc.message, file=file, key_path=exc.key_path) from None
+    return Verdict(
+        valid=violation is None,
+        variant=variant.id,
+        seats=int(data["seats"]),
+        winner=None if game is None or violation is not None else game.winner,
+        rounds=_summaries(game),
+        violation=violation,
+    )
