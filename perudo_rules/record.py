@@ -165,7 +165,7 @@ def format_action(action: Action) -> str:
 
 def parse_action(text: str) -> Action:
     """Parse the record text of an action (``RecordError`` if it is not one)."""
-    m = _ACTION_RE.match(text) if isinstance(text, str) else None
+    m = _ACTION_RE.fullmatch(text) if isinstance(text, str) else None
     if m is None:
         raise RecordError(f"not an action: {text!r} (write seat:QxF, seat:dudo or seat:calza)")
     seat = int(m.group(1))

@@ -243,7 +243,7 @@ def test_parse_action(text: str, action: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "5x4", "0:5x", "0:0x4", "-1:dudo", "0:DUDO", "01:dudo", "a:b", "0:5x4 "]
+    "text", ["", "5x4", "0:5x", "0:0x4", "-1:dudo", "0:DUDO", "01:dudo", "a:b", "0:5x4 ", "0:5x4\n"]
 )
 def test_parse_action_rejects(text: str) -> None:
     with pytest.raises(RecordError, match="not an action"):
