@@ -1,0 +1,41 @@
+"""Sphinx configuration of the perudo-rules spec (``make spec``)."""
+
+from __future__ import annotations
+
+import perudo_rules
+
+project = "perudo-rules"
+author = "perudo-rules developers"
+copyright = "perudo-rules developers"
+release = version = perudo_rules.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "perudo_rules.sphinxext",
+]
+
+# perudo_rules.sphinxext: one page per bundled variant is written to editions/ at each
+# build (gitignored; see docs/.gitignore), the simulation on the comparison page is small.
+perudo_editions_dir = "editions"
+perudo_sim_games = 100
+perudo_sim_players = 6
+perudo_sim_seed = 1
+
+exclude_patterns = ["_build", ".gitignore"]
+templates_path: list[str] = []
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"members": True, "show-inheritance": False}
+
+html_theme = "alabaster"
+html_static_path = ["_static"]
+html_css_files = ["perudo.css"]
+html_title = "perudo-rules spec"
+html_theme_options = {
+    "page_width": "1240px",
+    "sidebar_width": "230px",
+    "description": "Perudo editions as data, and the engine that runs them.",
+    "fixed_sidebar": False,
+}
+html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}
