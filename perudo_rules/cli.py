@@ -20,7 +20,9 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "perudo_rules.commands.variants",
     "perudo_rules.commands.referee",
+    "perudo_rules.commands.play",
     "perudo_rules.commands.scenarios",
+    "perudo_rules.commands.simulate",
 )
 
 

@@ -1,0 +1,307 @@
+"""The ``play`` command: a game of Perudo in the terminal against bots.
+
+You hold one seat; the other seats are :class:`~perudo_rules.bots.BaselineBot`
+players (or random ones with ``--bot random``). The screen shows your dice,
+every seat's dice count, this round's bids and the odds of the standing bid
+from your seat. Type ``5x4`` or ``5 4`` to bid, ``dudo``, ``calza``, ``help``
+or ``quit``. An illegal move is refused with the rule it breaks and you are
+asked again. After each round the lifted cups are shown. At the end (also on
+``quit`` or end of input) the game record is saved; check it with
+``perudo-rules referee FILE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_bid
+from perudo_rules.bots import Bot, derive_seed, make_bot, out_of_turn_calls
+from perudo_rules.game import Game
+from perudo_rules.probability import from_game
+from perudo_rules.variant import load_variant
+
+__all__ = ["HELP", "TerminalGame", "register"]
+
+HELP = """\
+commands:
+  5x4 or 5 4   bid: at least five dice show 4 (wild dice count too, when wilds count)
+  dudo         doubt the standing bid: cups are lifted; whoever is wrong loses a die
+  calza        claim the standing bid is exact: right gains a die, wrong loses one
+  help         this text
+  quit         stop here (the record so far is saved)
+When a bot has bid and you may call out of turn, press Enter to let play go on."""
+
+
+class _Quit(Exception):
+    """The player typed quit or the input ended."""
+
+
+class TerminalGame:
+    """One game between a human seat and bots, driven by ``read`` (a line or ``None`` at EOF)
+    and ``write`` (text with its newline)."""
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        bots: Sequence[Bot | None],
+        roll_seed: int,
+        read: Callable[[str], str | None],
+        write: Callable[[str], None],
+    ) -> None:
+        self.game = game
+        self.seat = seat
+        self.bots = bots
+        self.rng = random.Random(roll_seed)
+        self.read = read
+        self.write = write
+
+    # --- display ------------------------------------------------------------------------
+
+    def _name(self, s: int) -> str:
+        return f"seat {s} (you)" if s == self.seat else f"seat {s}"
+
+    def show_state(self) -> None:
+        """Print the round, dice counts, your dice, the bids and the odds of the standing bid."""
+        g = self.game
+        pal = ", palifico" if g.palifico else ""
+        wild = g.space.wild
+        wild_text = f"{g.rules.wild_name} ({wild}s) are wild" if wild is not None else "no wilds"
+        self.write(f"\n-- round {g.round}{pal}: {g.dice_in_play} dice in play, {wild_text}")
+        counts = "  ".join(
+            f"{self._name(s)}: {c}" for s, c in enumerate(g.dice_counts) if c or s == self.seat
+        )
+        self.write(f"   dice held: {counts}")
+        if g.dice_counts[self.seat]:
+            self.write(f"   your dice: {' '.join(map(str, sorted(g.dice[self.seat])))}")
+        if g.bids:
+            bids = ", ".join(f"{self._name(b.player)} {b}" for b in g.bids)
+            self.write(f"   bids: {bids}")
+            if g.dice_counts[self.seat]:
+                odds = from_game(g, self.seat)
+                self.write(
+                    f"   the standing bid {g.bids[-1]} holds with probability "
+                    f"{float(odds.holds):.3f} from your seat (exactly: {float(odds.exact):.3f})"
+                )
+        else:
+            self.write(f"   {self._name(g.to_move or 0)} opens the bidding")
+
+    def show_result(self) -> None:
+        """Print the lifted cups and the outcome of the round just ended."""
+        g = self.game
+        res = g.last_result
+        assert res is not None
+        who = self._name(res.caller) if res.caller is not None else "?"
+        self.write(f"   {who} calls {res.kind} on {res.bid} by {self._name(res.bid.player)}")
+        for s, cup in zip(res.revealed, res.shown, strict=True):
+            self.write(f"     {self._name(s)} shows {' '.join(map(str, cup)) or '-'}")
+        self.write(f"   {res.count} dice count as {res.bid.face}")
+        if res.loser is not None:
+            out = " and is out" if g.dice_counts[res.loser] == 0 else ""
+            self.write(f"   {self._name(res.loser)} loses a die{out}")
+        elif res.gainer is not None:
+            self.write(f"   {self._name(res.gainer)} gains a die")
+        else:
+            self.write("   exact, but no die to gain")
+
+    # --- input --------------------------------------------------------------------------
+
+    def _ask(self, prompt: str) -> str:
+        line = self.read(prompt)
+        if line is None:
+            self.write("")
+            raise _Quit
+        text = line.strip().lower()
+        if text in ("quit", "exit", "q"):
+            raise _Quit
+        return text
+
+    def _parse(self, text: str) -> Action | None:
+        if text == "dudo":
+            return Dudo(self.seat)
+        if text == "calza":
+            return Calza(self.seat)
+        try:
+            return parse_bid(text, self.seat)
+        except ValueError:
+            return None
+
+    def _refusal(self, action: Action) -> str | None:
+        bad = self.game.violation(action)
+        if bad is None:
+            return None
+        rule, reason = bad
+        return f"   not allowed: {reason} [{rule}]"
+
+    def ask_turn(self) -> Action:
+        """Ask for the human's move until it is legal."""
+        while True:
+            text = self._ask("your move> ")
+            if not text:
+                continue
+            if text in ("help", "?", "h"):
+                self.write(HELP)
+                continue
+            action = self._parse(text)
+            if action is None:
+                self.write(f"   not understood: {text!r} (type help)")
+                continue
+            refusal = self._refusal(action)
+            if refusal is None:
+                return action
+            self.write(refusal)
+
+    def ask_call(self) -> Action | None:
+        """Offer the human an out-of-turn call; ``None`` when they pass."""
+        calls = " or ".join(str(a) for a in out_of_turn_calls(self.game, self.seat))
+        while True:
+            text = self._ask(f"{calls} now? (Enter to pass)> ")
+            if not text:
+                return None
+            if text in ("help", "?", "h"):
+                self.write(HELP)
+                continue
+            action = self._parse(text)
+            if isinstance(action, Bid):
+                self.write(f"   it is {self._name(self.game.to_move or 0)}'s turn to bid")
+                continue
+            if action is None:
+                self.write(f"   not understood: {text!r} (type help)")
+                continue
+            refusal = self._refusal(action)
+            if refusal is None:
+                return action
+            self.write(refusal)
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def _bot_calls(self) -> Action | None:
+        g = self.game
+        assert g.to_move is not None
+        s = g.next_seat(g.to_move)
+        while s != g.to_move:
+            bot = self.bots[s]
+            if bot is not None and out_of_turn_calls(g, s):
+                action = bot.choose(g, s)
+                if action is not None:
+                    return action
+            s = g.next_seat(s)
+        return None
+
+    def _step(self) -> None:
+        g = self.game
+        to_move = g.to_move
+        assert to_move is not None
+        action = self._bot_calls() if g.bids else None
+        if action is None:
+            bot = self.bots[to_move]
+            if bot is None:
+                if g.bids:
+                    self.show_state()
+                action = self.ask_turn()
+            else:
+                action = bot.choose(g, to_move)
+                if action is None:  # pragma: no cover - bots always act on their turn
+                    raise ValueError(f"the bot of seat {to_move} did not act")
+        if action.player != self.seat:
+            self.write(f"   {self._name(action.player)}: {action}")
+        self.game = g.apply(action)
+        if isinstance(action, Bid) and out_of_turn_calls(self.game, self.seat):
+            self.show_state()
+            call = self.ask_call()
+            if call is not None:
+                self.game = self.game.apply(call)
+        if self.game.to_move is None:
+            self.show_result()
+
+    def run(self) -> Game:
+        """Play until the game ends or the human quits; the last position."""
+        try:
+            self.show_state()
+            while not self.game.is_over:
+                if self.game.awaiting_roll:
+                    self.game = self.game.roll(rng=self.rng)
+                    self.show_state()
+                    continue
+                self._step()
+        except _Quit:
+            self.write("   game stopped.")
+            return self.game
+        self.write(f"\n{self._name(self.game.winner or 0)} wins the game.")
+        return self.game
+
+
+def _read_line(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
+    def read(prompt: str) -> str | None:
+        out.write(prompt)
+        out.flush()
+        line = stream.readline()
+        if not line:
+            return None
+        if stream is not sys.stdin or not stream.isatty():
+            out.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    return read
+
+
+def _run(args: argparse.Namespace) -> int:
+    variant = load_variant(args.variant)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+    game = Game.new(variant, args.players, seed=seed)
+    if not 0 <= args.seat < args.players:
+        raise ValueError(f"--seat must be 0 to {args.players - 1}")
+    bots: list[Bot | None] = [
+        None if s == args.seat else make_bot(args.bot, derive_seed(seed, "bot", s))
+        for s in range(args.players)
+    ]
+    out = sys.stdout
+    path = Path(args.record_out or f"perudo-{variant.id}-seed{seed}.json")
+
+    def write(text: str) -> None:
+        print(text, file=out)
+
+    write(
+        f"{variant.name}: {args.players} seats, you are seat {args.seat}; "
+        f"{args.bot} bots; seed {seed}. Type help for the commands."
+    )
+    tg = TerminalGame(
+        game, args.seat, bots, derive_seed(seed, "roll"), _read_line(sys.stdin, out), write
+    )
+    final = tg.run()
+    record: dict[str, Any] = final.record()
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    write(f"record saved to {path} (check it: perudo-rules referee {path})")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``play`` command."""
+    p = subparsers.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description=(
+            "Play one game of a variant against bots. Bid with 5x4 or '5 4', call dudo or "
+            "calza, type help or quit. The game record is saved at the end."
+        ),
+    )
+    p.add_argument("variant", help="a bundled variant id or a variant file")
+    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the dice and bots")
+    p.add_argument(
+        "--bot", choices=["baseline", "random"], default="baseline", help="the bots' policy"
+    )
+    p.add_argument(
+        "--record-out",
+        metavar="FILE",
+        default=None,
+        help="where to save the record (default perudo-VARIANT-seedN.json here)",
+    )
+    p.set_defaults(handler=_run)
