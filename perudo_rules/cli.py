@@ -22,7 +22,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "perudo_rules.commands.referee",
     "perudo_rules.commands.play",
     "perudo_rules.commands.scenarios",
-    "perudo_rules.commands.simulate",
 )
 
 
