@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "perudo_rules.commands.referee",
     "perudo_rules.commands.play",
     "perudo_rules.commands.scenarios",
+    "perudo_rules.commands.simulate",
 )
 
 
