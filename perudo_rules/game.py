@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, overload
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
@@ -429,21 +429,21 @@ class Game:
         if bad is not None:
             raise IllegalAction(bad[0], bad[1])
         if isinstance(action, Bid):
-            return Game(
-                variant=self.variant,
-                dice=self.dice,
-                dice_counts=self.dice_counts,
-                to_move=self.next_seat(action.player),
-                bids=(*self.bids, action),
-                palifico=self.palifico,
-                palifico_player=self.palifico_player,
-                round=self.round,
-                palifico_used=self.palifico_used,
-                history=self.history,
-                last_result=self.last_result,
-                winner=None,
-                first_player=self.first_player,
-                _space=self._space,
+            return _make_game(
+                self.variant,
+                self.dice,
+                self.dice_counts,
+                self.next_seat(action.player),
+                (*self.bids, action),
+                self.palifico,
+                self.palifico_player,
+                self.round,
+                self.palifico_used,
+                self.history,
+                self.last_result,
+                None,
+                self.first_player,
+                self._space,
             )
         return self._resolve(action)
 
@@ -541,20 +541,21 @@ class Game:
             actions=(*self.bids, action),
             result=result,
         )
-        return Game(
-            variant=self.variant,
-            dice=tuple(_EMPTY for _ in new_counts),
-            dice_counts=new_counts,
-            to_move=None,
-            bids=self.bids,
-            palifico=next_palifico,
-            palifico_player=next_player if next_palifico else None,
-            round=self.round,
-            palifico_used=used,
-            history=(*self.history, record),
-            last_result=result,
-            winner=winner,
-            first_player=self.first_player,
+        return _make_game(
+            self.variant,
+            tuple(_EMPTY for _ in new_counts),
+            new_counts,
+            None,
+            self.bids,
+            next_palifico,
+            next_player if next_palifico else None,
+            self.round,
+            used,
+            (*self.history, record),
+            result,
+            winner,
+            self.first_player,
+            None,
         )
 
     def roll(
@@ -585,21 +586,21 @@ class Game:
                     raise ValueError(f"seat {seat}: a die outside 1..{rules.faces}")
         assert self.last_result is not None and self.last_result.next_player is not None
         first = self.last_result.next_player
-        return Game(
-            variant=self.variant,
-            dice=cups,
-            dice_counts=counts,
-            to_move=first,
-            bids=(),
-            palifico=self.palifico,
-            palifico_player=self.palifico_player,
-            round=self.round + 1,
-            palifico_used=self.palifico_used,
-            history=self.history,
-            last_result=self.last_result,
-            winner=None,
-            first_player=first,
-            _space=bid_space(rules, sum(counts), self.palifico),
+        return _make_game(
+            self.variant,
+            cups,
+            counts,
+            first,
+            (),
+            self.palifico,
+            self.palifico_player,
+            self.round + 1,
+            self.palifico_used,
+            self.history,
+            self.last_result,
+            None,
+            first,
+            bid_space(rules, sum(counts), self.palifico),
         )
 
     def record(self) -> dict[str, Any]:
@@ -643,6 +644,83 @@ class Game:
             past_rounds=past,
             winner=self.winner,
         )
+
+
+_GAME_FIELDS = (
+    "variant",
+    "dice",
+    "dice_counts",
+    "to_move",
+    "bids",
+    "palifico",
+    "palifico_player",
+    "round",
+    "palifico_used",
+    "history",
+    "last_result",
+    "winner",
+    "first_player",
+    "_space",
+)
+if tuple(f.name for f in fields(Game)) != _GAME_FIELDS:  # pragma: no cover - a guard
+    raise RuntimeError("Game's fields changed: update _GAME_FIELDS and _make_game")
+_new_object = object.__new__
+(
+    _set_variant,
+    _set_dice,
+    _set_dice_counts,
+    _set_to_move,
+    _set_bids,
+    _set_palifico,
+    _set_palifico_player,
+    _set_round,
+    _set_palifico_used,
+    _set_history,
+    _set_last_result,
+    _set_winner,
+    _set_first_player,
+    _set_space,
+) = (Game.__dict__[name].__set__ for name in _GAME_FIELDS)
+
+
+def _make_game(
+    variant: Variant,
+    dice: tuple[tuple[int, ...], ...],
+    dice_counts: tuple[int, ...],
+    to_move: int | None,
+    bids: tuple[Bid, ...],
+    palifico: bool,
+    palifico_player: int | None,
+    round: int,
+    palifico_used: frozenset[int],
+    history: tuple[RoundRecord, ...],
+    last_result: RoundResult | None,
+    winner: int | None,
+    first_player: int | None,
+    space: BidSpace | None,
+) -> Game:
+    """``Game(...)`` with every field given, without the dataclass ``__init__``.
+
+    The engine's transitions build a game per action; filling the slots directly
+    halves that cost. The result is the same frozen value (equality and hash
+    come from the fields, which are all set).
+    """
+    g: Game = _new_object(Game)
+    _set_variant(g, variant)
+    _set_dice(g, dice)
+    _set_dice_counts(g, dice_counts)
+    _set_to_move(g, to_move)
+    _set_bids(g, bids)
+    _set_palifico(g, palifico)
+    _set_palifico_player(g, palifico_player)
+    _set_round(g, round)
+    _set_palifico_used(g, palifico_used)
+    _set_history(g, history)
+    _set_last_result(g, last_result)
+    _set_winner(g, winner)
+    _set_first_player(g, first_player)
+    _set_space(g, space)
+    return g
 
 
 class LegalActions(Sequence[Action]):
