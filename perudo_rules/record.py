@@ -49,8 +49,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jsonschema
-
 from perudo_rules._yaml import YamlDoc
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
@@ -63,6 +61,7 @@ from perudo_rules.variant import (
     _schema_errors,
     available_variants,
     load_variant,
+    strict_validator,
 )
 
 if TYPE_CHECKING:
@@ -291,8 +290,7 @@ def schema_json() -> str:
 
 @functools.cache
 def _validator() -> Any:
-    schema = record_schema(variant_ref=False)
-    return jsonschema.validators.validator_for(schema)(schema)
+    return strict_validator(record_schema(variant_ref=False))
 
 
 # --- export -------------------------------------------------------------------------------

@@ -240,8 +240,21 @@ class Variant:
 
 @functools.cache
 def _validator() -> jsonschema.protocols.Validator:
-    cls = jsonschema.validators.validator_for(variant_schema())
-    return cls(variant_schema())
+    return strict_validator(variant_schema())
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validator:
+    """A validator for ``schema`` whose ``integer`` type refuses floats such as ``5.0``
+    (JSON Schema accepts them; the engine counts dice with true integers)."""
+    cls = jsonschema.validators.validator_for(schema)
+    checker = cls.TYPE_CHECKER.redefine("integer", _is_integer)
+    strict = jsonschema.validators.extend(cls, type_checker=checker)  # type: ignore[no-untyped-call]
+    validator: jsonschema.protocols.Validator = strict(schema)
+    return validator
 
 
 def _schema_errors(doc: YamlDoc) -> None:
