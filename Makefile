@@ -25,7 +25,7 @@ spec: $(VENV)/.installed
 	fi
 
 lint: $(VENV)/.installed
-	$(BIN)/ruff check perudo_rules tests benchmarks
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 test: lint
