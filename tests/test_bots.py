@@ -255,3 +255,14 @@ def test_derive_seed_is_stable() -> None:
     assert derive_seed(1, 2) != derive_seed(12)
     assert derive_seed(1, "2") != derive_seed(1, 2)
     assert 0 <= derive_seed(3) < 2**63
+
+
+@pytest.mark.parametrize("variant", [ITALIAN, SPANISH], ids=lambda v: v.id)
+def test_baseline_beats_random_play(variant: Variant) -> None:
+    wins = 0
+    for seed in range(12):
+        bots: list[Bot] = [
+            BaselineBot(seed * 10 + s) if s % 2 == 0 else RandomBot(seed * 10 + s) for s in range(4)
+        ]
+        wins += play_game(variant, 4, bots, seed).winner in (0, 2)
+    assert wins >= 11  # half the seats, yet (nearly) every win
