@@ -22,6 +22,8 @@ perudo_sim_players = 6
 perudo_sim_seed = 1
 
 exclude_patterns = ["_build", ".gitignore"]
+# Rule texts and quotes are shown exactly as the variant files write them.
+smartquotes = False
 templates_path: list[str] = []
 
 autodoc_member_order = "bysource"

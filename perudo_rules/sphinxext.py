@@ -559,7 +559,7 @@ class CompareDirective(_PerudoDirective):
             if only_diff and not differs:
                 continue
             cells: list[nodes.Node | str] = [
-                _rule_xref(spec.path, nodes.literal(text=spec.path)),
+                _rule_xref(spec.path, nodes.literal(text=spec.path), optional=True),
                 "≠" if differs else "",
             ]
             classes: list[list[str]] = [["perudo-rule-cell"], ["perudo-mark"]]
@@ -897,11 +897,8 @@ class ScenariosDirective(_PerudoDirective):
         box += _start_node(s.start)
         rows: list[list[nodes.Node | str]] = []
         for i, step in enumerate(s.steps, 1):
-            action = nodes.paragraph()
-            action += nodes.literal(text=str(step.action))
-            if step.probe:
-                action += nodes.inline(text=" (probe: not played)", classes=["perudo-probe"])
-            rows.append([str(i), action, _expect_node(step.expect, s.variants)])
+            action = _para(nodes.literal(text=str(step.action)))
+            rows.append([str(i), action, _expect_node(step, s.variants)])
         box += _table(
             ["#", "Action", "Expected"],
             rows,
@@ -931,17 +928,21 @@ def _start_node(start: Any) -> nodes.Node:
     return para
 
 
-def _expect_items(expect: Any) -> list[nodes.Node]:
+def _expect_items(expect: Any, probe: bool, implicit_legal: bool) -> list[nodes.Node]:
     items: list[nodes.Node] = []
+    played = "" if "illegal" in expect else (" (probe: not played)" if probe else " (played)")
+    if "illegal" not in expect and "legal" not in expect and implicit_legal:
+        items.append(_para(nodes.strong(text="legal"), played))
     for key, value in expect.items():
         if key == "legal":
-            items.append(_para(nodes.strong(text="legal" if value else "illegal")))
+            items.append(_para(nodes.strong(text="legal" if value else "illegal"), played))
         elif key == "illegal":
             items.append(
                 _para(
                     nodes.strong(text="illegal", classes=["perudo-illegal"]),
-                    ", rule ",
+                    " by rule ",
                     _rule_xref(str(value), nodes.literal(text=str(value)), optional=True),
+                    " (refused, not played)",
                 )
             )
         else:
@@ -949,19 +950,18 @@ def _expect_items(expect: Any) -> list[nodes.Node]:
     return items
 
 
-def _expect_node(expect: Any, variants: Sequence[str]) -> nodes.Node:
+def _expect_node(step: Any, variants: Sequence[str]) -> nodes.Node:
+    expect = step.expect
     shared = {k: v for k, v in expect.items() if k not in variants}
     specific = {k: v for k, v in expect.items() if k in variants and isinstance(v, dict)}
+    split = any("legal" in v or "illegal" in v for v in specific.values())
     box = nodes.container(classes=["perudo-expect"])
-    if not shared and not specific:
-        box += nodes.paragraph(text="legal (played)")
-        return box
-    for node in _expect_items(shared):
+    for node in _expect_items(shared, step.probe, implicit_legal=not split):
         box += node
     for vid, sub in specific.items():
         inner = nodes.container(classes=["perudo-expect-variant"])
-        inner += _para(nodes.inline(text=f"under {vid}:", classes=["perudo-label"]))
-        for node in _expect_items(sub):
+        inner += _para(nodes.inline(text=f"Under {vid}:", classes=["perudo-label"]))
+        for node in _expect_items(sub, step.probe, implicit_legal=False):
             inner += node
         box += inner
     return box
@@ -1041,9 +1041,9 @@ class WitnessesDirective(_PerudoDirective):
             moves = _para(nodes.inline(text="Moves: ", classes=["perudo-label"]))
             for text in steps:
                 moves += nodes.literal(text=text)
-                moves += nodes.Text(", ")
-            moves += nodes.inline(text="then ", classes=["perudo-label"])
+                moves += nodes.Text(", then ")
             moves += nodes.literal(text=_step_words(w.action), classes=["perudo-decisive"])
+            moves += nodes.Text(" (the decisive action)")
             box += moves
         rows: list[list[nodes.Node | str]] = []
         for vid, variant in pair:

@@ -1,0 +1,259 @@
+"""perudo_rules.sphinxext on the tiny projects in tests/roots/ (sphinx.testing fixtures)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sphinx")
+
+from sphinx.testing.util import SphinxTestApp
+
+from perudo_rules import load_variant
+from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.ranks import bid_space
+from perudo_rules.rules import core_rules
+from perudo_rules.sphinxext import rule_anchor
+
+pytest_plugins = ("sphinx.testing.fixtures",)
+
+ROOTS = Path(__file__).parent / "roots"
+
+
+@pytest.fixture(scope="session")
+def rootdir() -> Path:
+    """Where sphinx.testing finds ``test-<name>`` projects."""
+    return ROOTS
+
+
+def _html(app: SphinxTestApp, doc: str) -> str:
+    return (Path(app.outdir) / f"{doc}.html").read_text(encoding="utf-8")
+
+
+def _warnings(app: SphinxTestApp) -> str:
+    return app.warning.getvalue()
+
+
+def _text(html: str) -> str:
+    """The visible text of an HTML page, whitespace collapsed."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> SphinxTestApp:
+    """The test project built once into a private copy (the tests only read it)."""
+    src = tmp_path_factory.mktemp("perudo-root") / "src"
+    shutil.copytree(ROOTS / "test-perudo", src)
+    app = SphinxTestApp("html", srcdir=src, freshenv=True)
+    try:
+        app.build()
+    finally:
+        app.cleanup()  # the output stays; other apps of this process start clean
+    return app
+
+
+def test_import_does_not_pull_in_sphinx() -> None:
+    code = "import sys, perudo_rules, perudo_rules.cli; print('sphinx' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_builds_without_warnings(built: SphinxTestApp) -> None:
+    assert _warnings(built) == ""
+
+
+def test_edition_pages_are_generated_for_every_variant_file(built: SphinxTestApp) -> None:
+    editions = Path(built.srcdir) / "editions"
+    assert sorted(p.name for p in editions.glob("*.rst")) == ["alpha.rst", "beta.rst"]
+    page = _html(built, "editions/alpha")
+    assert "Alpha house rules" in page
+    for path in KNOB_PATHS:
+        assert f'id="{rule_anchor(path, "alpha")}"' in page, path
+        assert f"alpha:{path}" in page
+    for rule_id in core_rules():
+        assert f'id="{rule_anchor(rule_id, "alpha")}"' in page, rule_id
+
+
+def test_variant_page_shows_value_source_and_interpretation(built: SphinxTestApp) -> None:
+    page = _html(built, "editions/alpha")
+    alpha = load_variant(Path(built.srcdir) / "variants" / "alpha.yaml")
+    # the overridden knob: its own text and source, its value
+    after = page.split(f'id="{rule_anchor("calza.who", "alpha")}"', 1)[1]
+    block = after.split('<div class="perudo-rule ', 1)[0]
+    assert "any_except_bidder" in block and "Our table" in block
+    # an inherited interpretation is rendered with both readings in its own box
+    interp = alpha.knob("palifico.face_lock").interpretation
+    assert interp is not None
+    text = _text(page)
+    assert " ".join(interp.chosen.split()) in text
+    assert " ".join(interp.alternative.split()) in text
+    assert page.count('class="perudo-interpretation docutils container"') == len(
+        alpha.interpretations()
+    )
+
+
+def test_rule_role_resolves_to_the_anchor(built: SphinxTestApp) -> None:
+    index = _html(built, "index")
+    assert f'href="editions/alpha.html#{rule_anchor("calza.who", "alpha")}"' in index
+    assert f'href="rules.html#{rule_anchor("calza.who")}"' in index
+    assert f'href="rules.html#{rule_anchor("play.dudo")}"' in index
+
+
+def test_compare_matrix_highlights_the_differing_rules(built: SphinxTestApp) -> None:
+    alpha = load_variant(Path(built.srcdir) / "variants" / "alpha.yaml")
+    beta = load_variant(Path(built.srcdir) / "variants" / "beta.yaml")
+    differing = {p for p in KNOB_PATHS if alpha[p] != beta[p]}
+    index = _html(built, "index")
+    rows = re.findall(r"<tr class=\"([^\"]*)\">(.*?)</tr>", index, flags=re.S)
+    by_rule = {}
+    for classes, row in rows:
+        m = re.search(r"<code[^>]*><span class=\"pre\">([a-z_]+\.[a-z_]+)</span>", row)
+        if m:
+            by_rule[m.group(1)] = classes
+    assert set(by_rule) == set(KNOB_PATHS)
+    assert {p for p, c in by_rule.items() if "perudo-differs" in c} == differing
+    # each value cell links to the rule on the variant's page
+    assert f'href="editions/beta.html#{rule_anchor("dice.faces", "beta")}"' in index
+    # :differences: keeps only the differing rows
+    compare = _html(built, "compare")
+    table = compare.split('class="perudo-table perudo-compare', 1)[1].split("</table>", 1)[0]
+    assert table.count("perudo-differs") == len(differing)
+    assert "perudo-same" not in table
+
+
+def test_ladder_follows_the_engine_ranks(built: SphinxTestApp) -> None:
+    beta = load_variant(Path(built.srcdir) / "variants" / "beta.yaml")
+    space = bid_space(beta.rules, 4, False)
+    compare = _text(_html(built, "compare"))
+    bids = [(2, 1), (3, 4), (1, 5), (2, 5)]
+    ranked = sorted(bids, key=lambda b: space.rank(*b) or 0)
+    names = {1: "Pacos", 4: "fours", 5: "five"}
+    words = [f"{q} {names[f] if (q, f) != (2, 5) else 'fives'}" for q, f in ranked]
+    assert " < ".join(words) in compare
+    lo, hi = space.rank(1, 2), space.rank(2, 2)
+    assert lo is not None and hi is not None
+    for r in range(lo, hi + 1):
+        q, f = space.bid(r)
+        assert f"{r} {q}x{f}" in compare
+
+
+def test_reference_pages(built: SphinxTestApp) -> None:
+    rules = _html(built, "rules")
+    for path in KNOB_PATHS:  # the format reference anchors every knob
+        assert f'id="{rule_anchor(path)}"' in rules, path
+    for rule_id, text in core_rules().items():
+        assert f'id="{rule_anchor(rule_id)}"' in rules
+        assert text in _text(rules)
+    # the scenario filter keeps only scenarios for palifico.face_lock under italian
+    from perudo_rules.scenarios import load_scenarios
+
+    wanted = [
+        s for s in load_scenarios() if "palifico.face_lock" in s.rules and "italian" in s.variants
+    ]
+    others = [s for s in load_scenarios() if s not in wanted]
+    assert wanted
+    for s in wanted:
+        assert f'id="scenario-{s.id}"' in rules
+    for s in others:
+        assert f'id="scenario-{s.id}"' not in rules
+    assert "perudo-stats" in rules and "rounds per game" in rules
+
+
+def _build(make_app: Callable[..., SphinxTestApp], src: Path) -> SphinxTestApp:
+    """Build (incrementally when ``src`` was built before); release the app at once."""
+    app = make_app("html", srcdir=src)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    return app
+
+
+def test_new_and_edited_variant_files_rebuild_incrementally(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
+    src = _copy_root("perudo", tmp_path)
+    # keep this test fast: the directives that compute (simulation, witnesses) are elsewhere
+    (src / "rules.rst").write_text(
+        "Rules\n=====\n\n.. perudo-core-rules::\n\n.. perudo-format::\n", encoding="utf-8"
+    )
+    # a page that lists every variant but has no glob toctree (those are re-read anyway)
+    (src / "compare.rst").write_text("Compare\n=======\n\n.. perudo-compare::\n", encoding="utf-8")
+    app = _build(make_app, src)
+    assert _warnings(app) == ""
+    static_doctree = Path(app.doctreedir) / "static.doctree"
+    static_mtime = static_doctree.stat().st_mtime_ns
+    assert "gamma" not in _html(app, "index")
+
+    (src / "variants" / "gamma.yaml").write_text(
+        "id: gamma\nname: Gamma\nextends: italian\ncalza:\n  enabled: false\n", encoding="utf-8"
+    )
+    app2 = _build(make_app, src)
+    assert _warnings(app2) == ""
+    assert '<th class="head"><p>gamma</p></th>' in _html(app2, "index")
+    assert '<th class="head"><p>gamma</p></th>' in _html(app2, "compare")
+    assert (Path(app2.outdir) / "editions" / "gamma.html").is_file()
+    assert static_doctree.stat().st_mtime_ns == static_mtime  # not a clean build
+
+    # editing a variant file re-reads the pages that show it
+    (src / "variants" / "gamma.yaml").write_text(
+        "id: gamma\nname: Gamma\nextends: italian\ncalza:\n  enabled: true\n", encoding="utf-8"
+    )
+    app3 = _build(make_app, src)
+    index = _html(app3, "index")
+    row = index.split(f'href="editions/gamma.html#{rule_anchor("calza.enabled", "gamma")}"')[1]
+    assert row.split("</td>", 1)[0].count("true") == 1
+
+    # removing it removes its page and its column
+    (src / "variants" / "gamma.yaml").unlink()
+    app4 = _build(make_app, src)
+    assert "gamma" not in _html(app4, "index")
+    assert "gamma" not in _html(app4, "compare")
+    assert not (src / "editions" / "gamma.rst").exists()
+
+
+def _copy_root(name: str, tmp_path: Path) -> Path:
+    src = tmp_path / name
+    shutil.copytree(ROOTS / f"test-{name}", src)
+    return src
+
+
+def test_broken_yaml_warns_with_file_and_line(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
+    app = make_app("html", srcdir=_copy_root("perudo-broken", tmp_path))
+    app.build()
+    warnings = _warnings(app)
+    line = next(
+        i
+        for i, text in enumerate(
+            (Path(app.srcdir) / "variants" / "broken.yaml").read_text().splitlines(), 1
+        )
+        if text.strip().startswith("colour:")
+    )
+    assert re.search(
+        rf"broken\.yaml:{line}: WARNING: perudo: cannot load variant: .*colour", warnings
+    )
+    assert "unknown variant 'missing'" in warnings
+    assert re.search(r"index\.rst:\d+: WARNING: perudo: unknown variant", warnings)
+    assert "could not be loaded" in _html(app, "index")
+
+
+def test_dangling_rule_reference_warns(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
+    app = make_app("html", srcdir=_copy_root("perudo", tmp_path))
+    (Path(app.srcdir) / "static.rst").write_text(
+        "Static\n======\n\nSee :rule:`alpha:no.such_rule`.\n", encoding="utf-8"
+    )
+    (Path(app.srcdir) / "rules.rst").write_text("Rules\n=====\n", encoding="utf-8")
+    (Path(app.srcdir) / "compare.rst").write_text("Compare\n=======\n", encoding="utf-8")
+    app.build()
+    assert re.search(r"static\.rst:\d+: WARNING: .*alpha:no\.such_rule", _warnings(app))
