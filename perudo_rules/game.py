@@ -723,6 +723,54 @@ def _make_game(
     return g
 
 
+_set_bid_player, _set_bid_quantity, _set_bid_face = (
+    Bid.__dict__[name].__set__ for name in ("player", "quantity", "face")
+)
+if tuple(f.name for f in fields(Bid)) != ("player", "quantity", "face"):  # pragma: no cover
+    raise RuntimeError("Bid's fields changed: update _make_bid")
+
+
+def _make_bid(player: int | None, quantity: int, face: int) -> Bid:
+    """``Bid(player, quantity, face)`` for known-good values, without ``__init__``."""
+    b: Bid = _new_object(Bid)
+    _set_bid_player(b, player)
+    _set_bid_quantity(b, quantity)
+    _set_bid_face(b, face)
+    return b
+
+
+_CALLS: dict[tuple[str, bool, str, tuple[int, ...], int, int], tuple[Action, ...]] = {}
+
+
+def _calls(
+    rules: Ruleset, counts: tuple[int, ...], to_move: int, bidder: int
+) -> tuple[Action, ...]:
+    """The Dudo calls, then the Calza calls, open after ``bidder``'s bid (by seat; cached)."""
+    key = (rules.challenge_who, rules.calza, rules.calza_who, counts, to_move, bidder)
+    hit = _CALLS.get(key)
+    if hit is not None:
+        return hit
+    extras: list[Action] = []
+    alive = [s for s, c in enumerate(counts) if c]
+    if rules.challenge_who == "player_to_move":
+        extras.append(Dudo(to_move))
+    else:
+        extras.extend(Dudo(s) for s in alive if s != bidder)
+    if rules.calza:
+        for s in alive:
+            if s == bidder:
+                continue
+            if rules.calza_who == "any_except_bidder_and_next" and s == to_move:
+                continue
+            if rules.calza_who == "player_to_move" and s != to_move:
+                continue
+            extras.append(Calza(s))
+    if len(_CALLS) >= 50_000:
+        _CALLS.clear()
+    out = _CALLS[key] = tuple(extras)
+    return out
+
+
 class LegalActions(Sequence[Action]):
     """The legal actions of a position, as a lazy sequence.
 
@@ -731,44 +779,40 @@ class LegalActions(Sequence[Action]):
     (``in`` is :meth:`Game.is_legal`); nothing is built until asked for.
     """
 
-    __slots__ = ("_extras", "_game", "_ranks", "_space")
+    __slots__ = ("_extras", "_game", "_nb", "_ranks", "_space", "_to_move")
 
     def __init__(self, game: Game) -> None:
         self._game = game
-        self._space = game.space
-        self._ranks: Sequence[int] = ()
+        space = game._space
+        if space is None:
+            space = game.space
+        self._space = space
+        to_move = game.to_move
+        self._to_move = to_move
         self._extras: tuple[Action, ...] = ()
-        if game.to_move is None:
+        if to_move is None:
+            self._ranks: Sequence[int] = ()
+            self._nb = 0
             return
-        space = self._space
         bids = game.bids
-        cur = bids[-1] if bids else None
-        cur_rank = -1 if cur is None else space._rank[(cur.quantity, cur.face)]
-        if game.palifico and cur is not None and not game._face_free(game.to_move):
-            self._ranks = space.same_face_above(cur.quantity, cur.face)
-        elif space.wild is not None and game._wild_banned():
-            self._ranks = space.nonwild_above(cur_rank)
-        else:
-            self._ranks = space.above(cur_rank)
-        if cur is None:
+        if not bids:
+            if space.wild is not None and game._wild_banned():
+                ranks: Sequence[int] = space.nonwild_above(-1)
+            else:
+                ranks = space.all_ranks
+            self._ranks = ranks
+            self._nb = len(ranks)
             return
-        extras: list[Action] = []
-        alive = [s for s, c in enumerate(game.dice_counts) if c]
-        rules = game.rules
-        if rules.challenge_who == "player_to_move":
-            extras.append(Dudo(game.to_move))
+        cur = bids[-1]
+        if game.palifico and not game._face_free(to_move):
+            ranks = space.same_face_above(cur.quantity, cur.face)
+        elif space.wild is not None and game._wild_banned():
+            ranks = space.nonwild_above(space._rank[(cur.quantity, cur.face)])
         else:
-            extras.extend(Dudo(s) for s in alive if s != cur.player)
-        if rules.calza:
-            for s in alive:
-                if s == cur.player:
-                    continue
-                if rules.calza_who == "any_except_bidder_and_next" and s == game.to_move:
-                    continue
-                if rules.calza_who == "player_to_move" and s != game.to_move:
-                    continue
-                extras.append(Calza(s))
-        self._extras = tuple(extras)
+            ranks = range(space._rank[(cur.quantity, cur.face)] + 1, space.size)
+        self._ranks = ranks
+        self._nb = len(ranks)
+        self._extras = _calls(game.variant.rules, game.dice_counts, to_move, cur.player)
 
     @property
     def bid_ranks(self) -> Sequence[int]:
@@ -776,26 +820,27 @@ class LegalActions(Sequence[Action]):
         return self._ranks
 
     def __len__(self) -> int:
-        return len(self._ranks) + len(self._extras)
+        return self._nb + len(self._extras)
 
     @overload
     def __getitem__(self, i: int) -> Action: ...
     @overload
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        nb = self._nb
+        if type(i) is int and 0 <= i < nb:  # the common case first: a bid
+            q, f = self._space.bids[self._ranks[i]]
+            return _make_bid(self._to_move, q, f)
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        n = len(self)
+        n = nb + len(self._extras)
         if i < 0:
             i += n
         if not 0 <= i < n:
             raise IndexError(i)
-        nb = len(self._ranks)
         if i < nb:
             q, f = self._space.bids[self._ranks[i]]
-            to_move = self._game.to_move
-            assert to_move is not None
-            return Bid(to_move, q, f)
+            return _make_bid(self._to_move, q, f)
         return self._extras[i - nb]
 
     def __iter__(self) -> Iterator[Action]:

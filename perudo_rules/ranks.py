@@ -35,6 +35,7 @@ class BidSpace:
 
     __slots__ = (
         "_rank",
+        "all_ranks",
         "bids",
         "cap",
         "face_ranks",
@@ -63,6 +64,7 @@ class BidSpace:
         self.bids: tuple[tuple[int, int], ...] = tuple(b for _, b in keyed)
         self._rank = {b: i for i, b in enumerate(self.bids)}
         self.size = len(self.bids)
+        self.all_ranks = range(self.size)
         self.nonwild_ranks = tuple(i for i, b in enumerate(self.bids) if b[1] != wild)
         self.face_ranks = {
             f: tuple(self._rank[(q, f)] for q in range(1, cap + 1))
@@ -123,6 +125,24 @@ class TupleTail(Sequence[int]):
 
 
 @functools.lru_cache(maxsize=512)
+def _bid_space(rules: Ruleset, cap: int, palifico: bool) -> BidSpace:
+    return BidSpace(rules, cap, palifico)
+
+
+# In front of the lru_cache (which hashes all of a Ruleset's fields on every call):
+# (id(rules), cap, palifico) -> (rules, space). Holding ``rules`` keeps its id from
+# being reused while the entry lives.
+_BY_ID: dict[tuple[int, int, bool], tuple[Ruleset, BidSpace]] = {}
+
+
 def bid_space(rules: Ruleset, cap: int, palifico: bool) -> BidSpace:
     """The cached :class:`BidSpace` for a ruleset, a quantity cap and a round kind."""
-    return BidSpace(rules, cap, palifico)
+    key = (id(rules), cap, palifico)
+    hit = _BY_ID.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    space = _bid_space(rules, cap, palifico)
+    if len(_BY_ID) >= 4096:
+        _BY_ID.clear()
+    _BY_ID[key] = (rules, space)
+    return space
