@@ -73,7 +73,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.game import Game
+from perudo_rules.game import Game, RoundRecord
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.variant import Variant, available_variants, load_variant
 
@@ -577,6 +577,15 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         """The engine position (``None`` until the first round's dice are rolled)."""
         return self._node.game
 
+    def rolling_seat(self) -> int | None:
+        """At a die-roll chance node, the seat whose die it rolls; else ``None``."""
+        node = self._node
+        return node.roller() if node.phase == _ROLL else None
+
+    def offered(self) -> bool:
+        """True at an out-of-turn decision (call or ``PASS``), not the player to move's turn."""
+        return self._node.phase == _PLAY and bool(self._node.pending)
+
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
         return self._node.current_player()
@@ -666,21 +675,36 @@ def _round_text(
     return " ".join(x for x in (f"r{number}{pal} opener s{opener}", cups, acts) if x)
 
 
+# Text of finished rounds, per record and view: records are immutable and shared by every
+# later position, and the cache holds them, so an id is never reused while cached.
+_PAST_TEXT: dict[int, tuple[RoundRecord, dict[tuple[int | None, str], str]]] = {}
+
+
+def _past_round_text(r: RoundRecord, viewer: int | None, private: str) -> str:
+    hit = _PAST_TEXT.get(id(r))
+    if hit is None or hit[0] is not r:
+        if len(_PAST_TEXT) > 50_000:
+            _PAST_TEXT.clear()
+        hit = (r, {})
+        _PAST_TEXT[id(r)] = hit
+    views = hit[1]
+    text = views.get((viewer, private))
+    if text is None:
+        res = r.result
+        shown = " ".join(f"s{s}:{_cup(c)}" for s, c in zip(res.revealed, res.shown, strict=True))
+        outcome = f"lost s{res.loser}" if res.loser is not None else "no loss"
+        if res.gainer is not None:
+            outcome = f"gained s{res.gainer}"
+        head = _round_text(r.round, r.first_player, r.palifico, r.dice, r.actions, viewer, private)
+        text = f"{head} ; shown {shown} ; {outcome}"
+        views[(viewer, private)] = text
+    return text
+
+
 def _history_text(game: Game, viewer: int | None, private: str = "all", recall: bool = True) -> str:
     parts = []
     if recall:
-        for r in game.history:
-            res = r.result
-            shown = " ".join(
-                f"s{s}:{_cup(c)}" for s, c in zip(res.revealed, res.shown, strict=True)
-            )
-            outcome = f"lost s{res.loser}" if res.loser is not None else "no loss"
-            if res.gainer is not None:
-                outcome = f"gained s{res.gainer}"
-            text = _round_text(
-                r.round, r.first_player, r.palifico, r.dice, r.actions, viewer, private
-            )
-            parts.append(f"{text} ; shown {shown} ; {outcome}")
+        parts.extend(_past_round_text(r, viewer, private) for r in game.history)
     if game.to_move is not None:
         assert game.first_player is not None
         parts.append(
