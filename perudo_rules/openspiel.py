@@ -702,7 +702,7 @@ def _past_round_text(r: RoundRecord, viewer: int | None, private: str) -> str:
 
 
 def _history_text(game: Game, viewer: int | None, private: str = "all", recall: bool = True) -> str:
-    parts = []
+    parts: list[str] = []
     if recall:
         parts.extend(_past_round_text(r, viewer, private) for r in game.history)
     if game.to_move is not None:
