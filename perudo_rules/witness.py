@@ -25,6 +25,7 @@ Everything is deterministic: same variants, same witnesses.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -203,10 +204,10 @@ class SearchLimits:
 
     max_seats: int = 4
     max_dice: int = 2
-    seeds: int = 3
+    seeds: int = 2
     max_bids: int = 2
     max_rounds: int = 2
-    node_budget: int = 4000
+    node_budget: int = 5000
     setup_seeds: int = 200
 
 
@@ -241,8 +242,15 @@ def _step_dict(step: Step) -> dict[str, Any]:
 # --- comparing two engines -----------------------------------------------------------------
 
 
-def _legal_set(g: Game) -> frozenset[Action]:
-    return frozenset(g.legal_actions())
+def _legal_key(g: Game) -> tuple[Any, ...]:
+    """The legal actions of ``g`` in a cheaply comparable form (equal iff the sets are equal)."""
+    legal = g.legal_actions()
+    table = g.space.bids
+    return (
+        g.to_move,
+        frozenset(table[r] for r in legal.bid_ranks),
+        frozenset(legal[len(legal.bid_ranks) :]),
+    )
 
 
 def _state(g: Game) -> tuple[Any, ...]:
@@ -317,91 +325,125 @@ def _replay(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | N
     return g
 
 
-def _diverges(kind: str, ga: Game, gb: Game, action: Action | None) -> tuple[str, str] | None:
-    """Outcome texts for (a, b) if the two games diverge at ``action``, else ``None``."""
+def _signature(kind: str, g: Game, action: Action | None) -> dict[str, Any]:
+    """What a variant makes of ``action`` in ``g``: legality, rule, and the resolved state."""
     if kind == "setup":
-        if _state(ga) != _state(gb) or ga.first_player != gb.first_player:
-            return _setup_texts(ga, gb)
-        return None
+        return {"first_player": g.first_player, "dice_counts": g.dice_counts}
     assert action is not None
-    la, lb = ga.is_legal(action), gb.is_legal(action)
-    if la != lb:
-        return _legality_text(ga, action), _legality_text(gb, action)
-    if kind == "resolution" and la:
-        ra, rb = ga.apply(action), gb.apply(action)
-        if _state(ra) != _state(rb):
-            return _resolution_text(ra), _resolution_text(rb)
-    return None
+    bad = g.violation(action)
+    sig: dict[str, Any] = {"legal": bad is None, "rule": None if bad is None else bad[0]}
+    if bad is None and kind == "resolution":
+        after = g.apply(action)
+        sig.update(
+            dice_counts=after.dice_counts,
+            to_move=after.to_move,
+            palifico=after.palifico,
+            palifico_player=after.palifico_player,
+            palifico_used=after.palifico_used,
+            winner=after.winner,
+        )
+        r = after.last_result
+        assert r is not None
+        sig.update({f"result.{f.name}": getattr(r, f.name) for f in dataclasses.fields(r)})
+    return sig
 
 
-def _kind_of(ga: Game, gb: Game, action: Action | None) -> str:
-    if action is None:
-        return "setup"
-    return "legality" if ga.is_legal(action) != gb.is_legal(action) else "resolution"
+def _differing(sa: Mapping[str, Any], sb: Mapping[str, Any]) -> set[str]:
+    return {k for k in sa.keys() | sb.keys() if sa.get(k) != sb.get(k)}
+
+
+def _outcomes(kind: str, ga: Game, gb: Game, action: Action | None) -> tuple[str, str, str]:
+    """(kind, outcome under a, outcome under b) of a divergence."""
+    if kind == "setup":
+        ta, tb = _setup_texts(ga, gb)
+        return kind, ta, tb
+    assert action is not None
+    if ga.is_legal(action) != gb.is_legal(action):
+        return "legality", _legality_text(ga, action), _legality_text(gb, action)
+    return "resolution", _resolution_text(ga.apply(action)), _resolution_text(gb.apply(action))
 
 
 # --- the search ----------------------------------------------------------------------------
 
 
-def _starts(a: Variant, limits: SearchLimits) -> Iterator[Start]:
-    """Explicit starting positions in increasing size."""
+def _starts(a: Variant, seats: int, top: int, limits: SearchLimits) -> Iterator[Start]:
+    """Explicit starts with ``seats`` seats whose largest cup holds ``top`` dice, smallest first.
+
+    Seat 0 opens; every count vector, round 1 and a later round, ordinary and
+    (when seat 0 holds one die) palifico rounds, with no seat or every seat
+    having had its palifico round already, and ``limits.seeds`` dice rolls.
+    """
+    rules = a.rules
+    vectors = sorted(
+        (c for c in itertools.product(range(1, top + 1), repeat=seats) if max(c) == top),
+        key=lambda c: (sum(c), c),
+    )
+    for counts in vectors:
+        for round_no in (1, 2):
+            for palifico in (False, True):
+                if palifico and counts[0] != 1:
+                    continue
+                for used in ((), tuple(range(seats))):
+                    for seed in range(limits.seeds):
+                        rng = random.Random(seed * 7919 + sum(counts) * 31 + seats)
+                        dice = tuple(
+                            tuple(roll_die(rng, rules.faces) for _ in range(c)) for c in counts
+                        )
+                        yield Start(
+                            players=seats,
+                            dice=dice,
+                            first_player=0,
+                            palifico=palifico,
+                            round=round_no,
+                            palifico_used=used,
+                        )
+
+
+def _children(g: Game, bids_this_round: int, max_bids: int) -> list[Action]:
+    """Actions to explore: every call, and the lowest legal bid on each face."""
+    legal = g.legal_actions()
+    ranks = legal.bid_ranks
+    calls = sorted(legal[len(ranks) :], key=_action_key)
+    if bids_this_round >= max_bids or not ranks:
+        return calls
+    player = g.to_move
+    assert player is not None
+    table = g.space.bids
+    faces: dict[int, int] = {}
+    for r in ranks:  # rank order: the first bid met on a face is its lowest
+        q, f = table[r]
+        if f not in faces:
+            faces[f] = q
+    lowest: list[Action] = [Bid(player, faces[f], f) for f in sorted(faces)]
+    return lowest + calls
+
+
+def _passes(a: Variant, limits: SearchLimits) -> list[tuple[int, int, int, int]]:
+    """(seats, dice in the largest cup, bids per round, rounds) of each pass.
+
+    Every one-round pass comes first (smallest positions and shortest histories
+    first), then the passes that roll on into a second round, which cost far more.
+    """
     rules = a.rules
     lo = max(2, rules.min_players)
     hi = min(limits.max_seats, rules.max_players)
     top = min(limits.max_dice, rules.max_dice)
-    for n in range(lo, hi + 1):
-        vectors = sorted(itertools.product(range(1, top + 1), repeat=n), key=lambda c: (sum(c), c))
-        for counts in vectors:
-            for round_no in (1, 2):
-                for palifico in (False, True):
-                    if palifico and counts[0] != 1:
-                        continue
-                    used_options: list[tuple[int, ...]] = [()]
-                    used_options += [(s,) for s in range(n) if not (palifico and s == 0)]
-                    for used in used_options:
-                        for seed in range(limits.seeds):
-                            rng = random.Random(seed * 7919 + sum(counts) * 31 + n)
-                            dice = tuple(
-                                tuple(roll_die(rng, rules.faces) for _ in range(c)) for c in counts
-                            )
-                            yield Start(
-                                players=n,
-                                dice=dice,
-                                first_player=0,
-                                palifico=palifico,
-                                round=round_no,
-                                palifico_used=used,
-                            )
-
-
-def _children(legal: frozenset[Action], bids_this_round: int, max_bids: int) -> list[Action]:
-    """Actions to explore: every call, and the lowest legal bid on each face."""
-    calls: list[Action] = sorted((x for x in legal if not isinstance(x, Bid)), key=_action_key)
-    if bids_this_round >= max_bids:
-        return calls
-    lowest: dict[int, Bid] = {}
-    for x in legal:
-        if isinstance(x, Bid) and (x.face not in lowest or x.quantity < lowest[x.face].quantity):
-            lowest[x.face] = x
-    return [lowest[f] for f in sorted(lowest)] + calls
-
-
-def _passes(limits: SearchLimits) -> list[tuple[int, int]]:
-    """(bids per round, rounds) of each pass: short histories everywhere before long ones."""
-    out: list[tuple[int, int]] = []
-    for rounds in range(1, limits.max_rounds + 1):
-        for bids in range(1, limits.max_bids + 1):
-            out.append((bids, rounds))
-    return out
+    combos = itertools.product(
+        range(lo, hi + 1),
+        range(1, top + 1),
+        range(1, limits.max_bids + 1),
+        range(1, limits.max_rounds + 1),
+    )
+    return sorted(combos, key=lambda p: (p[3], sum(p), p))
 
 
 def _search_play(
     a: Variant, h: Variant, limits: SearchLimits, counter: list[int]
 ) -> Iterator[_Candidate]:
-    """Divergences between ``a`` and ``h`` over small explicit positions, shortest first."""
+    """Divergences between ``a`` and ``h`` over small explicit positions, smallest first."""
     seen: set[_Candidate] = set()
-    for max_bids, max_rounds in _passes(limits):
-        for start in _starts(a, limits):
+    for seats, top, max_bids, max_rounds in _passes(a, limits):
+        for start in _starts(a, seats, top, limits):
             if counter[0] >= limits.node_budget:
                 return
             try:
@@ -413,15 +455,15 @@ def _search_play(
                 nxt: list[tuple[Game, Game, tuple[Step, ...], int, int]] = []
                 for ga, gh, steps, nbids, rounds in frontier:
                     counter[0] += 1
-                    la, lh = _legal_set(ga), _legal_set(gh)
                     found: list[_Candidate] = []
-                    if la != lh:
+                    if _legal_key(ga) != _legal_key(gh):
+                        la, lh = frozenset(ga.legal_actions()), frozenset(gh.legal_actions())
                         found = [
                             _Candidate("legality", start, steps, x)
                             for x in sorted(la ^ lh, key=_action_key)
                         ]
                     else:
-                        for x in _children(la, nbids, max_bids):
+                        for x in _children(ga, nbids, max_bids):
                             ra, rh = ga.apply(x), gh.apply(x)
                             if isinstance(x, Bid):
                                 nxt.append((ra, rh, (*steps, x), nbids + 1, rounds))
@@ -473,6 +515,13 @@ def _hybrid(base: Variant, path: str, value: Any) -> Variant:
     return load_variant(base.ref or base.file or base.id, overrides=overrides)
 
 
+def _labels(a: Variant, b: Variant) -> tuple[str, str]:
+    """The two variant ids, told apart when both files carry the same id."""
+    if a.id != b.id:
+        return a.id, b.id
+    return f"{a.id}#1", f"{b.id}#2"
+
+
 def differing_knobs(a: Variant, b: Variant) -> list[str]:
     """The knob paths (rule ids) whose values differ between ``a`` and ``b``, in knob order."""
     return [k.path for k in a.knobs if a[k.path] != b[k.path]]
@@ -481,8 +530,8 @@ def differing_knobs(a: Variant, b: Variant) -> list[str]:
 def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:
     """The witness for one differing knob ``rule`` (see :func:`find_witnesses`)."""
     limits = limits or SearchLimits()
-    values = {a.id: a[rule], b.id: b[rule]}
-    ids = (a.id, b.id)
+    ids = _labels(a, b)
+    values = {ids[0]: a[rule], ids[1]: b[rule]}
     attempts: list[tuple[Variant, Variant, bool]] = []
     for base, other, flipped in ((a, b, False), (b, a, True)):
         try:
@@ -510,47 +559,58 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
         for cand in itertools.chain(
             _search_play(first, second, limits, counter), _search_setup(first, second, limits)
         ):
+            hx = _replay(first, cand.start, cand.actions)
+            hy = _replay(second, cand.start, cand.actions)
+            assert hx is not None and hy is not None
+            sx = _signature(cand.kind, hx, cand.action)
+            sy = _signature(cand.kind, hy, cand.action)
+            decisive = _differing(sx, sy)
             ga = _replay(a, cand.start, cand.actions)
             gb = _replay(b, cand.start, cand.actions)
             if ga is not None and gb is not None:
-                out = _diverges(cand.kind, ga, gb, cand.action)
-                if out is not None:
+                # The same divergence in the full variants: the side with the changed rule
+                # behaves as in the hybrid on every component where the hybrid diverged.
+                sa = _signature(cand.kind, ga, cand.action)
+                sb = _signature(cand.kind, gb, cand.action)
+                hybrid_side, full_side = (sx, sa) if flipped else (sy, sb)
+                if decisive <= _differing(sa, sb) and all(
+                    hybrid_side.get(k) == full_side.get(k) for k in decisive
+                ):
+                    kind, oa, ob = _outcomes(cand.kind, ga, gb, cand.action)
                     return Witness(
                         rule,
                         values,
                         ids,
-                        _kind_of(ga, gb, cand.action),
+                        kind,
                         cand.start,
                         cand.actions,
                         cand.action,
-                        {a.id: out[0], b.id: out[1]},
+                        {ids[0]: oa, ids[1]: ob},
                         True,
                         searched=searched + counter[0],
                     )
             if unconfirmed is None:
-                ha = _replay(first, cand.start, cand.actions)
-                hb = _replay(second, cand.start, cand.actions)
-                assert ha is not None and hb is not None
-                out = _diverges(cand.kind, ha, hb, cand.action)
-                assert out is not None
+                kind, oa, ob = _outcomes(cand.kind, hx, hy, cand.action)
                 unconfirmed = Witness(
                     rule,
                     values,
                     ids,
-                    _kind_of(ha, hb, cand.action),
+                    kind,
                     cand.start,
                     cand.actions,
                     cand.action,
-                    {a.id: out[0], b.id: out[1]},
+                    {ids[0]: oa, ids[1]: ob},
                     False,
-                    note="the divergence found with only this rule changed disappears in the "
-                    "full variants (another differing rule masks it)",
+                    note=(
+                        "this is the divergence with only this rule changed; in the full "
+                        "variants another differing rule masks it"
+                    ),
                 )
         searched += counter[0]
         if unconfirmed is None:
             break  # nothing diverged at all: the other direction is not tried
     if unconfirmed is not None:
-        return unconfirmed
+        return dataclasses.replace(unconfirmed, searched=searched)
     return Witness(
         rule,
         values,
@@ -559,14 +619,14 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
         None,
         (),
         None,
-        {a.id: "no behavioural difference", b.id: "no behavioural difference"},
+        {ids[0]: "no behavioural difference", ids[1]: "no behavioural difference"},
         False,
         note=(
             f"no behavioural difference found: in {searched} searched positions (up to "
             f"{limits.max_seats} seats with 1 to {limits.max_dice} dice each, "
             f"{limits.max_rounds} rounds) and {limits.setup_seeds} seeded new games, both "
-            "rule values allow the same actions and resolve every round alike; "
-            "the rule looks presentation only"
+            "rule values allow the same actions and resolve every round alike, so the rule "
+            "is presentation only or matters only in larger positions"
         ),
         searched=searched,
     )
