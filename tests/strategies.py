@@ -1,0 +1,285 @@
+"""Hypothesis strategies and test oracles shared by the property and stateful tests.
+
+* :func:`variant_values` draws a complete, valid set of knob values from the whole knob
+  space of :data:`perudo_rules.knobs.KNOBS` (every knob, every choice), respecting the
+  cross-knob rules the loader enforces; :func:`random_variants` loads such a document
+  through ``load_variant`` (as overrides of a bundled file, i.e. a house-rules file that
+  replaces every knob), and :func:`variants` mixes in every bundled variant.
+* :func:`positions` draws explicit positions (``Game.start``) part-way into a round.
+* :func:`random_play` plays a game with a seeded random policy.
+* The oracles restate the rules as the rulebooks phrase them, independently of the
+  engine's rank table (``raise_ok``, ``true_count``).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from hypothesis import strategies as st
+
+from perudo_rules import Bid, Calza, Dudo, Game, Variant, available_variants, load_variant
+from perudo_rules.actions import Action
+from perudo_rules.knobs import KNOB_PATHS, knob_spec
+
+# Bounds that keep random games short; every choice of every enum knob is still drawn.
+MAX_PLAYERS = 5
+MAX_START_DICE = 4
+MAX_FACES = 8
+
+
+def _choices(path: str) -> list[Any]:
+    return [c[0] for c in knob_spec(path).choices]
+
+
+@st.composite
+def variant_values(draw: st.DrawFn) -> dict[str, Any]:
+    """A complete, consistent mapping knob path -> value, drawn from the whole knob space."""
+    v: dict[str, Any] = {}
+    single = draw(st.sampled_from(_choices("end.condition")))
+    v["end.condition"] = single
+    if single == "single_round":
+        v["players.min"] = v["players.max"] = 2
+    else:
+        v["players.min"] = draw(st.integers(2, 4))
+        v["players.max"] = draw(st.integers(v["players.min"], MAX_PLAYERS))
+    v["dice.per_player"] = draw(st.integers(1, MAX_START_DICE))
+    v["dice.max_per_player"] = draw(st.integers(v["dice.per_player"], v["dice.per_player"] + 2))
+    faces = draw(st.integers(2, MAX_FACES))
+    v["dice.faces"] = faces
+    v["wild.face"] = draw(st.one_of(st.none(), st.just("highest"), st.integers(1, faces)))
+    v["wild.name"] = draw(st.sampled_from(["wild", "Joker", "x"]))
+    for path in (
+        "setup.first_player",
+        "setup.direction",
+        "bidding.order",
+        "bidding.wild_opening",
+        "bidding.quantity_cap",
+        "challenge.who",
+        "challenge.early_stop",
+        "calza.who",
+        "calza.next_starts",
+        "palifico.enabled",
+        "palifico.trigger",
+        "palifico.once_per_player",
+        "palifico.wilds_count",
+        "palifico.face_lock",
+        "palifico.heads_up",
+        "round.starter",
+    ):
+        v[path] = draw(st.sampled_from(_choices(path)))
+    v["setup.rolloff_dice"] = draw(st.integers(1, 3))
+    v["bidding.wild_worth"] = (
+        1 if v["bidding.order"] == "face_then_quantity" else draw(st.integers(1, 3))
+    )
+    v["calza.enabled"] = False if single == "single_round" else draw(st.booleans())
+    v["calza.gain_cap"] = draw(st.integers(1, v["dice.max_per_player"]))
+    assert set(v) == set(KNOB_PATHS), set(KNOB_PATHS) ^ set(v)
+    return v
+
+
+@functools.lru_cache(maxsize=4096)
+def _load(items: tuple[tuple[str, Any], ...]) -> Variant:
+    return load_variant("italian", overrides=dict(items))
+
+
+def load_values(values: dict[str, Any]) -> Variant:
+    """Load a drawn knob mapping through ``load_variant`` (cached)."""
+    return _load(tuple(sorted(values.items())))
+
+
+def random_variants() -> st.SearchStrategy[Variant]:
+    """Variants nobody wrote by hand: every knob drawn, loaded and validated by the loader."""
+    return variant_values().map(load_values)
+
+
+BUNDLED: list[str] = available_variants()
+
+
+def bundled_variants() -> st.SearchStrategy[Variant]:
+    """Every bundled variant."""
+    return st.sampled_from(BUNDLED).map(load_variant)
+
+
+def variants() -> st.SearchStrategy[Variant]:
+    """Bundled variants and random ones."""
+    return st.one_of(bundled_variants(), random_variants())
+
+
+@st.composite
+def new_games(draw: st.DrawFn, variant: st.SearchStrategy[Variant] | None = None) -> Game:
+    """A game from ``Game.new``: a variant, a seat count it allows, a seed."""
+    v = draw(variants() if variant is None else variant)
+    players = draw(st.integers(v.rules.min_players, min(v.rules.max_players, MAX_PLAYERS)))
+    return Game.new(v, players=players, seed=draw(st.integers(0, 2**32 - 1)))
+
+
+@st.composite
+def starts(draw: st.DrawFn, variant: st.SearchStrategy[Variant] | None = None) -> Game:
+    """An explicit position at the start of a round (``Game.start``), palifico ones included."""
+    v = draw(variants() if variant is None else variant)
+    r = v.rules
+    n = draw(st.integers(r.min_players, min(r.max_players, MAX_PLAYERS)))
+    counts = draw(st.lists(st.integers(0, r.max_dice), min_size=n, max_size=n))
+    alive = [s for s, c in enumerate(counts) if c]
+    if len(alive) < 2:
+        a, b = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
+        counts[a] = counts[a] or 1
+        counts[b] = counts[b] or 1
+        alive = [s for s, c in enumerate(counts) if c]
+    dice = [draw(st.lists(st.integers(1, r.faces), min_size=c, max_size=c)) for c in counts]
+    first = draw(st.sampled_from(alive))
+    palifico = r.palifico and counts[first] == 1 and draw(st.booleans())
+    used = draw(st.lists(st.integers(0, n - 1), unique=True, max_size=n))
+    return Game.start(
+        v, dice, first, palifico=palifico, round=draw(st.integers(1, 3)), palifico_used=used
+    )
+
+
+@st.composite
+def positions(draw: st.DrawFn, variant: st.SearchStrategy[Variant] | None = None) -> Game:
+    """A position part-way into a round: a start, then a few legal bids."""
+    g = draw(starts(variant))
+    for _ in range(draw(st.integers(0, 4))):
+        ranks = g.legal_actions().bid_ranks
+        if not ranks:
+            break
+        i = draw(st.integers(0, min(len(ranks), 8) - 1))
+        q, f = g.space.bid(ranks[i])
+        assert g.to_move is not None
+        g = g.apply(Bid(g.to_move, q, f))
+    return g
+
+
+# --- a random policy ----------------------------------------------------------------------
+
+
+def choose(game: Game, rng: random.Random, call_rate: float = 0.3) -> Action:
+    """A random legal action: often a low raise, sometimes any raise, sometimes a call."""
+    acts = game.legal_actions()
+    nb = len(acts.bid_ranks)
+    extras = len(acts) - nb
+    if nb == 0 or (extras and rng.random() < call_rate):
+        return acts[nb + rng.randrange(extras)]
+    if rng.random() < 0.5:
+        return acts[rng.randrange(min(nb, 4))]
+    return acts[rng.randrange(nb)]
+
+
+def random_play(
+    game: Game, seed: int, max_steps: int = 5000, strict: bool = True
+) -> Iterator[tuple[Game, Any, Game]]:
+    """Play ``game`` to the end with a seeded random policy.
+
+    Yields ``(before, step, after)`` where ``step`` is an action or ``"roll"``.
+    If the game is not over after ``max_steps`` steps, raises ``AssertionError``
+    (``strict``) or just stops.
+    """
+    rng = random.Random(seed)
+    for _ in range(max_steps):
+        if game.is_over:
+            return
+        if game.awaiting_roll:
+            nxt = game.roll(rng=rng)
+            yield game, "roll", nxt
+        else:
+            action = choose(game, rng)
+            nxt = game.apply(action)
+            yield game, action, nxt
+        game = nxt
+    if strict:
+        raise AssertionError(f"game not over after {max_steps} steps: {game!r}")
+
+
+# --- oracles: the rules restated ----------------------------------------------------------
+
+
+def wild_active(game: Game) -> int | None:
+    """The wild face if wilds count in this round (not in a palifico round without them)."""
+    r = game.rules
+    if game.palifico and not r.palifico_wilds:
+        return None
+    return r.wild
+
+
+def true_count(dice: Any, face: int, wild: int | None) -> int:
+    """Dice showing ``face``, plus wild dice when a wild counts and the bid is not on it."""
+    return sum(1 for cup in dice for d in cup if d == face or (wild is not None and d == wild))
+
+
+def raise_ok(game: Game, cur: Bid, new: Bid) -> bool:
+    """Whether ``new`` beats ``cur``, as the rulebooks state the raise (no rank table)."""
+    r = game.rules
+    wild = wild_active(game)
+    q0, f0, q, f = cur.quantity, cur.face, new.quantity, new.face
+    if r.order == "face_then_quantity":
+        return f > f0 or (f == f0 and q > q0)
+    k = r.wild_worth
+    if f == wild and f0 == wild:
+        return q > q0
+    if f == wild:
+        return q >= -(-q0 // k)  # to wilds: at least ceil(q0 / k)
+    if f0 == wild:
+        return q >= k * q0 + 1  # back from wilds: at least k * w + 1
+    return q > q0 or (q == q0 and f > f0)
+
+
+def wild_banned(game: Game) -> bool:
+    """Whether the wild-opening rule forbids a wild bid right now."""
+    r = game.rules
+    if game.palifico or r.wild_opening == "allowed":
+        return False
+    if r.wild_opening == "not_as_opening_bid":
+        return not game.bids
+    return game.round == 1
+
+
+def face_free(game: Game, player: int) -> bool:
+    """Whether ``player`` may change the face in this palifico round."""
+    lock = game.rules.face_lock
+    return lock == "free" or (lock == "locked_except_single_die" and game.dice_counts[player] == 1)
+
+
+def bid_expected_legal(game: Game, bid: Bid) -> bool:
+    """The legality of a bid, restated from the rules."""
+    if game.to_move is None or bid.player != game.to_move:
+        return False
+    faces = game.rules.faces
+    if not (1 <= bid.quantity <= game.dice_in_play and 1 <= bid.face <= faces):
+        return False
+    if bid.face == wild_active(game) and wild_banned(game):
+        return False
+    if not game.bids:
+        return True
+    cur = game.bids[-1]
+    if game.palifico and bid.face != cur.face and not face_free(game, bid.player):
+        return False
+    return raise_ok(game, cur, bid)
+
+
+def candidates(game: Game) -> list[Action]:
+    """The whole candidate space: every bid of every seat with quantity 0..cap+1 and face
+    0..faces+1, and Dudo and Calza for every seat, out seats included."""
+    cap = game.dice_in_play
+    out: list[Action] = []
+    for p in range(game.players):
+        out.extend(Bid(p, q, f) for q in range(cap + 2) for f in range(game.rules.faces + 2))
+        out.append(Dudo(p))
+        out.append(Calza(p))
+    return out
+
+
+def rotate(seq: Any, r: int) -> list[Any]:
+    """``seq`` rotated so that item ``i`` moves to ``(i + r) % n``."""
+    n = len(seq)
+    return [seq[(i - r) % n] for i in range(n)]
+
+
+def shift(action: Action, r: int, n: int, mirror: bool = False) -> Action:
+    """``action`` by seat ``(p + r) % n`` (or the mirrored seat ``(-p) % n``)."""
+    p = (-action.player) % n if mirror else (action.player + r) % n
+    if isinstance(action, Bid):
+        return Bid(p, action.quantity, action.face)
+    return type(action)(p)

@@ -1,0 +1,671 @@
+"""Hypothesis proofs of the engine's invariants, over every bundled variant and random ones.
+
+Each invariant is its own test. Variants come from :mod:`tests.strategies`: the bundled
+editions plus random documents drawn from the whole knob space and loaded by the loader.
+
+The rank function (``perudo_rules.ranks``): with ``quantity_then_face`` and wild worth k,
+an ordinary bid (q, f) has the key (q, 0, f) and a bid of w wilds the key (k*w, 1), so a
+raise is: more dice, or as many of a higher face; to wilds at least ceil(q/k); back from w
+wilds at least k*w+1. With ``face_then_quantity`` the key is (f, q). In a palifico round
+without wilds every face is ordinary. The tests restate these rules without the table.
+
+Termination bound (checked by ``test_game_ends_with_one_winner_within_bound``): every Dudo
+round removes exactly one die, every Calza round changes the total by -1 (wrong), +1
+(exact, caller below the cap) or 0 (exact at the cap). With D0 dice at the start, D_end at
+the end, G gaining and Z neutral Calza rounds, the game lasts exactly
+R = D0 - D_end + 2G + Z <= D0 - 1 + 2G + Z rounds; without Calza gains at most D0 - 1.
+A round has at most size = faces * (dice in play) bids (each raises the rank strictly)
+plus one call, so a game without gains takes at most sum_{D=2..D0} (faces*D + 1) actions.
+A single-round game has exactly one round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from strategies import (
+    bid_expected_legal,
+    bundled_variants,
+    candidates,
+    face_free,
+    load_values,
+    new_games,
+    positions,
+    raise_ok,
+    random_play,
+    shift,
+    starts,
+    true_count,
+    variant_values,
+    variants,
+    wild_active,
+    wild_banned,
+)
+
+from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Variant, load_variant
+from perudo_rules.game import roll_die
+from perudo_rules.knobs import KNOB_PATHS, KNOBS
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+STATE_FIELDS = (
+    "dice",
+    "dice_counts",
+    "to_move",
+    "bids",
+    "palifico",
+    "palifico_player",
+    "round",
+    "palifico_used",
+    "history",
+    "last_result",
+    "winner",
+    "first_player",
+)
+
+
+def snapshot(g: Game) -> tuple[object, ...]:
+    return tuple(getattr(g, f) for f in STATE_FIELDS)
+
+
+def alive(g: Game) -> list[int]:
+    return [s for s, c in enumerate(g.dice_counts) if c]
+
+
+# --- the strategy itself ----------------------------------------------------------------
+
+
+@given(variant_values())
+def test_random_variant_documents_load(values: dict[str, object]) -> None:
+    """Every drawn document is a valid variant whose knobs hold the drawn values."""
+    v = load_values(values)
+    assert v.values() == values
+
+
+def test_variant_strategy_covers_the_knob_space() -> None:
+    """The random documents set every knob and reach every choice of every enum knob."""
+    seen: dict[str, set[str]] = {p: set() for p in KNOB_PATHS}
+
+    @given(variant_values())
+    def collect(values: dict[str, object]) -> None:
+        for p, value in values.items():
+            seen[p].add(repr(value))
+
+    from hypothesis import settings
+
+    settings(max_examples=400, derandomize=True)(collect)()
+    for k in KNOBS:
+        assert seen[k.path], k.path
+        for value, _ in k.choices:
+            assert repr(value) in seen[k.path], (k.path, value)
+
+
+# --- bid monotonicity ---------------------------------------------------------------------
+
+
+@given(new_games(), SEEDS)
+def test_bid_monotonicity(game: Game, seed: int) -> None:
+    """Every accepted bid in a round ranks strictly above the one before it, both by the
+    engine's rank and by the rulebook statement of a raise."""
+    for before, step, after in random_play(game, seed):
+        if isinstance(step, Bid) and before.bids:
+            prev = before.bids[-1]
+            rank_prev, rank_new = before.rank(prev), before.rank(step)
+            assert rank_prev is not None and rank_new is not None
+            assert rank_new > rank_prev
+            assert raise_ok(before, prev, step)
+        if isinstance(step, Bid):
+            assert after.bids == (*before.bids, step)
+
+
+@given(positions())
+def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
+    """Outside palifico face locks and the wild-opening rule, a bid in range is legal exactly
+    when its rank is higher than the standing bid's, and the rank order is the raise rule."""
+    assume(g.to_move is not None and g.bids)
+    assert g.to_move is not None
+    cur = g.bids[-1]
+    cur_rank = g.rank(cur)
+    assert cur_rank is not None
+    wild = wild_active(g)
+    for q in range(1, g.dice_in_play + 1):
+        for f in range(1, g.rules.faces + 1):
+            bid = Bid(g.to_move, q, f)
+            if f == wild and wild_banned(g):
+                continue
+            if g.palifico and f != cur.face and not face_free(g, g.to_move):
+                continue
+            rank = g.rank(bid)
+            assert rank is not None
+            assert (rank > cur_rank) == raise_ok(g, cur, bid), (cur, bid)
+            assert g.is_legal(bid) == (rank > cur_rank), (cur, bid, g.violation(bid))
+
+
+@given(positions())
+def test_bid_legality_follows_the_rules(g: Game) -> None:
+    """Every candidate bid is legal exactly when the rules, restated independently, allow it
+    (turn, range, quantity cap, wild opening, palifico face lock, raise)."""
+    for a in candidates(g):
+        if isinstance(a, Bid):
+            assert g.is_legal(a) == bid_expected_legal(g, a), (a, g.violation(a))
+
+
+@given(positions())
+def test_calls_follow_the_rules(g: Game) -> None:
+    """Dudo and Calza are legal exactly for the seats the variant names, against a standing
+    bid, never for the bidder or an out seat."""
+    r = g.rules
+    bidder = g.bids[-1].player if g.bids else None
+    for p in range(g.players):
+        has = g.dice_counts[p] > 0
+        standing = g.to_move is not None and bidder is not None and has and p != bidder
+        dudo = standing and (r.challenge_who == "any_except_bidder" or p == g.to_move)
+        calza = standing and r.calza
+        if r.calza_who == "player_to_move":
+            calza = calza and p == g.to_move
+        elif r.calza_who == "any_except_bidder_and_next":
+            calza = calza and p != g.to_move
+        assert g.is_legal(Dudo(p)) == dudo, (p, g.violation(Dudo(p)))
+        assert g.is_legal(Calza(p)) == calza, (p, g.violation(Calza(p)))
+
+
+# --- legal_actions and is_legal -----------------------------------------------------------
+
+
+@given(st.one_of(positions(), starts()), st.data())
+def test_legal_actions_agree_with_is_legal(g: Game, data: st.DataObject) -> None:
+    """legal_actions() is exactly the legal part of the whole candidate space (bids of every
+    seat with quantities 0..cap+1 and faces 0..faces+1, Dudo and Calza for every seat, out
+    seats included), in order: bids by rank, then Dudo, then Calza; also after a call."""
+    for state in (g, _after_call(g, data)):
+        acts = state.legal_actions()
+        listed = list(acts)
+        assert len(listed) == len(acts) == len(set(listed))
+        legal = [a for a in candidates(state) if state.is_legal(a)]
+        assert set(listed) == set(legal)
+        for a in candidates(state):
+            assert (a in acts) == state.is_legal(a) == (state.violation(a) is None)
+        bids = [a for a in listed if isinstance(a, Bid)]
+        assert listed[: len(bids)] == bids
+        ranks = [state.rank(b) for b in bids]
+        assert ranks == sorted(ranks) and list(acts.bid_ranks) == ranks
+        kinds = [type(a).__name__ for a in listed[len(bids) :]]
+        assert kinds == sorted(kinds, key=lambda k: k != "Dudo")
+        for i, a in enumerate(listed):
+            assert acts[i] == a
+
+
+def _after_call(g: Game, data: st.DataObject) -> Game:
+    calls = [a for a in g.legal_actions() if not isinstance(a, Bid)]
+    if not calls:
+        return g
+    return g.apply(data.draw(st.sampled_from(calls)))
+
+
+# --- dice conservation --------------------------------------------------------------------
+
+
+@given(new_games(), SEEDS)
+def test_dice_conservation(game: Game, seed: int) -> None:
+    """Dice in cups plus dice out stay seats x starting dice at every step; each round
+    changes the total by -1 (Dudo, wrong Calza), +1 (exact Calza below the cap) or 0
+    (exact Calza at the cap); nobody holds fewer than 0 or more than the maximum."""
+    rules = game.rules
+    d0 = game.players * rules.per_player
+    out = 0
+    assert sum(game.dice_counts) == d0
+    for before, step, after in random_play(game, seed):
+        if isinstance(step, (Dudo, Calza)):
+            r = after.last_result
+            assert r is not None
+            bid = before.bids[-1]
+            delta = sum(after.dice_counts) - sum(before.dice_counts)
+            if isinstance(step, Dudo) or r.count != bid.quantity:
+                expected = -1
+            elif before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.max_dice):
+                expected = 1
+            else:
+                expected = 0
+            assert delta == expected, (step, r)
+            out += (r.loser is not None) - (r.gainer is not None)
+        assert sum(after.dice_counts) + out == d0
+        assert all(0 <= c <= rules.max_dice for c in after.dice_counts)
+        if after.to_move is not None:
+            assert [len(c) for c in after.dice] == list(after.dice_counts)
+
+
+@given(new_games(), SEEDS)
+def test_dudo_and_calza_outcomes(game: Game, seed: int) -> None:
+    """The round's count is the true count of its dice (wilds included only when they
+    count); Dudo: count >= quantity costs the challenger, else the bidder; Calza: exact
+    gains (up to the cap), else the caller loses; the right seat opens the next round."""
+    rules = game.rules
+    for before, step, after in random_play(game, seed):
+        if not isinstance(step, (Dudo, Calza)):
+            continue
+        r = after.last_result
+        assert r is not None
+        bid = before.bids[-1]
+        assert r.count == true_count(before.dice, bid.face, wild_active(before))
+        if isinstance(step, Dudo):
+            loser = step.player if r.count >= bid.quantity else bid.player
+            assert (r.loser, r.gainer) == (loser, None)
+            starter = (
+                loser
+                if rules.round_starter == "loser"
+                else (bid.player if loser == step.player else step.player)
+            )
+        else:
+            if r.count == bid.quantity:
+                assert r.loser is None
+                gains = before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.max_dice)
+                assert r.gainer == (step.player if gains else None)
+            else:
+                assert (r.loser, r.gainer) == (step.player, None)
+            starter = step.player if rules.calza_next == "caller" else before.to_move
+        if after.is_over:
+            assert r.next_player is None
+            continue
+        assert starter is not None
+        if not after.dice_counts[starter]:
+            starter = after.next_seat(starter)
+        if r.next_palifico:
+            assert r.next_player == after.palifico_player
+            assert after.dice_counts[r.next_player] == 1
+        else:
+            assert r.next_player == starter
+
+
+@given(new_games(), SEEDS)
+def test_reveal_order(game: Game, seed: int) -> None:
+    """Cups are lifted from the next seat after the challenger (Dudo; challenger last) or
+    from the caller (Calza), in the direction of play, skipping out seats; with the early
+    stop, lifting ends at the first cup where the running count reaches the bid."""
+    rules = game.rules
+    for before, step, after in random_play(game, seed):
+        if not isinstance(step, (Dudo, Calza)):
+            continue
+        r = after.last_result
+        assert r is not None
+        n = before.players
+        first = step.player if isinstance(step, Calza) else step.player + rules.step
+        order = [(first + rules.step * i) % n for i in range(n)]
+        order = [s for s in order if before.dice_counts[s]]
+        if isinstance(step, Dudo) and rules.early_stop:
+            wild = wild_active(before)
+            running = 0
+            for i, s in enumerate(order):
+                running += true_count([before.dice[s]], r.bid.face, wild)
+                if running >= r.bid.quantity:
+                    order = order[: i + 1]
+                    break
+        assert list(r.revealed) == order
+        assert list(r.shown) == [before.dice[s] for s in order]
+
+
+# --- out players --------------------------------------------------------------------------
+
+
+@given(new_games(), SEEDS)
+def test_out_players_never_act(game: Game, seed: int) -> None:
+    """A seat without dice never has a legal action, never gains a die, never opens a round,
+    is never to move, and never comes back."""
+    gone: set[int] = set()
+    for before, step, after in random_play(game, seed):
+        if before.to_move is not None:
+            assert before.dice_counts[before.to_move] > 0
+            for a in before.legal_actions():
+                assert before.dice_counts[a.player] > 0
+            for p in range(before.players):
+                if not before.dice_counts[p]:
+                    for a in (Bid(p, 1, 1), Dudo(p), Calza(p)):
+                        assert before.violation(a) is not None
+        if step != "roll":
+            assert before.dice_counts[step.player] > 0
+        r = after.last_result
+        if isinstance(step, (Dudo, Calza)) and r is not None:
+            if r.gainer is not None:
+                assert before.dice_counts[r.gainer] > 0
+            if r.next_player is not None:
+                assert after.dice_counts[r.next_player] > 0
+        gone |= {s for s, c in enumerate(after.dice_counts) if not c}
+        assert all(not after.dice_counts[s] for s in gone)
+        if after.to_move is not None:
+            assert after.dice_counts[after.to_move] > 0
+            assert after.first_player is not None and after.dice_counts[after.first_player] > 0
+
+
+# --- termination ----------------------------------------------------------------------------
+
+
+@given(new_games(), SEEDS)
+def test_game_ends_with_one_winner_within_bound(game: Game, seed: int) -> None:
+    """Every game ends with exactly one winner, within the bound stated in the module
+    docstring: R = D0 - D_end + 2G + Z rounds, each of at most faces*D bids and one call."""
+    rules = game.rules
+    d0 = sum(game.dice_counts)
+    steps = 0
+    last = game
+    for _before, step, after in random_play(game, seed):
+        if step != "roll":
+            steps += 1
+        last = after
+    assert last.is_over and last.winner is not None
+    assert last.to_move is None and not last.awaiting_roll and not last.legal_actions()
+    winners = [s for s, c in enumerate(last.dice_counts) if c]
+    assert last.winner in winners
+    rounds = len(last.history)
+    if rules.single_round:
+        assert rounds == 1 and last.winner != last.history[0].result.loser
+    else:
+        assert winners == [last.winner]
+    gains = sum(1 for h in last.history if h.result.gainer is not None)
+    neutral = sum(1 for h in last.history if h.result.gainer is None and h.result.loser is None)
+    d_end = sum(last.dice_counts)
+    if not rules.single_round:
+        assert rounds == d0 - d_end + 2 * gains + neutral
+        assert rounds <= d0 - 1 + 2 * gains + neutral
+    bound = 0
+    for h in last.history:
+        in_play = sum(len(c) for c in h.dice)
+        assert len(h.actions) <= rules.faces * in_play + 1
+        bound += rules.faces * in_play + 1
+    assert steps <= bound
+    if gains == 0 and neutral == 0:
+        assert steps <= sum(rules.faces * d + 1 for d in range(2, d0 + 1))
+
+
+# --- purity and determinism -----------------------------------------------------------------
+
+
+@given(st.one_of(positions(), new_games()), st.data())
+def test_apply_is_pure(g: Game, data: st.DataObject) -> None:
+    """apply() and roll() never change the game they are called on, legal or not."""
+    before = snapshot(g)
+    acts = list(g.legal_actions())
+    tried = data.draw(st.lists(st.sampled_from(acts), max_size=4)) if acts else []
+    tried += data.draw(st.lists(st.sampled_from(candidates(g)), max_size=4))
+    for a in tried:
+        try:
+            nxt = g.apply(a)
+        except IllegalAction as exc:
+            assert exc.rule == g.violation(a)[0]  # type: ignore[index]
+            continue
+        assert snapshot(g) == before
+        if nxt.awaiting_roll:
+            mid = snapshot(nxt)
+            nxt.roll(seed=data.draw(SEEDS))
+            assert snapshot(nxt) == mid
+    assert snapshot(g) == before
+
+
+@given(variants(), st.data(), SEEDS, SEEDS)
+def test_same_seed_same_game(v: Variant, data: st.DataObject, seed: int, play: int) -> None:
+    """Game.new with the same seed gives the same game; the same seeded play gives the same
+    history; the same roll seed gives the same dice."""
+    rules = v.rules
+    players = data.draw(st.integers(rules.min_players, min(rules.max_players, 5)))
+    a = Game.new(v, players, seed=seed)
+    b = Game.new(v, players, seed=seed)
+    assert snapshot(a) == snapshot(b)
+    run_a = [(s, snapshot(x)) for _, s, x in random_play(a, play)]
+    run_b = [(s, snapshot(x)) for _, s, x in random_play(b, play)]
+    assert run_a == run_b
+
+
+@given(bundled_variants(), st.integers(2, 6), SEEDS)
+def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
+    """Game.new settles the opener by the variant's roll-off from random.Random(seed): every
+    seat rolls setup.rolloff_dice dice, the highest total opens, ties re-roll among the tied
+    (in seat order); then the dice are rolled seat by seat. seat_zero always opens at 0."""
+    rules = v.rules
+    players = min(players, rules.max_players)
+    rng = random.Random(seed)
+    first = 0
+    if rules.first_player == "roll_off":
+        tied = list(range(players))
+        while len(tied) > 1:
+            totals = [
+                sum(roll_die(rng, rules.faces) for _ in range(rules.rolloff_dice)) for _ in tied
+            ]
+            tied = [s for s, t in zip(tied, totals, strict=True) if t == max(totals)]
+        first = tied[0]
+    dice = tuple(
+        tuple(roll_die(rng, rules.faces) for _ in range(rules.per_player)) for _ in range(players)
+    )
+    g = Game.new(v, players, seed=seed)
+    assert (g.to_move, g.first_player, g.dice) == (first, first, dice)
+
+
+# --- observation ----------------------------------------------------------------------------
+
+
+@given(positions(), st.data())
+def test_observation_hides_other_dice(g: Game, data: st.DataObject) -> None:
+    """observation(p) shows p's own dice and public facts only: re-rolling every other
+    seat's cup leaves p's observation unchanged."""
+    assume(g.to_move is not None)
+    p = data.draw(st.sampled_from(range(g.players)))
+    faces = g.rules.faces
+    other = [
+        list(cup) if s == p else [data.draw(st.integers(1, faces)) for _ in cup]
+        for s, cup in enumerate(g.dice)
+    ]
+    assert g.first_player is not None
+    twin = Game.start(
+        g.variant,
+        other,
+        g.first_player,
+        palifico=g.palifico,
+        round=g.round,
+        palifico_used=g.palifico_used,
+    )
+    for b in g.bids:
+        twin = twin.apply(b)
+    assert twin.observation(p) == g.observation(p)
+    assert g.observation(p).dice == g.dice[p]
+
+
+@given(new_games(), SEEDS)
+def test_observation_of_past_rounds(game: Game, seed: int) -> None:
+    """After a round, a seat sees its own old dice and the lifted cups only; with the
+    early stop, unlifted cups stay hidden."""
+    obs_fields = {f.name for f in dataclasses.fields(game.observation(0))}
+    assert obs_fields == {
+        "player",
+        "dice",
+        "dice_counts",
+        "round",
+        "to_move",
+        "palifico",
+        "palifico_player",
+        "bids",
+        "past_rounds",
+        "winner",
+    }
+    last = game
+    for _, _, after in random_play(game, seed):
+        last = after
+    for p in range(last.players):
+        obs = last.observation(p)
+        assert obs.dice == last.dice[p]
+        for past, rec in zip(obs.past_rounds, last.history, strict=True):
+            assert past.own_dice == rec.dice[p]
+            assert past.revealed == rec.result.revealed
+            assert past.shown == tuple(rec.dice[s] for s in rec.result.revealed)
+
+
+# --- palifico -------------------------------------------------------------------------------
+
+
+def _palifico_variants() -> st.SearchStrategy[object]:
+    return st.one_of(
+        st.sampled_from(["italian", "spanish"]).map(load_variant),
+        variant_values().map(lambda v: {**v, "palifico.enabled": True}).map(load_values),
+    )
+
+
+@st.composite
+def palifico_positions(draw: st.DrawFn) -> Game:
+    v = draw(_palifico_variants())
+    r = v.rules  # type: ignore[attr-defined]
+    n = draw(st.integers(max(2, r.min_players), min(r.max_players, 5)))
+    counts = [draw(st.integers(1, r.max_dice)) for _ in range(n)]
+    first = draw(st.integers(0, n - 1))
+    counts[first] = 1
+    dice = [[draw(st.integers(1, r.faces)) for _ in range(c)] for c in counts]
+    g = Game.start(v, dice, first, palifico=True)  # type: ignore[arg-type]
+    for _ in range(draw(st.integers(0, 5))):
+        acts = g.legal_actions()
+        if not acts.bid_ranks:
+            break
+        g = g.apply(acts[draw(st.integers(0, min(len(acts.bid_ranks), 6) - 1))])
+    return g
+
+
+@given(palifico_positions())
+def test_palifico_wilds_do_not_count(g: Game) -> None:
+    """In a palifico round wilds count only where the variant says so (both editions: never);
+    the Dudo count agrees."""
+    wild = g.rules.wild if g.rules.palifico_wilds else None
+    assert g.wilds_active == (wild is not None)
+    for f in range(1, g.rules.faces + 1):
+        assert g.count(f) == true_count(g.dice, f, wild)
+    if g.to_move is not None and g.bids:
+        r = g.apply(Dudo(g.to_move)).last_result
+        assert r is not None and r.count == true_count(g.dice, g.bids[-1].face, wild)
+
+
+@given(palifico_positions())
+def test_palifico_face_lock(g: Game) -> None:
+    """In a palifico round every legal bid after the opening keeps the standing face, except
+    where the variant frees it (face_lock free, or a bidder holding exactly one die under
+    locked_except_single_die); a higher quantity on the standing face stays legal."""
+    assume(g.to_move is not None and g.bids)
+    assert g.to_move is not None
+    cur = g.bids[-1]
+    lock = g.rules.face_lock
+    free = lock == "free" or (lock == "locked_except_single_die" and g.dice_counts[g.to_move] == 1)
+    for a in g.legal_actions():
+        if isinstance(a, Bid) and a.face != cur.face:
+            assert free, (lock, cur, a)
+    if cur.quantity < g.dice_in_play:
+        assert g.is_legal(Bid(g.to_move, cur.quantity + 1, cur.face))
+    if free and lock != "free":
+        other = [f for f in range(1, g.rules.faces + 1) if f != cur.face]
+        assert (
+            any(
+                g.is_legal(Bid(g.to_move, q, f))
+                for f in other
+                for q in range(1, g.dice_in_play + 1)
+            )
+            or cur.quantity == g.dice_in_play
+        )
+
+
+@given(new_games(variants().filter(lambda v: v.rules.palifico)), SEEDS)
+def test_palifico_rounds_follow_the_trigger(game: Game, seed: int) -> None:
+    """A palifico round follows exactly the losses that leave a seat with one die (or an
+    opener holding one, per the trigger), once per seat where the variant says so, never
+    heads-up where it is switched off, and the palifico seat opens it."""
+    rules = game.rules
+    used: set[int] = set()
+    for before, step, after in random_play(game, seed):
+        if step == "roll":
+            assert after.palifico == before.palifico
+            if after.palifico:
+                assert after.to_move == after.palifico_player
+            continue
+        if not isinstance(step, (Dudo, Calza)):
+            continue
+        r = after.last_result
+        assert r is not None
+        if after.is_over:
+            assert not r.next_palifico
+            continue
+        n_alive = len(alive(after))
+        if rules.palifico_trigger == "reduced_to_one":
+            cand = r.loser if r.loser is not None and after.dice_counts[r.loser] == 1 else None
+        else:
+            cand = r.next_player if after.dice_counts[r.next_player] == 1 else None  # type: ignore[index]
+            if r.next_palifico:
+                cand = r.next_player
+        expected = (
+            cand is not None
+            and (rules.palifico_heads_up or n_alive > 2)
+            and not (rules.palifico_once and cand in used)
+        )
+        assert r.next_palifico == expected, (r, used)
+        if expected:
+            used.add(cand)  # type: ignore[arg-type]
+            assert after.palifico_player == cand == r.next_player
+
+
+# --- seat rotation --------------------------------------------------------------------------
+
+
+def _mirror_variant(v: object) -> object:
+    flipped = "right" if v["setup.direction"] == "left" else "left"  # type: ignore[index]
+    values = v.values()  # type: ignore[attr-defined]
+    if v.id in ("italian", "spanish") and v.overrides is None:  # type: ignore[attr-defined]
+        return load_variant(v.id, overrides={"setup.direction": flipped})  # type: ignore[attr-defined]
+    return load_values({**values, "setup.direction": flipped})
+
+
+@pytest.mark.parametrize("mirror", [False, True], ids=["rotate", "mirror"])
+@given(starts(), st.integers(0, 5), SEEDS)
+def test_seat_rotation(mirror: bool, g: Game, r: int, seed: int) -> None:
+    """Rotating seats and dice by r rotates every outcome by r (legality, to_move, results,
+    dice counts, winner). Mirroring seats (p -> -p) while reversing the direction of play
+    mirrors every outcome: 'next seat' follows the direction, and the first player moves
+    with the seats."""
+    n = g.players
+    r %= n
+
+    def m(p: int | None) -> int | None:
+        if p is None:
+            return None
+        return (-p) % n if mirror else (p + r) % n
+
+    def move(seq: list[object] | tuple[object, ...]) -> list[object]:
+        out: list[object] = [None] * n
+        for i, x in enumerate(seq):
+            out[m(i)] = x  # type: ignore[index]
+        return out
+
+    variant = _mirror_variant(g.variant) if mirror else g.variant
+    assert g.first_player is not None
+    h = Game.start(
+        variant,  # type: ignore[arg-type]
+        move(list(g.dice)),  # type: ignore[arg-type]
+        m(g.first_player),  # type: ignore[arg-type]
+        palifico=g.palifico,
+        round=g.round,
+        palifico_used=[m(s) for s in g.palifico_used],
+    )
+    for before, step, after in random_play(g, seed, max_steps=40, strict=False):
+        if step == "roll":
+            h = h.roll(dice=move(list(after.dice)))  # type: ignore[arg-type]
+        else:
+            shifted = shift(step, r, n, mirror)
+            assert h.is_legal(shifted), (step, shifted, h.violation(shifted))
+            cands = candidates(before)
+            for a in cands[:: max(1, len(cands) // 40)]:
+                assert before.is_legal(a) == h.is_legal(shift(a, r, n, mirror))
+            h = h.apply(shifted)
+        assert list(h.dice_counts) == move(list(after.dice_counts))
+        assert h.to_move == m(after.to_move) and h.winner == m(after.winner)
+        assert h.palifico == after.palifico and h.palifico_player == m(after.palifico_player)
+        ra, rb = after.last_result, h.last_result
+        if ra is not None and rb is not None:
+            assert (rb.count, rb.kind) == (ra.count, ra.kind)
+            assert (rb.loser, rb.gainer, rb.next_player) == (
+                m(ra.loser),
+                m(ra.gainer),
+                m(ra.next_player),
+            )
+            assert list(rb.revealed) == [m(s) for s in ra.revealed]
