@@ -1,0 +1,167 @@
+"""A Hypothesis state machine that plays whole games and checks the invariants after every step.
+
+Hypothesis chooses the variant (bundled or random from the whole knob space), the seats,
+the seed, and every move: bids, Dudo, Calza, out-of-turn attempts, illegal attempts and
+rolls. When a game ends, a new one starts.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
+from strategies import candidates, true_count, variants, wild_active
+
+from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Variant
+
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+class PerudoMachine(RuleBasedStateMachine):
+    """Plays games move by move; the invariants run after every step."""
+
+    game: Game
+    d0: int
+    out: int
+    gone: set[int]
+
+    def _new(self, variant: Variant, players: int, seed: int) -> None:
+        players = max(variant.rules.min_players, min(players, variant.rules.max_players))
+        self.game = Game.new(variant, players, seed=seed)
+        self.d0 = players * variant.rules.per_player
+        self.out = 0
+        self.gone = set()
+
+    @initialize(variant=variants(), players=st.integers(2, 5), seed=SEEDS)
+    def start(self, variant: Variant, players: int, seed: int) -> None:
+        self._new(variant, players, seed)
+
+    @precondition(lambda self: self.game.is_over)
+    @rule(variant=variants(), players=st.integers(2, 5), seed=SEEDS)
+    def restart(self, variant: Variant, players: int, seed: int) -> None:
+        self._new(variant, players, seed)
+
+    @precondition(lambda self: self.game.awaiting_roll)
+    @rule(seed=SEEDS)
+    def roll(self, seed: int) -> None:
+        before = self.game
+        self.game = before.roll(seed=seed)
+        assert self.game.round == before.round + 1
+        assert self.game.to_move == before.last_result.next_player  # type: ignore[union-attr]
+        assert self.game.bids == ()
+
+    @precondition(lambda self: bool(self.game.to_move is not None and self.game.legal_actions()))
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        g = self.game
+        acts = g.legal_actions()
+        nb = len(acts.bid_ranks)
+        if nb and data.draw(st.booleans()):
+            i = data.draw(st.integers(0, min(nb, 5) - 1))
+        else:
+            i = data.draw(st.integers(0, len(acts) - 1))
+        action = acts[i]
+        nxt = g.apply(action)
+        if isinstance(action, Bid):
+            assert nxt.bids == (*g.bids, action)
+            if g.bids:
+                assert g.rank(action) > g.rank(g.bids[-1])  # type: ignore[operator]
+            assert nxt.to_move == g.next_seat(action.player)
+        else:
+            r = nxt.last_result
+            assert r is not None and r.caller == action.player
+            bid = g.bids[-1]
+            assert r.count == true_count(g.dice, bid.face, wild_active(g))
+            delta = sum(nxt.dice_counts) - sum(g.dice_counts)
+            if isinstance(action, Dudo):
+                assert delta == -1 and r.loser is not None
+                assert r.loser == (action.player if r.count >= bid.quantity else bid.player)
+            else:
+                assert isinstance(action, Calza)
+                assert delta == (1 if r.gainer is not None else -1 if r.loser is not None else 0)
+                assert (r.count == bid.quantity) == (r.loser is None)
+            self.out += (r.loser is not None) - (r.gainer is not None)
+        self.game = nxt
+
+    @precondition(lambda self: not self.game.is_over)
+    @rule(data=st.data())
+    def attempt(self, data: st.DataObject) -> None:
+        """Any candidate action: legal ones apply, illegal ones raise naming their rule and
+        leave the game unchanged."""
+        g = self.game
+        action = data.draw(st.sampled_from(candidates(g)))
+        bad = g.violation(action)
+        try:
+            nxt = g.apply(action)
+        except IllegalAction as exc:
+            assert bad is not None and exc.rule == bad[0]
+            assert not g.is_legal(action) and action not in g.legal_actions()
+            return
+        assert bad is None and g.is_legal(action)
+        if not isinstance(action, Bid):
+            r = nxt.last_result
+            assert r is not None
+            self.out += (r.loser is not None) - (r.gainer is not None)
+        self.game = nxt
+
+    # --- invariants after every step ----------------------------------------------------
+
+    @invariant()
+    def dice_are_conserved(self) -> None:
+        g = self.game
+        assert sum(g.dice_counts) + self.out == self.d0
+        assert all(0 <= c <= g.rules.max_dice for c in g.dice_counts)
+        if g.to_move is not None:
+            assert [len(c) for c in g.dice] == list(g.dice_counts)
+
+    @invariant()
+    def out_seats_stay_out_and_never_act(self) -> None:
+        g = self.game
+        self.gone |= {s for s, c in enumerate(g.dice_counts) if not c}
+        assert all(not g.dice_counts[s] for s in self.gone)
+        for a in g.legal_actions():
+            assert g.dice_counts[a.player] > 0
+        if g.to_move is not None:
+            assert g.dice_counts[g.to_move] > 0
+
+    @invariant()
+    def phase_is_consistent(self) -> None:
+        g = self.game
+        alive = [s for s, c in enumerate(g.dice_counts) if c]
+        if g.is_over:
+            assert g.winner in alive and g.to_move is None and not g.legal_actions()
+            if not g.rules.single_round:
+                assert alive == [g.winner]
+        else:
+            assert len(alive) >= 2
+            assert g.awaiting_roll == (g.to_move is None)
+            if g.awaiting_roll:
+                assert not g.legal_actions()
+                assert g.last_result is not None and g.last_result.next_player in alive
+        if g.palifico and g.to_move is not None:
+            assert g.palifico_player is not None and g.palifico_player in g.palifico_used
+
+    @invariant()
+    def legal_actions_are_consistent(self) -> None:
+        g = self.game
+        acts = g.legal_actions()
+        listed = list(acts)
+        assert len(listed) == len(acts)
+        assert all(g.is_legal(a) for a in listed)
+
+    @invariant()
+    def observations_show_only_own_dice(self) -> None:
+        g = self.game
+        for p in range(g.players):
+            obs = g.observation(p)
+            assert obs.dice == g.dice[p] and obs.dice_counts == g.dice_counts
+            for past, rec in zip(obs.past_rounds, g.history, strict=True):
+                assert past.shown == tuple(rec.dice[s] for s in rec.result.revealed)
+
+
+TestPerudoMachine = PerudoMachine.TestCase
