@@ -283,9 +283,11 @@ def play_game(variant: Variant, players: int, bots: Sequence[Bot], seed: int) ->
             continue
         action: Action | None = None
         if calls_possible and game.bids:
+            legal = game.legal_actions()
+            callers = {a.player for a in legal[len(legal.bid_ranks) :]}
             seat = game.next_seat(to_move)
             while seat != to_move:
-                if out_of_turn_calls(game, seat):
+                if seat in callers:
                     action = bots[seat].choose(game, seat)
                     if action is not None:
                         if action.player != seat:
