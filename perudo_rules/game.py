@@ -425,6 +425,46 @@ class Game:
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``; raises :class:`IllegalAction` naming the rule broken."""
+        if type(action) is Bid and not self.palifico and self.winner is None:
+            # The common case, a raise outside palifico rounds: decided by the ranks alone
+            # here, anything else goes to :meth:`violation` (same answers, more checks).
+            p, q, f = action.player, action.quantity, action.face
+            space = self._space
+            counts = self.dice_counts
+            if (
+                p == self.to_move
+                and space is not None
+                and type(p) is int
+                and type(q) is int
+                and type(f) is int
+                and 0 <= p < len(counts)
+                and counts[p]
+            ):
+                rank = space._rank.get((q, f))
+                bids = self.bids
+                if (
+                    rank is not None
+                    and (f != space.wild or not self._wild_banned())
+                    and (not bids or rank > space._rank[(bids[-1].quantity, bids[-1].face)])
+                ):
+                    n = len(counts)
+                    nxt = (p + self.variant.rules.step) % n
+                    return _make_game(
+                        self.variant,
+                        self.dice,
+                        counts,
+                        nxt if counts[nxt] else self.next_seat(p),
+                        (*bids, action),
+                        False,
+                        self.palifico_player,
+                        self.round,
+                        self.palifico_used,
+                        self.history,
+                        self.last_result,
+                        None,
+                        self.first_player,
+                        space,
+                    )
         bad = self.violation(action)
         if bad is not None:
             raise IllegalAction(bad[0], bad[1])
