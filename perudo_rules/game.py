@@ -43,6 +43,40 @@ def roll_die(rng: random.Random, faces: int) -> int:
     return int(rng.random() * faces) + 1
 
 
+def _opening(
+    rules: Ruleset, players: int, rng: random.Random
+) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """Who opens a new game and every seat's dice, drawn from ``rng`` as :meth:`Game.new` does.
+
+    The edition's roll-off first (ties re-rolled among the tied, in seat order), then
+    ``dice.per_player`` dice seat by seat, each :func:`roll_die`.
+    """
+    faces = rules.faces
+    rand = rng.random
+    first = 0
+    if rules.first_player == "roll_off":
+        tied = list(range(players))
+        while len(tied) > 1:
+            totals = [sum(int(rand() * faces) + 1 for _ in range(rules.rolloff_dice)) for _ in tied]
+            best = max(totals)
+            tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
+        first = tied[0]
+    per = range(rules.per_player)
+    cups = tuple(tuple([int(rand() * faces) + 1 for _ in per]) for _ in range(players))
+    return first, cups
+
+
+def _next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
+    """The next seat after ``seat`` holding dice, ``step`` (+1 or -1) at a time."""
+    n = len(counts)
+    s = seat
+    for _ in range(n):
+        s = (s + step) % n
+        if counts[s]:
+            return s
+    raise ValueError("no seat holds dice")  # pragma: no cover - a game always has two
+
+
 @dataclass(frozen=True, slots=True)
 class RoundResult:
     """How a round ended.
@@ -218,21 +252,26 @@ class Game:
                 f"{players} players; {variant.id} plays with "
                 f"{rules.min_players} to {rules.max_players}"
             )
-        rng = random.Random(seed)
-        first = 0
-        if rules.first_player == "roll_off":
-            tied = list(range(players))
-            while len(tied) > 1:
-                totals = [
-                    sum(roll_die(rng, rules.faces) for _ in range(rules.rolloff_dice)) for _ in tied
-                ]
-                best = max(totals)
-                tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
-            first = tied[0]
-        dice = [
-            [roll_die(rng, rules.faces) for _ in range(rules.per_player)] for _ in range(players)
-        ]
-        return cls.start(variant, dice, first)
+        first, cups = _opening(rules, players, random.Random(seed))
+        if cls is Game and players >= 2 and cups[0]:
+            # The dice are valid by construction: skip start()'s checks.
+            return _make_game(
+                variant,
+                cups,
+                tuple(len(c) for c in cups),
+                first,
+                (),
+                False,
+                None,
+                1,
+                frozenset(),
+                (),
+                None,
+                None,
+                first,
+                bid_space(rules, players * rules.per_player, False),
+            )
+        return cls.start(variant, cups, first)
 
     # --- derived views ------------------------------------------------------------------
 
@@ -296,14 +335,7 @@ class Game:
 
     def next_seat(self, seat: int) -> int:
         """The next seat after ``seat`` with dice, in the direction of play."""
-        n = len(self.dice_counts)
-        step = self.rules.step
-        s = seat
-        for _ in range(n):
-            s = (s + step) % n
-            if self.dice_counts[s]:
-                return s
-        raise ValueError("no seat holds dice")  # pragma: no cover - a game always has two
+        return _next_seat(self.dice_counts, self.variant.rules.step, seat)
 
     def __repr__(self) -> str:
         state = (
@@ -545,9 +577,8 @@ class Game:
         next_palifico = False
         used = self.palifico_used
         if winner is None:
-            probe = Game(self.variant, self.dice, new_counts, None)
             if not new_counts[starter]:
-                starter = probe.next_seat(starter)
+                starter = _next_seat(new_counts, rules.step, starter)
             candidate: int | None = None
             if rules.palifico and (rules.palifico_heads_up or alive > 2):
                 if rules.palifico_trigger == "reduced_to_one":
