@@ -73,9 +73,22 @@ def _check_node(ours: Any, theirs: Any, amap: ActionMap, tally: Tally) -> list[i
     assert [amap.to_id(a) for a in engine.legal_actions()] == legal, (str(theirs), str(ours))
     # The engine's own legality check agrees on every id, the illegal ones too.
     allowed = set(legal)
-    for a in range(amap.pass_):
-        assert engine.is_legal(amap.to_action(a, player)) == (a in allowed), (str(ours), a)
+    for a, action in enumerate(_every_action(amap, player)):
+        assert engine.is_legal(action) == (a in allowed), (str(ours), a)
     return legal
+
+
+_ACTIONS: dict[tuple[int, int], tuple[ActionMap, list[Any]]] = {}
+
+
+def _every_action(amap: ActionMap, player: int) -> list[Any]:
+    """The engine action of every id but Pass, for ``player`` (cached; the cache keeps
+    ``amap`` alive, so its id is not reused)."""
+    hit = _ACTIONS.get((id(amap), player))
+    if hit is None or hit[0] is not amap:
+        hit = (amap, [amap.to_action(a, player) for a in range(amap.pass_)])
+        _ACTIONS[(id(amap), player)] = hit
+    return hit[1]
 
 
 def _walk(ours: Any, theirs: Any, amap: ActionMap, tally: Tally) -> None:
