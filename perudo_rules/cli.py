@@ -19,6 +19,7 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 #: Modules that add subcommands; each has ``register(subparsers) -> None``.
 COMMAND_MODULES: tuple[str, ...] = (
     "perudo_rules.commands.variants",
+    "perudo_rules.commands.check",
     "perudo_rules.commands.referee",
     "perudo_rules.commands.play",
     "perudo_rules.commands.scenarios",

@@ -515,6 +515,19 @@ def _hybrid(base: Variant, path: str, value: Any) -> Variant:
     return load_variant(base.ref or base.file or base.id, overrides=overrides)
 
 
+def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
+    a, b = ids
+    pair = (
+        f"{b} with only {rule} set to {a}'s value, and {b}"
+        if flipped
+        else f"{a}, and {a} with only {rule} set to {b}'s value"
+    )
+    return (
+        "not seen between the full variants: in every position searched, other differing "
+        f"rules change or mask it; the outcomes shown compare {pair}"
+    )
+
+
 def _labels(a: Variant, b: Variant) -> tuple[str, str]:
     """The two variant ids, told apart when both files carry the same id."""
     if a.id != b.id:
@@ -568,14 +581,13 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
             ga = _replay(a, cand.start, cand.actions)
             gb = _replay(b, cand.start, cand.actions)
             if ga is not None and gb is not None:
-                # The same divergence in the full variants: the side with the changed rule
-                # behaves as in the hybrid on every component where the hybrid diverged.
+                # Confirmed when the full variants diverge here exactly as the hybrid pair
+                # does: the variant on the changed side behaves like the hybrid in every
+                # respect, so no other differing rule plays a part in this witness.
                 sa = _signature(cand.kind, ga, cand.action)
                 sb = _signature(cand.kind, gb, cand.action)
-                hybrid_side, full_side = (sx, sa) if flipped else (sy, sb)
-                if decisive <= _differing(sa, sb) and all(
-                    hybrid_side.get(k) == full_side.get(k) for k in decisive
-                ):
+                same = (sa == sx) if flipped else (sb == sy)
+                if decisive and same and _differing(sa, sb) == decisive:
                     kind, oa, ob = _outcomes(cand.kind, ga, gb, cand.action)
                     return Witness(
                         rule,
@@ -601,10 +613,7 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
                     cand.action,
                     {ids[0]: oa, ids[1]: ob},
                     False,
-                    note=(
-                        "this is the divergence with only this rule changed; in the full "
-                        "variants another differing rule masks it"
-                    ),
+                    note=_masked_note(ids, rule, flipped),
                 )
         searched += counter[0]
         if unconfirmed is None:
@@ -622,7 +631,7 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
         {ids[0]: "no behavioural difference", ids[1]: "no behavioural difference"},
         False,
         note=(
-            f"no behavioural difference found: in {searched} searched positions (up to "
+            f"no behavioural difference found: in {searched} game states searched (up to "
             f"{limits.max_seats} seats with 1 to {limits.max_dice} dice each, "
             f"{limits.max_rounds} rounds) and {limits.setup_seeds} seeded new games, both "
             "rule values allow the same actions and resolve every round alike, so the rule "

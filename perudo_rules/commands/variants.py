@@ -3,21 +3,43 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
+import shutil
+import textwrap
 from typing import Any
 
+from perudo_rules.errors import VariantError
+from perudo_rules.rules import core_rules
 from perudo_rules.table import format_table
-from perudo_rules.variant import Variant, available_variants, load_variant
+from perudo_rules.variant import Knob, Variant, available_variants, load_variant
+from perudo_rules.witness import Witness, find_witnesses
 
-__all__ = ["diff_variants", "register"]
+__all__ = ["diff_variants", "format_value", "register"]
 
 
-def _value(v: Any) -> str:
-    return "null" if v is None else json.dumps(v) if not isinstance(v, str) else v
+def format_value(value: Any) -> str:
+    """A knob value as the YAML file writes it: ``true``, ``null``, ``2``, ``allowed``."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def _statement(knob: Knob) -> str:
+    text = " ".join(knob.text.split()) if knob.text else "(set without a statement)"
+    if knob.source:
+        text += f" [{knob.source}]"
+    return text
 
 
 def diff_variants(variants: list[Variant], include_all: bool = False) -> list[dict[str, Any]]:
-    """Rule-by-rule comparison: one dict per knob (only differing knobs unless ``include_all``)."""
+    """Rule-by-rule comparison: one dict per knob (only differing knobs unless ``include_all``).
+
+    Each dict has ``rule``, ``differs``, ``values`` and ``statements`` (variant id to
+    the rule's statement in that variant, with its rulebook source).
+    """
     rows = []
     for knob in variants[0].knobs:
         values = [v[knob.path] for v in variants]
@@ -28,101 +50,310 @@ def diff_variants(variants: list[Variant], include_all: bool = False) -> list[di
                     "rule": knob.path,
                     "differs": differs,
                     "values": {v.id: v[knob.path] for v in variants},
+                    "statements": {v.id: _statement(v.knob(knob.path)) for v in variants},
                 }
             )
     return rows
 
 
+def _width() -> int:
+    return max(60, min(120, shutil.get_terminal_size((100, 24)).columns))
+
+
+def _wrap(label: str, text: str, indent: int) -> str:
+    """``label`` padded to ``indent`` columns, then ``text`` wrapped under itself."""
+    return textwrap.fill(
+        text,
+        width=_width(),
+        initial_indent=label.ljust(indent),
+        subsequent_indent=" " * indent,
+        break_on_hyphens=False,
+    )
+
+
+# --- list, show -----------------------------------------------------------------------------
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
-    rows = [(vid, load_variant(vid).name) for vid in available_variants()]
+    variants = [load_variant(vid) for vid in available_variants()]
     if args.json:
-        print(json.dumps([{"id": i, "name": n} for i, n in rows], indent=2))
-    else:
-        print(format_table(["id", "name"], rows))
+        data = [
+            {"id": v.id, "name": v.name, "description": " ".join(v.description.split())}
+            for v in variants
+        ]
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    rows = [
+        (
+            v.id,
+            v.name,
+            f"{v['players.min']}-{v['players.max']}",
+            v["dice.per_player"],
+            len(v.interpretations()),
+        )
+        for v in variants
+    ]
+    print(format_table(["id", "name", "players", "dice", "interpretations"], rows))
     return 0
+
+
+def _show_json(v: Variant) -> dict[str, Any]:
+    return {
+        "id": v.id,
+        "name": v.name,
+        "description": " ".join(v.description.split()),
+        "file": v.file,
+        "extends": v.extends,
+        "rules": [
+            {
+                "rule": k.path,
+                "value": k.value,
+                "text": k.text,
+                "source": k.source,
+                "quote": k.quote,
+                "interpretation": None
+                if k.interpretation is None
+                else {
+                    "chosen": k.interpretation.chosen,
+                    "alternative": k.interpretation.alternative,
+                    "reason": k.interpretation.reason,
+                },
+            }
+            for k in v.knobs
+        ],
+        "fixed_rules": [{"rule": rid, "text": text} for rid, text in core_rules().items()],
+    }
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
     v = load_variant(args.variant)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "id": v.id,
-                    "name": v.name,
-                    "rules": [
-                        {
-                            "rule": k.path,
-                            "value": k.value,
-                            "text": k.text,
-                            "source": k.source,
-                            "interpretation": None
-                            if k.interpretation is None
-                            else {
-                                "chosen": k.interpretation.chosen,
-                                "alternative": k.interpretation.alternative,
-                                "reason": k.interpretation.reason,
-                            },
-                        }
-                        for k in v.knobs
-                    ],
-                },
-                indent=2,
-                ensure_ascii=False,
-            )
-        )
+        print(json.dumps(_show_json(v), indent=2, ensure_ascii=False))
         return 0
     print(f"{v.name} ({v.id})")
+    if v.description:
+        print(textwrap.fill(" ".join(v.description.split()), width=_width()))
+    print()
     rows = [
         (
             k.path,
-            _value(k.value),
-            (k.text or "(set by override)") + (" [interpretation]" if k.interpretation else ""),
+            format_value(k.value),
+            (" ".join(k.text.split()) if k.text else "(set without a statement)")
+            + (" [interpretation]" if k.interpretation else ""),
         )
         for k in v.knobs
     ]
     print(format_table(["rule", "value", "statement"], rows))
+    if not args.brief:
+        print("\nRules every edition shares:")
+        print(format_table(["rule", "statement"], list(core_rules().items())))
+    interps = v.interpretations()
+    if interps and args.interpretations:
+        print("\nInterpretations (where the rulebook is silent or ambiguous):")
+        for k in interps:
+            assert k.interpretation is not None
+            print(f"\n{k.path}")
+            for label, text in (
+                ("chosen:", k.interpretation.chosen),
+                ("alternative:", k.interpretation.alternative),
+                ("reason:", k.interpretation.reason),
+            ):
+                print(_wrap("  " + label, " ".join(text.split()), 16))
+    elif interps:
+        print(
+            f"\n{len(interps)} rules record an interpretation; add --interpretations to read them."
+        )
     return 0
+
+
+# --- validate -------------------------------------------------------------------------------
+
+
+def _validate_one(path: str) -> dict[str, Any]:
+    try:
+        v = load_variant(path)
+    except VariantError as exc:
+        return {
+            "file": path,
+            "ok": False,
+            "error": str(exc),
+            "error_file": exc.file,
+            "line": exc.line,
+            "key_path": exc.key_path or None,
+            "message": exc.message,
+        }
+    return {"file": path, "ok": True, "id": v.id, "name": v.name, "extends": v.extends}
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    for path in args.files:
-        v = load_variant(path)
-        print(f"{path}: OK ({v.id}: {v.name})")
-    return 0
+    results = [_validate_one(p) for p in args.files]
+    if args.json:
+        print(json.dumps(results, indent=2, ensure_ascii=False))
+    else:
+        for r in results:
+            if r["ok"]:
+                base = f", extends {r['extends']}" if r["extends"] else ""
+                print(f"{r['file']}: OK ({r['id']}: {r['name']}{base})")
+            else:
+                print(r["error"])
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+# --- compare --------------------------------------------------------------------------------
+
+
+def _witness_lines(w: Witness) -> list[str]:
+    status = "confirmed in both engines" if w.confirmed else "not confirmed"
+    if w.kind == "none":
+        return [f"{w.rule}  [no difference in play]", _wrap("  ", w.note, 2)]
+    lines = [f"{w.rule}  [{w.kind}, {status}]"]
+    assert w.start is not None
+    lines.append(_wrap("  position:", w.start.describe(), 12))
+    if w.actions:
+        moves = ", ".join(_step_words(s) for s in w.actions)
+        lines.append(_wrap("  moves:", moves, 12))
+    if w.action is not None:
+        lines.append(_wrap("  then:", _step_words(w.action), 12))
+    width = max(len(vid) for vid in w.outcomes) + 4
+    for vid, text in w.outcomes.items():
+        lines.append(_wrap(f"  {vid}:", text, max(12, width)))
+    if not w.confirmed and w.note:
+        lines.append(_wrap("  note:", w.note, 12))
+    return lines
+
+
+def _step_words(step: Any) -> str:
+    player = getattr(step, "player", None)
+    if player is None:
+        return str(step)
+    kind = type(step).__name__
+    return f"seat {player} bids {step}" if kind == "Bid" else f"seat {player} calls {kind}"
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
+    if len(args.variants) < 2:
+        raise ValueError("compare needs at least two variants (e.g. compare italian spanish)")
+    if args.max_dice < 1:
+        raise ValueError(f"--max-dice must be at least 1, not {args.max_dice}")
     variants = [load_variant(r) for r in args.variants]
+    ids = [v.id for v in variants]
+    if len(set(ids)) < len(ids):
+        raise ValueError(f"two variants share the id {ids!r}; give each file its own id")
     rows = diff_variants(variants, include_all=args.all)
+    pairs = list(itertools.combinations(variants, 2))
+    witnesses: list[tuple[Variant, Variant, list[Witness]]] = []
+    if not args.no_witnesses:
+        witnesses = [(a, b, find_witnesses(a, b, max_dice=args.max_dice)) for a, b in pairs]
     if args.json:
-        print(json.dumps(rows, indent=2))
+        data = {
+            "variants": ids,
+            "rules": rows,
+            "differ": sum(1 for r in rows if r["differs"]),
+            "agree": len(variants[0].knobs) - sum(1 for r in rows if r["differs"]),
+            "witnesses": [
+                {"variants": [a.id, b.id], "witnesses": [w.to_dict() for w in ws]}
+                for a, b, ws in witnesses
+            ],
+        }
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0
-    header = ["rule", *[v.id for v in variants]]
-    body = [[r["rule"], *[_value(r["values"][v.id]) for v in variants]] for r in rows]
-    print(format_table(header, body))
-    same = len(variants[0].knobs) - sum(1 for r in rows if r["differs"])
-    print(f"\n{sum(1 for r in rows if r['differs'])} rules differ, {same} agree.")
+    differ = sum(1 for r in rows if r["differs"])
+    agree = len(variants[0].knobs) - differ
+    header = ["rule", *ids]
+    body = [
+        [
+            r["rule"] + ("" if r["differs"] else " (same)"),
+            *[format_value(r["values"][i]) for i in ids],
+        ]
+        for r in rows
+    ]
+    if rows:
+        print(format_table(header, body))
+        print()
+    print(f"{differ} rules differ, {agree} agree.")
+    if rows:
+        print("\nWhat each edition says:")
+        indent = max(len(i) for i in ids) + 4
+        for r in rows:
+            print(f"\n{r['rule']}")
+            texts = r["statements"]
+            if not r["differs"] and len(set(texts.values())) == 1:
+                print(_wrap("  all:", texts[ids[0]], indent))
+                continue
+            for i in ids:
+                print(_wrap(f"  {i}:", f"({format_value(r['values'][i])}) {texts[i]}", indent))
+    for a, b, ws in witnesses:
+        if not ws:
+            continue
+        print(f"\nDivergence witnesses, {a.id} vs {b.id} (replayed in both engines):")
+        for w in ws:
+            print()
+            print("\n".join(_witness_lines(w)))
     return 0
+
+
+# --- registration ---------------------------------------------------------------------------
 
 
 def register(subparsers: Any) -> None:
     """Add the variant commands to the command line."""
-    p = subparsers.add_parser("list", help="list the bundled variants")
-    p.add_argument("--json", action="store_true", help="output JSON")
+    p = subparsers.add_parser(
+        "list",
+        help="list the bundled variants",
+        description="List the bundled editions: id, name, players, dice, interpretations.",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=_cmd_list)
 
-    p = subparsers.add_parser("show", help="every rule of a variant, with ids")
-    p.add_argument("variant", help="a bundled id or a path to a .yaml file")
-    p.add_argument("--json", action="store_true", help="output JSON")
+    p = subparsers.add_parser(
+        "show",
+        help="every rule of a variant, with ids",
+        description=(
+            "Every rule of a variant with its id, value and statement, then the fixed "
+            "rules every edition shares. Exit 2 if the variant cannot be loaded."
+        ),
+    )
+    p.add_argument("variant", help="a bundled id (see 'list') or a path to a .yaml file")
+    p.add_argument("--json", action="store_true", help="print JSON (sources and quotes included)")
+    p.add_argument(
+        "--interpretations", action="store_true", help="also print every interpretation in full"
+    )
+    p.add_argument("--brief", action="store_true", help="leave out the fixed shared rules")
     p.set_defaults(handler=_cmd_show)
 
-    p = subparsers.add_parser("validate", help="check house-rules files")
-    p.add_argument("files", nargs="+", metavar="FILE.yaml")
+    p = subparsers.add_parser(
+        "validate",
+        help="check house-rules files",
+        description=(
+            "Load each variant file as the engine would. Prints 'FILE: OK' or the first "
+            "problem of each file as FILE:LINE: key.path: message. Exit 0 if every file "
+            "is valid, 1 if any is not."
+        ),
+    )
+    p.add_argument("files", nargs="+", metavar="FILE.yaml", help="variant files to check")
+    p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=_cmd_validate)
 
-    p = subparsers.add_parser("compare", help="the rule-by-rule difference of variants")
-    p.add_argument("variants", nargs="+", metavar="VARIANT")
+    p = subparsers.add_parser(
+        "compare",
+        help="the rule-by-rule difference of variants, with divergence witnesses",
+        description=(
+            "The rules where the variants differ (all rules with --all), what each edition "
+            "says, and for each differing rule a divergence witness: a smallest situation "
+            "where the engines disagree, found by search and replayed in both variants."
+        ),
+    )
+    p.add_argument(
+        "variants", nargs="+", metavar="VARIANT", help="two or more bundled ids or .yaml paths"
+    )
     p.add_argument("--all", action="store_true", help="show agreeing rules too")
-    p.add_argument("--json", action="store_true", help="output JSON")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--no-witnesses", action="store_true", help="skip the witness search")
+    p.add_argument(
+        "--max-dice",
+        type=int,
+        default=2,
+        metavar="N",
+        help="most dice per seat in searched positions (default 2)",
+    )
     p.set_defaults(handler=_cmd_compare)

@@ -1,0 +1,189 @@
+"""The ``check`` command: is each bid of a sequence a legal raise of the one before?"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from perudo_rules.actions import Bid, parse_bid
+from perudo_rules.game import Game
+from perudo_rules.rules import rule_text
+from perudo_rules.table import format_table
+from perudo_rules.variant import Variant, load_variant
+
+__all__ = ["BidVerdict", "check_bids", "register"]
+
+
+@dataclass(frozen=True, slots=True)
+class BidVerdict:
+    """The verdict on one bid: who bids, what stood before, and the rule that forbids it."""
+
+    index: int
+    bid: Bid
+    standing: Bid | None
+    rule: str | None
+    reason: str | None
+
+    @property
+    def legal(self) -> bool:
+        """True when no rule forbids the bid."""
+        return self.rule is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping."""
+        return {
+            "index": self.index,
+            "seat": self.bid.player,
+            "bid": str(self.bid),
+            "standing": None if self.standing is None else str(self.standing),
+            "legal": self.legal,
+            "rule": self.rule,
+            "reason": self.reason,
+        }
+
+
+def check_bids(
+    variant: Variant,
+    bids: list[str],
+    players: int | None = None,
+    dice: int | None = None,
+    palifico: bool = False,
+    round: int = 1,
+) -> tuple[Game, list[BidVerdict]]:
+    """Check ``bids`` (``"8x4"`` ...) in turn in a fresh round of ``variant``.
+
+    ``players`` seats (default: the variant's most) hold ``dice`` dice each (default:
+    ``dice.per_player``); with ``palifico`` seat 0 holds one die and opens a palifico
+    round. Dice values never matter for legality, so every die shows the highest face.
+    A legal bid stands and passes the turn; an illegal one is refused and the same seat
+    bids again, so later bids are checked against the last legal one.
+    ``ValueError`` for a text that is not a bid or a position the variant does not allow.
+    """
+    rules = variant.rules
+    n = rules.max_players if players is None else players
+    per = rules.per_player if dice is None else dice
+    if per < 1:
+        raise ValueError(f"--dice must be at least 1, not {per}")
+    if n < 1:
+        raise ValueError(f"--players must be at least 1, not {n}")
+    cups = [[rules.faces] * per for _ in range(n)]
+    if palifico:
+        cups[0] = [rules.faces]
+    game = Game.start(variant, cups, first_player=0, palifico=palifico, round=round)
+    parsed = [parse_bid(text) for text in bids]
+    verdicts = []
+    for i, raw in enumerate(parsed, 1):
+        assert game.to_move is not None
+        bid = Bid(game.to_move, raw.quantity, raw.face)
+        bad = game.violation(bid)
+        if bad is None:
+            verdicts.append(BidVerdict(i, bid, game.current_bid, None, None))
+            game = game.apply(bid)
+        else:
+            verdicts.append(BidVerdict(i, bid, game.current_bid, bad[0], bad[1]))
+    return game, verdicts
+
+
+def _split_bids(values: list[str]) -> list[str]:
+    out = [t for v in values for t in re.split(r"[\s,;]+", v.strip()) if t]
+    if not out:
+        raise ValueError('no bids given (write them like --bids "8x4 5x1")')
+    return out
+
+
+def _run(args: argparse.Namespace) -> int:
+    variant = load_variant(args.variant)
+    game, verdicts = check_bids(
+        variant,
+        _split_bids(args.bids),
+        players=args.players,
+        dice=args.dice,
+        palifico=args.palifico,
+        round=args.round,
+    )
+    ok = all(v.legal for v in verdicts)
+    if args.json:
+        data = {
+            "variant": variant.id,
+            "players": game.players,
+            "dice": list(game.dice_counts),
+            "palifico": game.palifico,
+            "round": game.round,
+            "legal": ok,
+            "bids": [v.to_dict() for v in verdicts],
+        }
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0 if ok else 1
+    kind = "palifico round" if game.palifico else "round"
+    counts = " ".join(map(str, game.dice_counts))
+    print(
+        f"{variant.name} ({variant.id}): {kind} {game.round}, {game.players} seats holding "
+        f"{counts} dice ({game.dice_in_play} in play), seat 0 opens"
+    )
+    rows = [
+        (
+            v.index,
+            v.bid.player,
+            str(v.bid),
+            "-" if v.standing is None else str(v.standing),
+            "legal" if v.legal else f"ILLEGAL [{v.rule}] {v.reason}",
+        )
+        for v in verdicts
+    ]
+    print(format_table(["#", "seat", "bid", "standing bid", "verdict"], rows))
+    bad = [v for v in verdicts if not v.legal]
+    for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
+        print(f"\n{rule}: {' '.join(rule_text(rule, variant).split())}")
+    if bad:
+        print(f"\n{len(bad)} of {len(verdicts)} bids illegal.")
+    else:
+        print(f"\nAll {len(verdicts)} bids legal.")
+    return 0 if ok else 1
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``check`` command."""
+    p = subparsers.add_parser(
+        "check",
+        help="is each bid a legal raise of the one before, and if not which rule forbids it",
+        description=(
+            "Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
+            "seat 0; a legal bid stands, an illegal one is refused (naming the rule id and "
+            "the reason) and the same seat bids again. Exit 0 if every bid is legal, 1 if "
+            "some bid is illegal, 2 on bad input."
+        ),
+    )
+    p.add_argument("variant", metavar="VARIANT", help="a bundled id (see 'list') or a .yaml path")
+    p.add_argument(
+        "--bids",
+        required=True,
+        nargs="+",
+        metavar="BIDS",
+        help='bids as QUANTITYxFACE, e.g. --bids "8x4 5x1" (spaces or commas between)',
+    )
+    p.add_argument(
+        "--palifico",
+        action="store_true",
+        help="seat 0 holds one die and opens a palifico round",
+    )
+    p.add_argument(
+        "--players", type=int, metavar="N", help="seats at the table (default: the variant's most)"
+    )
+    p.add_argument(
+        "--dice",
+        type=int,
+        metavar="N",
+        help="dice per seat (default: the variant's starting dice)",
+    )
+    p.add_argument(
+        "--round",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the round number of the game (default 1; matters for wild-opening rules)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=_run)
