@@ -2,13 +2,16 @@
 
 Each command lives in a module of :mod:`perudo_rules.commands` that defines
 ``register(subparsers)``; a command's handler returns the exit code. Bad
-input prints one readable line and exits 2, never a traceback.
+input prints one readable line and exits 2, never a traceback; an unexpected
+error (a bug) prints one line too and exits 70 (``PERUDO_RULES_DEBUG=1`` shows
+the traceback). Output cut short by a closed pipe (``| head``) exits 0 quietly.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -51,15 +54,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python's own
+        # flush at exit from complaining about the closed pipe.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout without a file descriptor (captured)
+            pass
+        return 0
     except (PerudoError, ValueError, OSError) as exc:
-        print(f"perudo-rules: error: {exc}", file=sys.stderr)
+        print(f"perudo-rules: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("perudo-rules: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # pragma: no cover - e.g. piping into head
-        return 0
+    except Exception as exc:
+        # A bug, not bad input: still one line, unless PERUDO_RULES_DEBUG asks for the traceback.
+        if os.environ.get("PERUDO_RULES_DEBUG"):
+            raise
+        print(
+            f"perudo-rules: internal error: {type(exc).__name__}: {_one_line(exc)} "
+            "(set PERUDO_RULES_DEBUG=1 to see the traceback)",
+            file=sys.stderr,
+        )
+        return 70
     return code
+
+
+def _one_line(exc: BaseException) -> str:
+    """The message of ``exc`` on one line."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 if __name__ == "__main__":  # pragma: no cover
