@@ -10,6 +10,7 @@ the traceback). Output cut short by a closed pipe (``| head``) exits 0 quietly.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -58,10 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader went away (``| head``): stop quietly, and keep Python's own
         # flush at exit from complaining about the closed pipe.
-        try:
+        with contextlib.suppress(OSError, ValueError):  # captured stdout has no descriptor
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):  # stdout without a file descriptor (captured)
-            pass
         return 0
     except (PerudoError, ValueError, OSError) as exc:
         print(f"perudo-rules: error: {_one_line(exc)}", file=sys.stderr)
