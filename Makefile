@@ -20,7 +20,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 spec: $(VENV)/.installed
 	$(BIN)/perudo-rules compare italian spanish
 	@if [ -f docs/conf.py ]; then \
-	  $(BIN)/sphinx-build -q -b html docs docs/_build/html && \
+	  $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html && \
 	  echo "HTML spec: $(CURDIR)/docs/_build/html/index.html"; \
 	fi
 

@@ -64,7 +64,7 @@ from sphinx.util.typing import ExtensionMetadata
 from perudo_rules._yaml import load_yaml_file
 from perudo_rules.errors import PerudoError, VariantError
 from perudo_rules.knobs import KNOBS, SECTIONS, knob_spec
-from perudo_rules.variant import Knob, Variant, data_dir, load_variant
+from perudo_rules.variant import Interpretation, Knob, Variant, data_dir, load_variant
 
 __all__ = ["format_value", "rule_anchor", "setup"]
 
@@ -178,7 +178,8 @@ def _table(
     row_classes: Sequence[Sequence[str]] | None = None,
     cell_classes: Sequence[Sequence[Sequence[str]]] | None = None,
 ) -> nodes.table:
-    table = nodes.table(classes=["perudo-table", *classes])
+    given = ["colwidths-given"] if widths else []
+    table = nodes.table(classes=["perudo-table", *given, *classes])
     group = nodes.tgroup(cols=len(headers))
     table += group
     for w in widths or [1] * len(headers):
@@ -265,9 +266,8 @@ class _PerudoDirective(SphinxDirective):
 # --- variant, core rules, format -------------------------------------------------------------
 
 
-def _interpretation_node(knob: Knob) -> nodes.container:
-    interp = knob.interpretation
-    assert interp is not None
+def _interpretation_node(interp: Interpretation) -> nodes.container:
+    """The boxed interpretation: chosen reading, alternative reading, reason."""
     box = nodes.container(classes=["perudo-interpretation"])
     box += _para(nodes.strong(text="Interpretation"), classes=["perudo-interpretation-title"])
     fields = nodes.field_list()
@@ -284,6 +284,16 @@ def _interpretation_node(knob: Knob) -> nodes.container:
         fields += field
     box += fields
     return box
+
+
+def _core_details() -> list[tuple[str, str, Interpretation | None]]:
+    from perudo_rules.rules import core_rule_details
+
+    out = []
+    for rule in core_rule_details():
+        interp = rule.get("interpretation")
+        out.append((rule["id"], rule["text"], Interpretation(**interp) if interp else None))
+    return out
 
 
 class VariantDirective(_PerudoDirective):
@@ -368,17 +378,15 @@ class VariantDirective(_PerudoDirective):
         meta += nodes.literal(text=name)
         box += meta
         if knob.interpretation is not None:
-            box += _interpretation_node(knob)
+            box += _interpretation_node(knob.interpretation)
         return box
 
 
 def _core_rules_node(directive: _PerudoDirective, prefix: str | None) -> nodes.Node:
-    from perudo_rules.rules import core_rules
-
     path = data_dir("spec") / "core-rules.yaml"
     directive.env.note_dependency(str(path))
     items = nodes.container(classes=["perudo-core-rules"])
-    for rule_id, text in core_rules().items():
+    for rule_id, text, interp in _core_details():
         anchor = rule_anchor(rule_id, prefix)
         directive.note_rule(f"{prefix}:{rule_id}" if prefix else rule_id, anchor)
         box = nodes.container(ids=[anchor], classes=["perudo-rule", "perudo-core-rule"])
@@ -388,6 +396,8 @@ def _core_rules_node(directive: _PerudoDirective, prefix: str | None) -> nodes.N
         )
         box += head
         box += nodes.paragraph(text=text)
+        if interp is not None:
+            box += _interpretation_node(interp)
         items += box
     return items
 
@@ -646,9 +656,11 @@ class EditionsDirective(_PerudoDirective):
 
 
 class InterpretationsDirective(_PerudoDirective):
-    """``.. perudo-interpretations:: [ID ...]``: both readings of every interpretation."""
+    """``.. perudo-interpretations:: [ID ...]``: both readings of every interpretation,
+    grouped by rule, then those of the fixed rules (unless ``:no-core:``)."""
 
     optional_arguments = 100
+    option_spec: ClassVar[dict[str, Any]] = {"no-core": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         variants = self.load_all(self.arguments)
@@ -680,9 +692,29 @@ class InterpretationsDirective(_PerudoDirective):
                 box += head
                 if knob.text:
                     box += nodes.paragraph(text=_text(knob.text))
-                box += _interpretation_node(knob)
+                assert knob.interpretation is not None
+                box += _interpretation_node(knob.interpretation)
                 sec += box
             out.append(sec)
+        if "no-core" not in self.options:
+            self.env.note_dependency(str(data_dir("spec") / "core-rules.yaml"))
+            fixed = [(r, t, i) for r, t, i in _core_details() if i is not None]
+            if fixed:
+                sec = nodes.section(ids=[nodes.make_id("interpretations-fixed-rules")])
+                sec += nodes.title(text="Rules every edition shares")
+                sec += nodes.paragraph(
+                    text="Both rulebooks are silent here; the reading holds in every variant."
+                )
+                for rule_id, text, interp in fixed:
+                    box = nodes.container(classes=["perudo-rule", "perudo-core-rule"])
+                    box += _para(
+                        _rule_xref(rule_id, nodes.literal(text=rule_id), optional=True),
+                        classes=["perudo-rule-head"],
+                    )
+                    box += nodes.paragraph(text=text)
+                    box += _interpretation_node(interp)
+                    sec += box
+                out.append(sec)
         if not out:
             out.append(nodes.paragraph(text="No variant records an interpretation."))
         return out

@@ -1,0 +1,232 @@
+"""The Sphinx spec in docs/: it builds with warnings as errors and shows every rule and scenario.
+
+The build runs once per session in a subprocess (as ``make spec`` does) into a temporary
+directory; ``build_docs`` is shared with tests/test_screenshots.py.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from html import unescape
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import pytest
+
+pytest.importorskip("sphinx")
+
+from docutils.nodes import make_id
+
+from perudo_rules import available_variants, core_rules, load_variant
+from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.ranks import bid_space
+from perudo_rules.rules import core_rule_details
+from perudo_rules.scenarios import load_scenarios
+from perudo_rules.sphinxext import rule_anchor
+from perudo_rules.witness import differing_knobs
+
+ROOT = Path(__file__).resolve().parent.parent
+_BUILT: dict[str, Path] = {}
+
+
+def build_docs(base: Path) -> Path:
+    """Build docs/ into ``base`` once per process (``-W --keep-going``); the HTML directory."""
+    if "html" not in _BUILT:
+        out = base / "html"
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "sphinx",
+                "-W",
+                "--keep-going",
+                "-q",
+                "-b",
+                "html",
+                "-d",
+                str(base / "doctrees"),
+                str(ROOT / "docs"),
+                str(out),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert proc.returncode == 0, proc.stderr[-5000:]
+        assert proc.stderr.strip() == "", proc.stderr[-5000:]
+        _BUILT["html"] = out
+    return _BUILT["html"]
+
+
+@pytest.fixture(scope="session")
+def html_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_docs(tmp_path_factory.mktemp("docs"))
+
+
+def _read(html_dir: Path, page: str) -> str:
+    return (html_dir / f"{page}.html").read_text(encoding="utf-8")
+
+
+def _text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def _ids(html: str) -> set[str]:
+    return set(re.findall(r'\sid="([^"]+)"', html))
+
+
+PAGES = [
+    "index",
+    "glossary",
+    "editions",
+    "compare",
+    "interpretations",
+    "core-rules",
+    "bid-ranks",
+    "scenarios",
+    "format",
+    "house-rules",
+    "api",
+    "about",
+]
+
+
+def test_every_page_is_built(html_dir: Path) -> None:
+    for page in PAGES:
+        assert (html_dir / f"{page}.html").is_file(), page
+    for vid in available_variants():
+        assert (html_dir / "editions" / f"{vid}.html").is_file(), vid
+
+
+def test_every_rule_of_every_bundled_variant_is_on_its_page(html_dir: Path) -> None:
+    for vid in available_variants():
+        page = _read(html_dir, f"editions/{vid}")
+        ids = _ids(page)
+        variant = load_variant(vid)
+        assert variant.name in _text(page)
+        for knob in variant.knobs:
+            assert rule_anchor(knob.path, vid) in ids, (vid, knob.path)
+            assert f"{vid}:{knob.path}" in page
+        for rule_id in core_rules():
+            assert rule_anchor(rule_id, vid) in ids, (vid, rule_id)
+
+
+def test_every_knob_and_fixed_rule_has_a_reference_anchor(html_dir: Path) -> None:
+    format_ids = _ids(_read(html_dir, "format"))
+    for path in KNOB_PATHS:
+        assert rule_anchor(path) in format_ids, path
+    core = _read(html_dir, "core-rules")
+    for rule_id, text in core_rules().items():
+        assert rule_anchor(rule_id) in _ids(core)
+        assert text in _text(core)
+
+
+def test_every_scenario_is_in_the_catalogue(html_dir: Path) -> None:
+    page = _read(html_dir, "scenarios")
+    ids = _ids(page)
+    scenarios = load_scenarios()
+    assert scenarios
+    for s in scenarios:
+        assert make_id(f"scenario-{s.id}") in ids, s.id
+        assert f">{s.id}<" in page, s.id
+
+
+def test_interpretations_page_gives_both_readings(html_dir: Path) -> None:
+    text = _text(_read(html_dir, "interpretations"))
+    count = 0
+    for vid in available_variants():
+        for knob in load_variant(vid).interpretations():
+            assert knob.interpretation is not None
+            assert f"{vid}:{knob.path}" in text
+            assert " ".join(knob.interpretation.chosen.split()) in text, (vid, knob.path)
+            assert " ".join(knob.interpretation.alternative.split()) in text, (vid, knob.path)
+            count += 1
+    assert count > 0
+    for rule in core_rule_details():  # the fixed rules' readings too
+        if rule["interpretation"]:
+            assert rule["interpretation"]["chosen"] in text, rule["id"]
+            assert rule["interpretation"]["alternative"] in text, rule["id"]
+
+
+def test_compare_page_has_every_variant_witnesses_and_statistics(html_dir: Path) -> None:
+    page = _read(html_dir, "compare")
+    for vid in available_variants():
+        assert f'<th class="head"><p>{vid}</p></th>' in page
+    for path in KNOB_PATHS:
+        assert f'href="editions/italian.html#{rule_anchor(path, "italian")}"' in page
+    # one witness card per knob that differs between the two editions
+    italian, spanish = load_variant("italian"), load_variant("spanish")
+    cards = page.split('<div class="perudo-witness ')[1:]
+    assert len(cards) == len(differing_knobs(italian, spanish))
+    for path, card in zip(differing_knobs(italian, spanish), cards, strict=True):
+        assert f"#{rule_anchor(path)}" in card
+    # the simulated statistics: a table per edition and the plot
+    stats = page.split('class="perudo-table perudo-stats', 1)[1].split("</table>", 1)[0]
+    assert "rounds per game" in stats and "Calza success rate" in stats
+    assert "data:image/png;base64," in page
+
+
+def _ladder_bids(html: str) -> list[list[str]]:
+    ladders = re.findall(r'<p class="perudo-ladder">(.*?)</p>', html, flags=re.S)
+    return [
+        [_text(m) for m in re.findall(r"<code[^>]*>(.*?)</code>", lad, re.S)] for lad in ladders
+    ]
+
+
+def test_worked_ladder_follows_the_engine(html_dir: Path) -> None:
+    page = _read(html_dir, "bid-ranks")
+    ladders = _ladder_bids(page)
+    assert ladders
+    italian = load_variant("italian")
+    words = {"four": 4, "fours": 4, "Aztec": 1, "Aztecs": 1, "six": 6, "sixes": 6, "two": 2}
+    words |= {"twos": 2, "Paco": 1, "Pacos": 1}
+    space = bid_space(italian.rules, 10, False)
+    for ladder in ladders:
+        bids = [(int(q), words[name]) for q, name in (w.split() for w in ladder)]
+        ranks = [space.rank(q, f) for q, f in bids]
+        assert all(r is not None for r in ranks)
+        assert ranks == sorted(ranks)  # type: ignore[type-var]
+    # the example of the spec: 3 fours < 4 fours < 2 Aztecs < 5 fours
+    first = " < ".join(ladders[0])
+    assert re.search(r"3 fours < 4 fours < 2 Aztecs < 5 fours", first)
+
+
+def test_glossary_terms(html_dir: Path) -> None:
+    ids = _ids(_read(html_dir, "glossary"))
+    for term in ("Dudo", "Calza", "Palifico", "Aztec", "Paco", "wild", "bid rank"):
+        assert f"term-{term.replace(' ', '-')}" in ids, term
+
+
+def test_api_reference_is_generated(html_dir: Path) -> None:
+    ids = _ids(_read(html_dir, "api"))
+    for name in (
+        "perudo_rules.variant.load_variant",
+        "perudo_rules.game.Game",
+        "perudo_rules.ranks.BidSpace",
+    ):
+        assert name in ids, name
+
+
+def test_internal_links_resolve(html_dir: Path) -> None:
+    pages = {p.relative_to(html_dir).as_posix(): p for p in html_dir.rglob("*.html")}
+    ids = {name: _ids(p.read_text(encoding="utf-8")) for name, p in pages.items()}
+    checked = 0
+    for name, path in pages.items():
+        if name.startswith("_"):
+            continue
+        for href in re.findall(r'href="([^"]+)"', path.read_text(encoding="utf-8")):
+            parts = urlsplit(unescape(href))
+            if parts.scheme or parts.netloc or not parts.fragment:
+                continue
+            target = name
+            if parts.path:
+                target = (Path(name).parent / parts.path).as_posix()
+                target = str(Path(target)).replace("\\", "/")
+                while "/../" in f"/{target}":
+                    target = re.sub(r"[^/]+/\.\./", "", target, count=1)
+            assert target in ids, (name, href)
+            assert unquote(parts.fragment) in ids[target], (name, href)
+            checked += 1
+    assert checked > 500
