@@ -107,9 +107,9 @@ class BaselineBot:
     On its turn, with a standing bid, it weighs three risks of losing a die:
 
     * Dudo loses if the bid holds: ``P(count >= q)``;
-    * a raise loses if it is doubted and false: ``1 - P(raise holds)``, for the
-      most likely legal raise (the lowest legal quantity on each face; ties broken
-      at random);
+    * a raise loses if it is doubted and false: ``raise_risk * (1 - P(raise holds))``
+      for the most likely legal raise (the lowest legal quantity on each face; ties
+      broken at random), ``raise_risk`` standing for the chance that a raise is doubted;
     * Calza (only when it may gain a die) loses unless exact: ``1 - P(count == q)``;
 
     and takes the least risky (raise, then Dudo, then Calza on ties). Its
@@ -126,6 +126,7 @@ class BaselineBot:
         opening_confidence: tuple[float, float] = (0.55, 0.85),
         calza_threshold: float = 0.5,
         dudo_threshold: float = 0.1,
+        raise_risk: float = 0.6,
     ) -> None:
         lo, hi = opening_confidence
         if not 0.0 < lo <= hi <= 1.0:
@@ -134,6 +135,9 @@ class BaselineBot:
         self.opening_confidence = (lo, hi)
         self.calza_threshold = calza_threshold
         self.dudo_threshold = dudo_threshold
+        if not 0.0 <= raise_risk <= 1.0:
+            raise ValueError(f"raise_risk must lie in [0, 1], not {raise_risk}")
+        self.raise_risk = raise_risk
 
     def __repr__(self) -> str:
         return "BaselineBot()"
@@ -186,7 +190,7 @@ class BaselineBot:
         raise_bid, p_raise = self._best_raise(game, player, holds)
         options: list[tuple[float, Action]] = []
         if raise_bid is not None:
-            options.append((1.0 - p_raise, raise_bid))
+            options.append((self.raise_risk * (1.0 - p_raise), raise_bid))
         if game.is_legal(Dudo(player)):
             options.append((p_hold, Dudo(player)))
         if calza_ok:

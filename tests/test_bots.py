@@ -198,6 +198,14 @@ def test_baseline_doubts_an_impossible_bid_and_raises_a_certain_one() -> None:
     assert g.is_legal(action)
 
 
+def test_baseline_weighs_a_raise_by_the_chance_it_is_doubted() -> None:
+    # seat 1 sees one 5 of 3x5 and four hidden dice: P(holds) = 33/81; the best raise,
+    # 3x6, holds with the same 33/81, so it loses 48/81 if doubted
+    g = Game.start(SPANISH, [[2, 2, 2, 2], [5, 6]], first_player=0).apply(Bid(0, 3, 5))
+    assert BaselineBot(1, raise_risk=1.0).choose(g, 1) == Dudo(1)  # 48/81 > 33/81
+    assert BaselineBot(1, raise_risk=0.6).choose(g, 1) == Bid(1, 3, 6)  # 0.6 * 48/81 < 33/81
+
+
 def test_baseline_calls_calza_when_exact_is_likely_and_it_can_gain() -> None:
     # seat 1 sees three 2s; seat 0's single die is a 2 or a wild with probability 1/3
     g = Game.start(SPANISH, [[4], [2, 2, 2, 3]], first_player=0).apply(Bid(0, 3, 2))
@@ -247,6 +255,8 @@ def test_make_bot() -> None:
         make_bot("clever")
     with pytest.raises(ValueError, match="opening_confidence"):
         BaselineBot(1, opening_confidence=(0.9, 0.5))
+    with pytest.raises(ValueError, match="raise_risk"):
+        BaselineBot(1, raise_risk=1.5)
 
 
 def test_derive_seed_is_stable() -> None:
