@@ -22,6 +22,7 @@ from perudo_rules.simulate import (
     plot,
     simulate,
     summarise,
+    t95,
     wilson_interval,
 )
 
@@ -127,8 +128,13 @@ def test_intervals() -> None:
         wilson_interval(3, 2)
     m = mean_interval({1: 1, 2: 1, 3: 1})  # mean 2, sd 1, t(2 df) = 4.303
     assert m.value == 2 and m.high - 2 == pytest.approx(4.303 / math.sqrt(3))
-    big = mean_interval({0: 500, 1: 500})  # normal quantile for large samples
-    assert big.high - 0.5 == pytest.approx(1.96 * math.sqrt(0.25 * 1000 / 999 / 1000), rel=1e-3)
+    big = mean_interval({0: 500, 1: 500})  # t(999) is nearly the normal quantile
+    assert big.high - 0.5 == pytest.approx(1.9623 * math.sqrt(0.25 * 1000 / 999 / 1000), rel=1e-4)
+    # published two-sided 95% quantiles of Student's t
+    for df, t in [(1, 12.706), (10, 2.228), (30, 2.042), (40, 2.021), (60, 2.000), (120, 1.980)]:
+        assert t95(df) == pytest.approx(t, abs=1e-3)
+    with pytest.raises(ValueError):
+        t95(0)
     assert mean_interval({4: 1}).low == 4
 
 
