@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "Play GAMES games of each VARIANT with bots and report, per variant: rounds per "
             "game, bids per round, share of palifico rounds, Calza calls and success rate, "
             "Dudo success rate, and win rates by seat and by starting position, each with a "
-            "95%% confidence interval. The same --seed gives the same numbers whatever "
+            "95% confidence interval. The same --seed gives the same numbers whatever "
             "--workers."
         ),
     )
@@ -52,7 +52,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--players", type=_positive, default=6, help="seats per game (default 6)")
     p.add_argument("--games", type=_positive, default=2000, help="games per variant (default 2000)")
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument("--bot", choices=sorted(BOTS), default="baseline", help="bot for every seat")
+    p.add_argument(
+        "--bot",
+        choices=sorted(BOTS),
+        default="baseline",
+        help="bot for every seat (default baseline)",
+    )
     p.add_argument(
         "--workers",
         type=_non_negative,
@@ -61,7 +66,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    fmt.add_argument("--csv", action="store_true", help="print CSV: variant,metric,value,low,high")
+    fmt.add_argument(
+        "--csv", action="store_true", help="print CSV: variant,metric,value,low,high,n"
+    )
     p.add_argument("--plot", metavar="FILE", help="draw the distributions into FILE (PNG, SVG)")
     p.add_argument(
         "--save-records",
