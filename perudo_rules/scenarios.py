@@ -259,10 +259,21 @@ def _schema_check(doc: YamlDoc) -> None:
     )
     if errors:
         e = errors[0]
+        while e.context:  # a oneOf failure: report the error of the branch of the right type
+            e = min(
+                e.context,
+                key=lambda c: (c.validator == "type" and not c.relative_path, -len(c.path)),
+            )
+        message = e.message
+        if e.validator == "pattern" and isinstance(e.instance, str):
+            try:
+                parse_action(e.instance)
+            except ValueError as exc:
+                message = str(exc)
         path = list(e.absolute_path)
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
         raise ScenarioError(
-            e.message + more,
+            message + more,
             file=doc.file,
             key_path=".".join(str(p) for p in path),
             line=doc.line(path),
