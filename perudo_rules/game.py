@@ -520,15 +520,15 @@ class Game:
         return self._resolve(action)
 
     def _reveal_order(self, caller: int, caller_first: bool) -> list[int]:
-        n = len(self.dice_counts)
-        step = self.rules.step
-        seats = [(caller + step * i) % n for i in range(n)]
-        if not caller_first:
-            seats = seats[1:] + seats[:1]
-        return [s for s in seats if self.dice_counts[s]]
+        counts = self.dice_counts
+        n = len(counts)
+        step = self.variant.rules.step
+        start = caller if caller_first else caller + step
+        seats = [(start + step * i) % n for i in range(n)]
+        return [s for s in seats if counts[s]]
 
     def _resolve(self, action: Dudo | Calza) -> Game:
-        rules = self.rules
+        rules = self.variant.rules
         bid = self.bids[-1]
         caller = action.player
         count = self.count(bid.face)
@@ -567,12 +567,13 @@ class Game:
             assert self.to_move is not None
             starter = caller if rules.calza_next == "caller" else self.to_move
         new_counts = tuple(counts)
-        alive = sum(1 for c in new_counts if c)
+        alive = len(new_counts) - new_counts.count(0)
         winner: int | None = None
-        if alive == 1:
-            winner = next(s for s, c in enumerate(new_counts) if c)
-        elif rules.single_round:
-            winner = next(s for s, c in enumerate(new_counts) if c and s != loser)
+        if alive == 1 or rules.single_round:
+            for s, c in enumerate(new_counts):  # the first seat with dice (not the loser)
+                if c and (alive == 1 or s != loser):
+                    winner = s
+                    break
         next_player: int | None = None
         next_palifico = False
         used = self.palifico_used
@@ -591,30 +592,28 @@ class Game:
                 starter = candidate
                 used = used | {candidate}
             next_player = starter
-        result = RoundResult(
-            kind=kind,
-            bid=bid,
-            count=count,
-            loser=loser,
-            gainer=gainer,
-            revealed=tuple(order),
-            shown=tuple(self.dice[s] for s in order),
-            next_player=next_player,
-            caller=caller,
-            next_palifico=next_palifico,
+        dice = self.dice
+        # RoundResult(kind, bid, count, loser, gainer, revealed, shown, next_player, caller,
+        # next_palifico) and RoundRecord(round, first_player, palifico, dice, actions, result)
+        result = _make_result(
+            kind,
+            bid,
+            count,
+            loser,
+            gainer,
+            tuple(order),
+            tuple([dice[s] for s in order]),
+            next_player,
+            caller,
+            next_palifico,
         )
         assert self.first_player is not None
-        record = RoundRecord(
-            round=self.round,
-            first_player=self.first_player,
-            palifico=self.palifico,
-            dice=self.dice,
-            actions=(*self.bids, action),
-            result=result,
+        record = _make_record(
+            self.round, self.first_player, self.palifico, dice, (*self.bids, action), result
         )
         return _make_game(
             self.variant,
-            tuple(_EMPTY for _ in new_counts),
+            (_EMPTY,) * len(new_counts),
             new_counts,
             None,
             self.bids,
@@ -793,6 +792,80 @@ def _make_game(
     _set_space(g, space)
     return g
 
+
+(
+    _set_r_kind,
+    _set_r_bid,
+    _set_r_count,
+    _set_r_loser,
+    _set_r_gainer,
+    _set_r_revealed,
+    _set_r_shown,
+    _set_r_next_player,
+    _set_r_caller,
+    _set_r_next_palifico,
+) = (RoundResult.__dict__[f.name].__set__ for f in fields(RoundResult))
+(
+    _set_h_round,
+    _set_h_first_player,
+    _set_h_palifico,
+    _set_h_dice,
+    _set_h_actions,
+    _set_h_result,
+) = (RoundRecord.__dict__[f.name].__set__ for f in fields(RoundRecord))
+
+
+def _make_result(
+    kind: str,
+    bid: Bid,
+    count: int,
+    loser: int | None,
+    gainer: int | None,
+    revealed: tuple[int, ...],
+    shown: tuple[tuple[int, ...], ...],
+    next_player: int | None,
+    caller: int | None,
+    next_palifico: bool,
+) -> RoundResult:
+    """``RoundResult(...)`` with every field given, without the dataclass ``__init__``."""
+    r: RoundResult = _new_object(RoundResult)
+    _set_r_kind(r, kind)
+    _set_r_bid(r, bid)
+    _set_r_count(r, count)
+    _set_r_loser(r, loser)
+    _set_r_gainer(r, gainer)
+    _set_r_revealed(r, revealed)
+    _set_r_shown(r, shown)
+    _set_r_next_player(r, next_player)
+    _set_r_caller(r, caller)
+    _set_r_next_palifico(r, next_palifico)
+    return r
+
+
+def _make_record(
+    round: int,
+    first_player: int,
+    palifico: bool,
+    dice: tuple[tuple[int, ...], ...],
+    actions: tuple[Action, ...],
+    result: RoundResult,
+) -> RoundRecord:
+    """``RoundRecord(...)`` with every field given, without the dataclass ``__init__``."""
+    h: RoundRecord = _new_object(RoundRecord)
+    _set_h_round(h, round)
+    _set_h_first_player(h, first_player)
+    _set_h_palifico(h, palifico)
+    _set_h_dice(h, dice)
+    _set_h_actions(h, actions)
+    _set_h_result(h, result)
+    return h
+
+
+_RESULT_FIELDS = "kind bid count loser gainer revealed shown next_player caller next_palifico"
+if [f.name for f in fields(RoundResult)] != _RESULT_FIELDS.split() or [
+    f.name for f in fields(RoundRecord)
+] != ["round", "first_player", "palifico", "dice", "actions", "result"]:  # pragma: no cover
+    raise RuntimeError("RoundResult/RoundRecord fields changed: update Game._resolve")
 
 _set_bid_player, _set_bid_quantity, _set_bid_face = (
     Bid.__dict__[name].__set__ for name in ("player", "quantity", "face")
