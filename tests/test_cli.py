@@ -1,0 +1,381 @@
+"""The command line: list, show, validate, compare, check; --help, --json, exit codes, errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from perudo_rules import available_variants, load_variant
+from perudo_rules.cli import build_parser, main
+from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.rules import core_rules
+from perudo_rules.witness import differing_knobs
+
+Capsys = pytest.CaptureFixture[str]
+
+
+def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(err: str, *needles: str) -> None:
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("perudo-rules"), err
+    assert "error" in lines[0]
+    for needle in needles:
+        assert needle in lines[0], (needle, err)
+
+
+def _commands() -> list[str]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(sub.choices)
+
+
+# --- --help everywhere ------------------------------------------------------------------------
+
+
+def test_help_lists_every_command(capsys: Capsys) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for cmd in ("list", "show", "validate", "compare", "check"):
+        assert cmd in out
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_has_help(capsys: Capsys, command: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: perudo-rules {command}")
+    assert len(out.splitlines()) > 3
+
+
+def test_usage_errors_are_one_line_exit_2(capsys: Capsys) -> None:
+    for argv in (["bogus"], ["show"], ["check", "italian"], ["compare"], []):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert_one_line_error(capsys.readouterr().err)
+
+
+# --- list, show -------------------------------------------------------------------------------
+
+
+def test_list_table_and_json(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:2] == ["id", "name"] and set(lines[1]) <= {"-", " "}
+    assert [line.split()[0] for line in lines[2:]] == available_variants()
+    code, out, _ = run(capsys, "list", "--json")
+    data = json.loads(out)
+    assert [d["id"] for d in data] == available_variants()
+    assert data[0]["name"] == load_variant(available_variants()[0]).name
+
+
+def test_show_every_rule_with_ids(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "show", "spanish")
+    assert code == 0
+    spanish = load_variant("spanish")
+    assert out.startswith(f"{spanish.name} (spanish)")
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()}
+    for path in KNOB_PATHS:
+        assert path in rows, path
+    assert "not_as_opening_bid" in rows["bidding.wild_opening"]
+    for rid in core_rules():
+        assert rid in rows
+    assert "--interpretations" in out
+    code, out, _ = run(capsys, "show", "spanish", "--interpretations", "--brief")
+    assert "play.turn" not in out
+    for knob in spanish.interpretations():
+        assert knob.path in out
+    assert "alternative:" in out
+
+
+def test_show_json(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "show", "italian", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["id"] == "italian"
+    assert [r["rule"] for r in data["rules"]] == list(KNOB_PATHS)
+    by_rule = {r["rule"]: r for r in data["rules"]}
+    assert by_rule["calza.who"]["value"] == "any_except_bidder_and_next"
+    assert by_rule["calza.who"]["interpretation"]["chosen"]
+    assert [r["rule"] for r in data["fixed_rules"]] == list(core_rules())
+
+
+def test_show_house_file(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text("id: house\nname: Ours\nextends: italian\ncalza:\n  enabled: false\n")
+    code, out, _ = run(capsys, "show", str(path))
+    assert code == 0 and out.startswith("Ours (house)")
+    row = next(line for line in out.splitlines() if line.startswith("calza.enabled"))
+    assert "false" in row and "(set without a statement)" in row
+
+
+@pytest.mark.parametrize("command", ["show", "compare", "check"])
+def test_unknown_variant_is_one_line_exit_2(capsys: Capsys, command: str) -> None:
+    argv = {
+        "show": ["show", "castilian"],
+        "compare": ["compare", "italian", "castilian"],
+        "check": ["check", "castilian", "--bids", "1x2"],
+    }[command]
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "unknown variant 'castilian'", "italian")
+
+
+# --- validate ---------------------------------------------------------------------------------
+
+
+BROKEN = {
+    "bad-value.yaml": (
+        "id: x\nextends: italian\ncalza:\n  enabled: maybe\n",
+        ":4:",
+        "calza.enabled",
+    ),
+    "bad-yaml.yaml": ("id: x\nextends: italian\ncalza: [\n", ":4:", "invalid YAML"),
+    "unknown-key.yaml": ("id: x\nextends: italian\nfoo: 1\n", ":3:", "unknown key 'foo'"),
+    "bad-base.yaml": ("id: x\nextends: castilian\n", ":2:", "unknown variant"),
+    "not-a-map.yaml": ("- 1\n- 2\n", ":1:", "mapping"),
+}
+
+
+def test_validate_ok(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text("id: house\nname: Ours\nextends: spanish\npalifico:\n  heads_up: false\n")
+    bundled = str(Path(load_variant("italian").file or ""))
+    code, out, err = run(capsys, "validate", str(path), bundled)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines == [
+        f"{path}: OK (house: Ours, extends spanish)",
+        f"{bundled}: OK (italian: {load_variant('italian').name})",
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_validate_reports_file_and_line(capsys: Capsys, tmp_path: Path, name: str) -> None:
+    text, where, what = BROKEN[name]
+    path = tmp_path / name
+    path.write_text(text)
+    good = tmp_path / "good.yaml"
+    good.write_text("extends: italian\n")
+    code, out, err = run(capsys, "validate", str(good), str(path))
+    assert code == 1 and err == ""
+    ok, bad = out.splitlines()
+    assert ok.startswith(f"{good}: OK")
+    assert bad.startswith(f"{path}{where}") and what in bad, bad
+    # the same file given to show is bad input: one line on stderr, exit 2
+    code, out, err = run(capsys, "show", str(path))
+    assert code == 2 and out == ""
+    assert_one_line_error(err, f"{path}{where}", what)
+
+
+def test_validate_json_and_missing_file(capsys: Capsys, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BROKEN["bad-value.yaml"][0])
+    code, out, _ = run(capsys, "validate", "--json", str(bad), str(tmp_path / "nope.yaml"))
+    assert code == 1
+    data = json.loads(out)
+    assert [d["ok"] for d in data] == [False, False]
+    assert data[0]["line"] == 4 and data[0]["key_path"] == "calza.enabled"
+    assert "no such variant file" in data[1]["message"]
+
+
+# --- compare ----------------------------------------------------------------------------------
+
+
+def test_compare_table_statements_and_witnesses(capsys: Capsys) -> None:
+    code, out, err = run(capsys, "compare", "italian", "spanish")
+    assert code == 0 and err == ""
+    italian, spanish = load_variant("italian"), load_variant("spanish")
+    paths = differing_knobs(italian, spanish)
+    table, rest = out.split("\n\n", 1)
+    rows = table.splitlines()[2:]
+    assert [r.split()[0] for r in rows] == paths
+    for row, path in zip(rows, paths, strict=True):
+        assert row.split()[1:] == [str(italian[path]).lower(), str(spanish[path]).lower()] or (
+            path == "wild.name"
+        )
+    assert f"{len(paths)} rules differ, {len(KNOB_PATHS) - len(paths)} agree." in rest
+    statements, witnesses = rest.split("Divergence witnesses, italian vs spanish", 1)
+    for path in paths:
+        assert f"\n{path}\n" in statements
+        assert f"\n{path}  [" in witnesses
+    assert " ".join(spanish.knob("calza.who").text.split()[:6]) in statements
+    assert witnesses.count("confirmed in both engines") == len(paths) - 1
+    assert "illegal [bidding.wild_opening:" in witnesses
+
+
+def test_compare_all_and_json(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "compare", "italian", "spanish", "--all", "--no-witnesses")
+    assert code == 0 and "Divergence" not in out
+    table = out.split("\n\n", 1)[0].splitlines()[2:]
+    assert [r.split()[0] for r in table] == list(KNOB_PATHS)
+    assert any(r.split()[1] == "(same)" for r in table)
+    code, out, _ = run(capsys, "compare", "italian", "spanish", "--json")
+    data = json.loads(out)
+    italian, spanish = load_variant("italian"), load_variant("spanish")
+    assert [r["rule"] for r in data["rules"]] == differing_knobs(italian, spanish)
+    assert data["differ"] + data["agree"] == len(KNOB_PATHS)
+    (pair,) = data["witnesses"]
+    assert pair["variants"] == ["italian", "spanish"]
+    assert [w["rule"] for w in pair["witnesses"]] == differing_knobs(italian, spanish)
+    assert all(w["confirmed"] for w in pair["witnesses"] if w["kind"] != "none")
+
+
+def test_compare_three_variants(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text("id: house\nextends: italian\ncalza:\n  enabled: false\n")
+    code, out, _ = run(
+        capsys, "compare", "italian", "spanish", str(path), "--json", "--max-dice", "1"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["variants"] == ["italian", "spanish", "house"]
+    assert [p["variants"] for p in data["witnesses"]] == [
+        ["italian", "spanish"],
+        ["italian", "house"],
+        ["spanish", "house"],
+    ]
+    calza = next(r for r in data["rules"] if r["rule"] == "calza.enabled")
+    assert calza["values"] == {"italian": True, "spanish": True, "house": False}
+
+
+def test_compare_bad_input(capsys: Capsys, tmp_path: Path) -> None:
+    code, _, err = run(capsys, "compare", "italian")
+    assert code == 2
+    assert_one_line_error(err, "at least two variants")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BROKEN["bad-yaml.yaml"][0])
+    code, _, err = run(capsys, "compare", "italian", str(bad))
+    assert code == 2
+    assert_one_line_error(err, f"{bad}:4:")
+    code, _, err = run(capsys, "compare", "italian", "spanish", "--max-dice", "0")
+    assert code == 2
+    assert_one_line_error(err, "--max-dice")
+
+
+# --- check ------------------------------------------------------------------------------------
+
+
+def test_check_all_legal(capsys: Capsys) -> None:
+    code, out, err = run(capsys, "check", "spanish", "--bids", "8x4 5x1")
+    assert code == 0 and err == ""
+    assert "6 seats" in out and "30 in play" in out
+    assert "All 2 bids legal." in out
+
+
+def test_check_names_the_rule(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "check", "spanish", "--bids", "2x1 8x4 3x4 5x1 9x4")
+    assert code == 1
+    rows = [line.split() for line in out.splitlines()[3:8]]
+    assert [r[2] for r in rows] == ["2x1", "8x4", "3x4", "5x1", "9x4"]
+    assert [r[1] for r in rows] == ["0", "0", "1", "1", "2"]  # a refused seat bids again
+    assert rows[0][4:6] == ["ILLEGAL", "[bidding.wild_opening]"]
+    assert rows[1][4] == "legal"
+    assert rows[2][4:6] == ["ILLEGAL", "[bidding.order]"]
+    assert rows[3][4] == "legal"
+    assert rows[4][4:6] == ["ILLEGAL", "[bidding.wild_worth]"]
+    spanish = load_variant("spanish")
+    assert " ".join(spanish.knob("bidding.wild_opening").text.split()) in out
+    assert "3 of 5 bids illegal." in out
+    # the same opening is legal in the Italian edition
+    assert run(capsys, "check", "italian", "--bids", "2x1")[0] == 0
+
+
+def test_check_palifico(capsys: Capsys) -> None:
+    args = ["--bids", "2x4 3x5", "--palifico", "--players", "3", "--dice", "1"]
+    # seat 1 holds one die: the Italian exception lets it change the face, Spanish does not
+    assert run(capsys, "check", "italian", *args)[0] == 0
+    code, out, _ = run(capsys, "check", "spanish", *args)
+    assert code == 1 and "[palifico.face_lock]" in out and "palifico round 1" in out
+    code, out, _ = run(capsys, "check", "italian", "--bids", "1x1 2x1", "--palifico", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["palifico"] and data["dice"][0] == 1
+
+
+def test_check_round_and_json(capsys: Capsys) -> None:
+    house = ["--bids", "1x1", "--players", "2", "--dice", "2"]
+    code, out, _ = run(capsys, "check", "spanish", *house, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["legal"] is False
+    assert data["bids"][0] == {
+        "index": 1,
+        "seat": 0,
+        "bid": "1x1",
+        "standing": None,
+        "legal": False,
+        "rule": "bidding.wild_opening",
+        "reason": "no bid on the wild face as the opening bid",
+    }
+    assert data["dice"] == [2, 2]
+    code, out, _ = run(capsys, "check", "spanish", "--bids", "5x4", *house[2:], "--json")
+    assert code == 1 and json.loads(out)["bids"][0]["rule"] == "bidding.quantity_cap"
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["check", "italian", "--bids", "8y4"], "not a bid: '8y4'"),
+        (["check", "italian", "--bids", " "], "no bids"),
+        (["check", "italian", "--bids", "1x2", "--players", "9"], "9 seats"),
+        (["check", "italian", "--bids", "1x2", "--dice", "6"], "6 dice"),
+        (["check", "italian", "--bids", "1x2", "--dice", "0"], "--dice"),
+        (["check", "italian", "--bids", "1x2", "--round", "0"], "rounds are numbered"),
+    ],
+)
+def test_check_bad_input(capsys: Capsys, argv: list[str], needle: str) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert_one_line_error(err, needle)
+
+
+def test_check_round_number_and_palifico_switch(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text(
+        "id: house\nextends: italian\nbidding:\n  wild_opening: not_in_first_round\n"
+        "palifico:\n  enabled: false\n"
+    )
+    code, out, _ = run(capsys, "check", str(path), "--bids", "3x4 2x1")
+    assert code == 1 and "[bidding.wild_opening] no bid on the wild face in the first round" in out
+    assert run(capsys, "check", str(path), "--bids", "3x4 2x1", "--round", "2")[0] == 0
+    code, _, err = run(capsys, "check", str(path), "--bids", "1x2", "--palifico")
+    assert code == 2
+    assert_one_line_error(err, "no palifico rounds")
+
+
+# --- the real entry point ---------------------------------------------------------------------
+
+
+def test_python_dash_m_entry_point(tmp_path: Path) -> None:
+    ok = subprocess.run(
+        [sys.executable, "-m", "perudo_rules", "check", "spanish", "--bids", "8x4", "4x1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert "All 2 bids legal." in ok.stdout
+    bad = subprocess.run(
+        [sys.executable, "-m", "perudo_rules", "show", str(tmp_path / "missing.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert_one_line_error(bad.stderr, "no such variant file")

@@ -1,0 +1,243 @@
+"""Divergence witnesses: found for every differing rule, replayed here independently."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from perudo_rules import Bid, Calza, Dudo, Game, Variant, load_variant
+from perudo_rules.witness import Roll, Witness, differing_knobs, find_witnesses
+
+
+@pytest.fixture(scope="module")
+def italian() -> Variant:
+    return load_variant("italian")
+
+
+@pytest.fixture(scope="module")
+def spanish() -> Variant:
+    return load_variant("spanish")
+
+
+@pytest.fixture(scope="module")
+def it_es(italian: Variant, spanish: Variant) -> list[Witness]:
+    return find_witnesses(italian, spanish)
+
+
+def _replay(v: Variant, w: Witness) -> Game:
+    """Rebuild the witness position under ``v`` from its start and steps (no witness code)."""
+    s = w.start
+    assert s is not None and s.seed is None and s.first_player is not None
+    g = Game.start(
+        v, s.dice, s.first_player, palifico=s.palifico, round=s.round, palifico_used=s.palifico_used
+    )
+    for step in w.actions:
+        g = g.roll(dice=step.dice) if isinstance(step, Roll) else g.apply(step)
+    return g
+
+
+def _assert_diverges(a: Variant, b: Variant, w: Witness) -> None:
+    """The witness really separates ``a`` and ``b``, checked with the engine alone."""
+    if w.kind == "setup":
+        assert w.start is not None and w.start.seed is not None
+        ga = Game.new(a, players=w.start.players, seed=w.start.seed)
+        gb = Game.new(b, players=w.start.players, seed=w.start.seed)
+        assert (ga.first_player, ga.dice_counts) != (gb.first_player, gb.dice_counts)
+        return
+    ga, gb = _replay(a, w), _replay(b, w)
+    assert w.action is not None
+    if w.kind == "legality":
+        assert ga.is_legal(w.action) != gb.is_legal(w.action)
+        assert (w.outcomes[a.id] == "legal") == ga.is_legal(w.action)
+        assert (w.outcomes[b.id] == "legal") == gb.is_legal(w.action)
+    else:
+        assert w.kind == "resolution"
+        assert isinstance(w.action, Dudo | Calza)
+        ra, rb = ga.apply(w.action), gb.apply(w.action)
+        assert ra.last_result is not None and rb.last_result is not None
+        assert (ra.last_result, ra.dice_counts, ra.palifico, ra.winner) != (
+            rb.last_result,
+            rb.dice_counts,
+            rb.palifico,
+            rb.winner,
+        )
+
+
+def _plays_identically(a: Variant, b: Variant, games: int = 40) -> bool:
+    """Random legal play from the same seeds gives the same records under both variants."""
+    for seed in range(games):
+        rng = random.Random(seed)
+        ga, gb = Game.new(a, players=2 + seed % 5, seed=seed), Game.new(b, 2 + seed % 5, seed)
+        while not ga.is_over:
+            if ga.awaiting_roll:
+                roll = rng.random()
+                ga, gb = ga.roll(seed=int(roll * 1e9)), gb.roll(seed=int(roll * 1e9))
+                continue
+            la, lb = list(ga.legal_actions()), list(gb.legal_actions())
+            if la != lb:
+                return False
+            x = la[int(rng.random() ** 3 * len(la))]
+            ga, gb = ga.apply(x), gb.apply(x)
+            if ga.last_result != gb.last_result or ga.dice_counts != gb.dice_counts:
+                return False
+    return True
+
+
+def test_one_witness_per_differing_knob_in_knob_order(
+    italian: Variant, spanish: Variant, it_es: list[Witness]
+) -> None:
+    paths = differing_knobs(italian, spanish)
+    assert paths == [k.path for k in italian.knobs if italian[k.path] != spanish[k.path]]
+    assert len(paths) >= 7
+    assert [w.rule for w in it_es] == paths
+    for w in it_es:
+        assert w.variants == ("italian", "spanish")
+        assert w.values == {"italian": italian[w.rule], "spanish": spanish[w.rule]}
+
+
+def test_every_behavioural_difference_has_a_confirmed_witness(
+    italian: Variant, spanish: Variant, it_es: list[Witness]
+) -> None:
+    for w in it_es:
+        if w.kind == "none":
+            # Claimed to make no difference in play: check that independently.
+            hybrid = load_variant("italian", overrides={w.rule: spanish[w.rule]})
+            assert _plays_identically(italian, hybrid), w.rule
+            assert not w.confirmed and "no behavioural difference" in w.note
+            continue
+        assert w.confirmed, w.describe()
+        _assert_diverges(italian, spanish, w)
+    # everything but presentation has a witness: the wild face's name is the only "none"
+    assert [w.rule for w in it_es if w.kind == "none"] == ["wild.name"]
+
+
+def test_legality_witnesses_name_the_differing_rule(it_es: list[Witness]) -> None:
+    legality = [w for w in it_es if w.kind == "legality"]
+    assert {w.rule for w in legality} >= {"bidding.wild_opening", "calza.who", "palifico.face_lock"}
+    for w in legality:
+        refused = [o for o in w.outcomes.values() if o != "legal"]
+        assert len(refused) == 1 and refused[0].startswith(f"illegal [{w.rule}:"), w.outcomes
+
+
+def test_witnesses_are_small(it_es: list[Witness]) -> None:
+    for w in it_es:
+        if w.start is not None and w.start.seed is None:
+            assert w.start.players <= 3
+            assert sum(len(c) for c in w.start.dice) <= 4
+            assert len(w.actions) <= 2, w.describe()
+    opening = next(w for w in it_es if w.rule == "bidding.wild_opening")
+    assert opening.actions == () and opening.action == Bid(0, 1, 1)
+
+
+def test_resolution_witnesses_show_the_difference(it_es: list[Witness]) -> None:
+    early = next(w for w in it_es if w.rule == "challenge.early_stop")
+    assert early.kind == "resolution" and isinstance(early.action, Dudo)
+    a, b = early.outcomes["italian"], early.outcomes["spanish"]
+    assert a != b and "cups lifted" in a
+    once = next(w for w in it_es if w.rule == "palifico.once_per_player")
+    assert once.kind == "resolution"
+    assert "opens an ordinary round" in once.outcomes["italian"]
+    assert "opens a palifico round" in once.outcomes["spanish"]
+
+
+def test_rolloff_witness_is_a_seed_where_the_opener_differs(
+    italian: Variant, spanish: Variant, it_es: list[Witness]
+) -> None:
+    w = next(w for w in it_es if w.rule == "setup.rolloff_dice")
+    assert w.kind == "setup" and w.confirmed and w.action is None
+    assert w.start is not None and w.start.seed is not None
+    ga = Game.new(italian, w.start.players, seed=w.start.seed)
+    gb = Game.new(spanish, w.start.players, seed=w.start.seed)
+    assert ga.first_player != gb.first_player
+    assert f"seat {ga.first_player} opens" in w.outcomes["italian"]
+
+
+def test_describe_and_json(it_es: list[Witness]) -> None:
+    for w in it_es:
+        text = w.describe()
+        assert w.rule in text and "italian" in text and "spanish" in text
+        assert "\n" not in text
+        data = json.loads(json.dumps(w.to_dict()))
+        assert data["rule"] == w.rule and data["confirmed"] == w.confirmed
+        assert data["description"] == text
+
+
+def test_search_is_deterministic_and_fast(
+    italian: Variant, spanish: Variant, it_es: list[Witness]
+) -> None:
+    t = time.process_time()
+    again = find_witnesses(italian, spanish)
+    spent = time.process_time() - t
+    assert [w.to_dict() for w in again] == [w.to_dict() for w in it_es]
+    assert spent < 10, f"witness search took {spent:.1f}s of CPU"
+
+
+def test_identical_variants_have_no_witnesses(italian: Variant) -> None:
+    assert find_witnesses(italian, load_variant("italian")) == []
+
+
+HOUSE = """\
+id: house
+name: Our table
+extends: italian
+calza:
+  enabled: false
+palifico:
+  heads_up: false
+round:
+  starter: challenge_winner
+setup:
+  direction: right
+bidding:
+  wild_worth: 3
+"""
+
+
+def test_house_rules_file_gets_confirmed_witnesses(tmp_path: Path, italian: Variant) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text(HOUSE, encoding="utf-8")
+    house = load_variant(path)
+    ws = find_witnesses(italian, house)
+    assert [w.rule for w in ws] == [
+        "setup.direction",
+        "bidding.wild_worth",
+        "calza.enabled",
+        "palifico.heads_up",
+        "round.starter",
+    ]
+    for w in ws:
+        assert w.confirmed, w.describe()
+        assert w.variants == ("italian", "house")
+        _assert_diverges(italian, house, w)
+    calza = next(w for w in ws if w.rule == "calza.enabled")
+    assert calza.outcomes["house"].startswith("illegal [calza.enabled:")
+    heads_up = next(w for w in ws if w.rule == "palifico.heads_up")
+    assert heads_up.start is not None and heads_up.start.players == 2
+    assert "palifico round" in heads_up.outcomes["italian"]
+    assert "palifico round" not in heads_up.outcomes["house"]
+
+
+def test_a_masked_rule_is_not_claimed_confirmed(italian: Variant) -> None:
+    # With Calza switched off, who may call it changes nothing: the search finds the
+    # divergence with only calza.who changed, but must not call it confirmed.
+    house = load_variant(
+        "italian", overrides={"calza.enabled": False, "calza.who": "any_except_bidder"}
+    )
+    ws = {w.rule: w for w in find_witnesses(italian, house)}
+    assert ws["calza.enabled"].confirmed
+    masked = ws["calza.who"]
+    assert not masked.confirmed and masked.kind == "legality"
+    assert "not seen between the full variants" in masked.note
+    assert "Not confirmed" in masked.describe()
+
+
+def test_a_setup_only_rule_gets_a_setup_witness(italian: Variant) -> None:
+    fewer = load_variant("italian", overrides={"dice.per_player": 3})
+    (w,) = find_witnesses(italian, fewer)
+    assert w.rule == "dice.per_player" and w.kind == "setup" and w.confirmed
+    assert w.start is not None and w.start.seed is not None
+    assert Game.new(fewer, w.start.players, seed=w.start.seed).dice_counts[0] == 3
