@@ -106,8 +106,8 @@ def test_pages_fit_the_window(html_dir: Path, page: str, fragment: str) -> None:
     assert _overflow(html_dir, page, 1400, fragment) == "none"
 
 
-def test_compare_page_fits_a_laptop_window(html_dir: Path) -> None:
-    assert _overflow(html_dir, "compare", 1100) == "none"
+def test_compare_page_fits_a_narrow_window(html_dir: Path) -> None:
+    assert _overflow(html_dir, "compare", 800) == "none"
 
 
 def test_compare_page_screenshot(html_dir: Path, tmp_path: Path) -> None:
