@@ -16,8 +16,8 @@ import yaml
 
 __all__ = ["MAX_BYTES", "MAX_NODES", "YamlDoc", "load_yaml_file", "parse_yaml"]
 
-MAX_BYTES = 1 << 20
-MAX_NODES = 100_000
+MAX_BYTES = 256 << 10
+MAX_NODES = 20_000
 MAX_DEPTH = 64
 
 #: Builds the caller's error: ``err(message, file=, key_path=, line=)``.
@@ -78,6 +78,9 @@ def _check_nodes(root: yaml.Node, file: str | None, err: ErrorFactory) -> None:
         if depth > MAX_DEPTH:
             raise _error(err, f"nesting deeper than {MAX_DEPTH} levels", file, path, node)
         if isinstance(node, yaml.MappingNode):
+            count += len(node.value)  # the keys are nodes too
+            if count > MAX_NODES:
+                raise _error(err, f"document too large (over {MAX_NODES} nodes)", file, path, node)
             keys: set[str] = set()
             for key, value in node.value:
                 name = str(key.value) if isinstance(key, yaml.ScalarNode) else "?"
@@ -105,20 +108,25 @@ def parse_yaml(text: str, file: str | None, err: ErrorFactory) -> YamlDoc:
     """Parse ``text`` safely; raise ``err(message, file=, key_path=, line=)`` on any problem."""
     if len(text) > MAX_BYTES:
         raise err(f"file too large ({len(text)} bytes, limit {MAX_BYTES})", file=file)
+    loader = _Loader(text)
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        # parse once: compose, check the node tree, then build the data from the same nodes
+        root = loader.get_single_node()
+        data = None
         if root is not None:
             _check_nodes(root, file, err)
-        data = yaml.load(text, Loader=_Loader)
+            data = loader.construct_document(root)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
-        problem = exc.problem or exc.context or "malformed YAML"
+        problem = " ".join(str(exc.problem or exc.context or "malformed YAML").split())
         raise err(f"invalid YAML: {problem}", file=file, line=line) from None
     except yaml.YAMLError as exc:
-        raise err(f"invalid YAML: {exc}", file=file) from None
+        raise err(f"invalid YAML: {' '.join(str(exc).split())}", file=file) from None
     except RecursionError:
         raise err("invalid YAML: nesting too deep", file=file) from None
+    finally:
+        loader.dispose()
     return YamlDoc(data, root, file)
 
 

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from perudo_rules._yaml import YamlDoc
+from perudo_rules._yaml import MAX_NODES, YamlDoc
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
 from perudo_rules.knobs import KNOB_PATHS
@@ -61,7 +61,6 @@ from perudo_rules.variant import (
     _schema_errors,
     available_variants,
     load_variant,
-    strict_validator,
 )
 
 if TYPE_CHECKING:
@@ -69,6 +68,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMAT",
+    "MAX_RECORD_BIDS",
     "MAX_RECORD_BYTES",
     "MAX_RECORD_NODES",
     "VERSION",
@@ -92,9 +92,12 @@ VERSION = 1
 SCHEMA_ID = "https://perudo-rules.invalid/spec/record.schema.json"
 
 #: Largest record file :func:`load_record` reads.
-MAX_RECORD_BYTES = 16 << 20
+MAX_RECORD_BYTES = 8 << 20
 #: Most JSON values (objects, arrays, scalars) a record may hold.
-MAX_RECORD_NODES = 1_000_000
+MAX_RECORD_NODES = 500_000
+#: Most ranked bids the rounds of one record may need in total (dice.faces x dice in play,
+#: summed over the rounds): each round builds its table of bids, so this bounds the work.
+MAX_RECORD_BIDS = 1_000_000
 
 _ACTION_RE = re.compile(
     r"^(0|[1-9][0-9]{0,5}):(?:([1-9][0-9]{0,8})x([1-9][0-9]{0,2})|(dudo|calza))$"
@@ -254,7 +257,7 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
         "required": ["format", "version", "variant", "seats", "rounds"],
         "properties": {
             "format": {"const": FORMAT},
-            "version": {"const": VERSION},
+            "version": {"type": "integer", "const": VERSION},
             "variant": {
                 "description": (
                     "A bundled variant id, or a complete variant document (or one that "
@@ -286,11 +289,6 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
 def schema_json() -> str:
     """The schema as the exact text of ``spec/record.schema.json``."""
     return json.dumps(record_schema(), indent=2) + "\n"
-
-
-@functools.cache
-def _validator() -> Any:
-    return strict_validator(record_schema(variant_ref=False))
 
 
 # --- export -------------------------------------------------------------------------------
@@ -442,42 +440,191 @@ def parse_record(text: str, file: str | None = None) -> dict[str, Any]:
     return data
 
 
-def _count_nodes(data: Any, file: str | None) -> None:
-    stack = [(data, 0)]
+def _count_values(data: Any) -> int:
+    stack = [data]
     count = 0
-    while stack:
-        node, depth = stack.pop()
+    while stack and count <= MAX_NODES:
+        node = stack.pop()
         count += 1
-        if count > MAX_RECORD_NODES:
-            raise RecordError(f"record too large (over {MAX_RECORD_NODES} values)", file=file)
-        if depth > 32:
-            raise RecordError("record nested too deeply", file=file)
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list | tuple):
-            stack.extend((v, depth + 1) for v in node)
+        if isinstance(node, Mapping):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
+
+
+def _count_nodes(data: Any, file: str | None) -> None:
+    # breadth first, counting a container's items before looking inside: a huge array
+    # is refused as soon as its length is seen
+    count = 1
+    level = [data]
+    for _depth in range(32):
+        nested: list[Any] = []
+        for node in level:
+            items = node.values() if isinstance(node, Mapping) else node
+            count += len(items)
+            if count > MAX_RECORD_NODES:
+                raise RecordError(f"record too large (over {MAX_RECORD_NODES} values)", file=file)
+            nested.extend(v for v in items if isinstance(v, Mapping | list))
+        if not nested:
+            return
+        level = nested
+    raise RecordError("record nested too deeply", file=file)
+
+
+_TOP_KEYS = ("format", "version", "variant", "seats", "names", "setup", "rounds", "winner")
+_ROUND_KEYS = ("round", "first_player", "palifico", "dice", "actions", "result")
+_RESULT_KEYS = (
+    "kind",
+    "caller",
+    "bid",
+    "count",
+    "loser",
+    "gainer",
+    "revealed",
+    "next_player",
+    "next_palifico",
+)
+_BID_RE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")
+
+
+class _Shape:
+    """The checks of :func:`record_schema`, by hand: fast on large input, clear messages."""
+
+    def __init__(self, file: str | None) -> None:
+        self.file = file
+
+    def fail(self, path: str, message: str) -> RecordError:
+        return RecordError(message, file=self.file, key_path=path)
+
+    def obj(
+        self, value: Any, path: str, keys: Sequence[str], required: Sequence[str]
+    ) -> Mapping[str, Any]:
+        if not isinstance(value, Mapping):
+            raise self.fail(path, f"expected an object, not {_kind(value)}")
+        for key in value:
+            if key not in keys:
+                shown = repr(str(key)[:60])
+                raise self.fail(path, f"unknown key {shown} (allowed: {', '.join(keys)})")
+        for key in required:
+            if key not in value:
+                raise self.fail(path, f"missing required key {key!r}")
+        return value
+
+    def integer(self, value: Any, path: str, lo: int, hi: int | None = None) -> int:
+        if type(value) is not int:
+            raise self.fail(path, f"expected an integer, not {_kind(value)}")
+        if value < lo or (hi is not None and value > hi):
+            bound = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
+            raise self.fail(path, f"{value} is out of range ({bound})")
+        return value
+
+    def seat(self, value: Any, path: str, nullable: bool = False) -> None:
+        if value is None and nullable:
+            return
+        self.integer(value, path, 0, MAX_PLAYERS - 1)
+
+    def boolean(self, value: Any, path: str) -> None:
+        if type(value) is not bool:
+            raise self.fail(path, f"expected true or false, not {_kind(value)}")
+
+    def array(self, value: Any, path: str, min_items: int = 0) -> Sequence[Any]:
+        if not isinstance(value, list):
+            raise self.fail(path, f"expected an array, not {_kind(value)}")
+        if len(value) < min_items:
+            raise self.fail(path, f"expected at least {min_items} item(s)")
+        return value
+
+    def text(self, value: Any, path: str, pattern: re.Pattern[str] | None = None) -> str:
+        if not isinstance(value, str):
+            raise self.fail(path, f"expected a string, not {_kind(value)}")
+        if pattern is not None and not pattern.fullmatch(value):
+            raise self.fail(path, f"{value[:60]!r} is not in the expected form")
+        return value
+
+    def record(self, data: Any) -> None:
+        top = self.obj(data, "", _TOP_KEYS, ("format", "version", "variant", "seats", "rounds"))
+        if top["format"] != FORMAT:
+            raise self.fail("format", f"expected {FORMAT!r}")
+        if type(top["version"]) is not int or top["version"] != VERSION:
+            raise self.fail("version", f"this library reads version {VERSION}")
+        variant = top["variant"]
+        if isinstance(variant, str):
+            self.text(variant, "variant", _ID_RE)
+        elif not isinstance(variant, Mapping):
+            raise self.fail("variant", "expected a bundled variant id or a variant document")
+        self.integer(top["seats"], "seats", 2, MAX_PLAYERS)
+        if "names" in top:
+            for i, name in enumerate(self.array(top["names"], "names")):
+                if len(self.text(name, f"names.{i}")) > 200:
+                    raise self.fail(f"names.{i}", "a name has at most 200 characters")
+        if "setup" in top:
+            setup = self.obj(top["setup"], "setup", ("palifico_used",), ())
+            if "palifico_used" in setup:
+                used = self.array(setup["palifico_used"], "setup.palifico_used")
+                for i, s in enumerate(used):
+                    self.seat(s, f"setup.palifico_used.{i}")
+        for r, rnd in enumerate(self.array(top["rounds"], "rounds", 1)):
+            self.round(rnd, f"rounds.{r}")
+        if "winner" in top:
+            self.seat(top["winner"], "winner", nullable=True)
+
+    def round(self, rnd: Any, path: str) -> None:
+        rnd = self.obj(rnd, path, _ROUND_KEYS, _ROUND_KEYS[:-1])
+        self.integer(rnd["round"], f"{path}.round", 1, 10**9)
+        self.seat(rnd["first_player"], f"{path}.first_player")
+        self.boolean(rnd["palifico"], f"{path}.palifico")
+        for i, cup in enumerate(self.array(rnd["dice"], f"{path}.dice")):
+            for j, die in enumerate(self.array(cup, f"{path}.dice.{i}")):
+                if type(die) is not int:
+                    raise self.fail(
+                        f"{path}.dice.{i}.{j}", f"expected an integer, not {_kind(die)}"
+                    )
+        for i, action in enumerate(self.array(rnd["actions"], f"{path}.actions")):
+            if not isinstance(action, str) or not _ACTION_RE.fullmatch(action):
+                shown = repr(action[:60]) if isinstance(action, str) else _kind(action)
+                raise self.fail(
+                    f"{path}.actions.{i}",
+                    f"not an action: {shown} (write seat:QxF, seat:dudo or seat:calza)",
+                )
+        if "result" in rnd:
+            self.result(rnd["result"], f"{path}.result")
+
+    def result(self, res: Any, path: str) -> None:
+        res = self.obj(res, path, _RESULT_KEYS, _RESULT_KEYS[:4])
+        if res["kind"] not in ("dudo", "calza") or not isinstance(res["kind"], str):
+            raise self.fail(f"{path}.kind", "expected 'dudo' or 'calza'")
+        self.seat(res["caller"], f"{path}.caller")
+        self.text(res["bid"], f"{path}.bid", _BID_RE)
+        self.integer(res["count"], f"{path}.count", 0)
+        for key in ("loser", "gainer", "next_player"):
+            if key in res:
+                self.seat(res[key], f"{path}.{key}", nullable=True)
+        if "revealed" in res:
+            for i, s in enumerate(self.array(res["revealed"], f"{path}.revealed")):
+                self.seat(s, f"{path}.revealed.{i}")
+        if "next_palifico" in res:
+            self.boolean(res["next_palifico"], f"{path}.next_palifico")
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    if type(value) in names:
+        return names[type(value)]
+    if isinstance(value, float):
+        return f"the number {value!r}"
+    if isinstance(value, int):
+        return f"the number {value}"
+    return type(value).__name__
 
 
 def _check_structure(data: Any, file: str | None) -> None:
     if not isinstance(data, Mapping):
-        raise RecordError(f"a record must be a JSON object, not {type(data).__name__}", file=file)
+        raise RecordError(f"a record must be a JSON object, not {_kind(data)}", file=file)
     _count_nodes(data, file)
-    errors = sorted(
-        _validator().iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.message))
-    )
-    if errors:
-        e = errors[0]
-        path = ".".join(str(p) for p in e.absolute_path)
-        message = e.message
-        if len(message) > 200:
-            message = message[:200] + "..."
-        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
-            allowed = e.schema.get("properties", {}) if isinstance(e.schema, dict) else {}
-            extra = [k for k in e.instance if k not in allowed]
-            if extra:
-                message = f"unknown key {str(extra[0])[:60]!r} (allowed: {', '.join(allowed)})"
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise RecordError(message + more, file=file, key_path=path)
+    _Shape(file).record(data)
 
 
 def _variant_of(data: Mapping[str, Any], file: str | None) -> Variant:
@@ -491,6 +638,12 @@ def _variant_of(data: Mapping[str, Any], file: str | None) -> Variant:
         variant = _bundled(ref)
         assert variant is not None
         return variant
+    if _count_values(ref) > MAX_NODES:
+        raise RecordError(
+            f"the embedded variant is too large (over {MAX_NODES} values)",
+            file=file,
+            key_path="variant",
+        )
     extends = ref.get("extends")
     if extends is not None and extends not in available_variants():
         raise RecordError(
@@ -524,7 +677,16 @@ def check_record(data: Any, file: str | None = None) -> Variant:
     :func:`states`.
     """
     _check_structure(data, file)
-    return _variant_of(data, file)
+    variant = _variant_of(data, file)
+    faces = variant.rules.faces
+    work = sum(faces * sum(len(cup) for cup in rnd["dice"]) for rnd in data["rounds"])
+    if work > MAX_RECORD_BIDS:
+        raise RecordError(
+            f"record too large to referee: its rounds rank {work} bids in all "
+            f"(limit {MAX_RECORD_BIDS})",
+            file=file,
+        )
+    return variant
 
 
 # --- replay -------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ _META_KEYS = ("id", "name", "description", "extends", "rulebook")
 #: Most seats a variant may allow (a bound against hostile files).
 MAX_PLAYERS = 1000
 #: Most bids a round may rank: dice.faces x players.max x dice.max_per_player.
-MAX_BIDS = 1_000_000
+MAX_BIDS = 100_000
 
 
 def data_dir(name: str) -> Path:
