@@ -1,0 +1,291 @@
+"""Fast random play: whole games under the uniform random policy, on ranks and tuples.
+
+The step API (:class:`~perudo_rules.game.Game`) builds an immutable state per action and
+explains every refusal; simulations that only need outcomes can skip both. This module
+plays the same games directly on the bid tables of :mod:`perudo_rules.ranks`, with the
+same rules and the same random draws, several times faster.
+
+The random policy (also what ``benchmarks/run.py`` measures): at every decision point take
+the whole ``game.legal_actions()`` list (bids of the player to move in rank order, then
+Dudo calls, then Calza calls of every eligible seat, out-of-turn Calza included) and play
+``actions[int(rng.random() * len(actions))]``; between rounds roll with
+``game.roll(rng=rng)``. A game opens as :meth:`Game.new` opens one, but drawing from
+``rng`` instead of a fresh ``random.Random(seed)``: the roll-off, then every seat's dice.
+
+:func:`step_play` is that definition written with the public step API; :func:`play`
+reproduces it exactly (same opening, same actions, same rounds, same winner) for the same
+``rng`` state, which the tests check on every bundled edition.
+
+>>> import random
+>>> from perudo_rules import load_variant
+>>> v = load_variant("italian")
+>>> fast = play(v, 4, random.Random(7), record=True)
+>>> slow = step_play(v, 4, random.Random(7))
+>>> fast.winner == slow.winner and fast.rounds == len(slow.history)
+True
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from dataclasses import dataclass
+
+from perudo_rules.actions import Action, Bid, Dudo
+from perudo_rules.game import Game, _calls, _next_seat, _opening
+from perudo_rules.ranks import bid_space
+from perudo_rules.variant import Variant
+
+__all__ = ["RandomGame", "RandomGames", "RoundTrace", "play", "random_games", "step_play"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTrace:
+    """One round of a recorded fast game: what the step API's ``RoundRecord`` would hold
+    (dice, opener, palifico, actions) and the result fields that drive the game on."""
+
+    round: int
+    first_player: int
+    palifico: bool
+    dice: tuple[tuple[int, ...], ...]
+    actions: tuple[Action, ...]
+    kind: str
+    count: int
+    loser: int | None
+    gainer: int | None
+    next_player: int | None
+    next_palifico: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RandomGame:
+    """The outcome of one random game: winner, rounds, decisions (actions played), bids.
+
+    ``trace`` holds every round when the game was played with ``record=True``.
+    """
+
+    winner: int
+    rounds: int
+    decisions: int
+    bids: int
+    trace: tuple[RoundTrace, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RandomGames:
+    """Totals over a batch of random games; ``wins[s]`` counts the games seat ``s`` won."""
+
+    games: int
+    rounds: int
+    decisions: int
+    bids: int
+    wins: tuple[int, ...]
+
+
+def step_play(variant: Variant, players: int, rng: random.Random) -> Game:
+    """One random game through the public step API: the reference that :func:`play` follows.
+
+    Returns the finished :class:`Game` (its ``history`` holds every round).
+    """
+    first, dice = _opening(variant.rules, players, rng)
+    game = Game.start(variant, dice, first)
+    rand = rng.random
+    while game.winner is None:
+        if game.to_move is None:
+            game = game.roll(rng=rng)
+            continue
+        actions = game.legal_actions()
+        game = game.apply(actions[int(rand() * len(actions))])
+    return game
+
+
+def play(variant: Variant, players: int, rng: random.Random, record: bool = False) -> RandomGame:
+    """One random game, the same as :func:`step_play` with the same ``rng`` state, fast.
+
+    ``record=True`` also returns every round (:class:`RoundTrace`) for comparison.
+    """
+    rules = variant.rules
+    if not rules.min_players <= players <= rules.max_players:
+        raise ValueError(
+            f"{players} players; {variant.id} plays with {rules.min_players} to {rules.max_players}"
+        )
+    rand = rng.random
+    faces = rules.faces
+    step = rules.step
+    opening = rules.wild_opening
+    lock = rules.face_lock
+    early_calls = rules.challenge_who == "player_to_move" and not rules.calza
+    dudo_calls: dict[int, tuple[Action, ...]] = {}
+    first, dice = _opening(rules, players, rng)
+    counts = [len(c) for c in dice]
+    palifico = False
+    used: frozenset[int] = frozenset()
+    round_no = 1
+    to_move = first
+    decisions = 0
+    n_bids = 0
+    trace: list[RoundTrace] = []
+    while True:
+        # --- one round: bids until a Dudo or Calza --------------------------------------
+        space = bid_space(rules, sum(counts), palifico)
+        table = space.bids
+        wild = space.wild
+        size = space.size
+        cap = space.cap
+        nonwild = space.nonwild_ranks
+        # bids on the wild face are banned (never in palifico rounds) before the opening
+        # bid under "not_as_opening_bid", all through round 1 under "not_in_first_round"
+        ban_later = (
+            wild is not None and not palifico and opening == "not_in_first_round" and round_no == 1
+        )
+        ban_open = ban_later or (
+            wild is not None and not palifico and opening == "not_as_opening_bid"
+        )
+        round_counts = tuple(counts)
+        calls_cache: dict[tuple[int, int], tuple[Action, ...]] = {}
+        opener = to_move
+        actions: list[Action] = []
+        cur = -1
+        cur_q = cur_f = 0
+        bidder = -1
+        while True:
+            if cur < 0:
+                nb = len(nonwild) if ban_open else size
+                extras: tuple[Action, ...] = ()
+            else:
+                if palifico and not (
+                    lock == "free" or (lock == "locked_except_single_die" and counts[to_move] == 1)
+                ):
+                    nb = cap - cur_q
+                    lo = -1  # same face, higher quantity
+                elif ban_later:
+                    lo = bisect.bisect_right(nonwild, cur)
+                    nb = len(nonwild) - lo
+                else:
+                    nb = size - cur - 1
+                    lo = -2  # every rank above
+                if early_calls:
+                    extras = dudo_calls.get(to_move) or dudo_calls.setdefault(
+                        to_move, (Dudo(to_move),)
+                    )
+                else:
+                    key = (to_move, bidder)
+                    extras = calls_cache.get(key) or calls_cache.setdefault(
+                        key, _calls(rules, round_counts, to_move, bidder)
+                    )
+            i = int(rand() * (nb + len(extras)))
+            decisions += 1
+            if i < nb:
+                if cur < 0:
+                    rank = nonwild[i] if ban_open else i
+                elif lo == -2:
+                    rank = cur + 1 + i
+                elif lo == -1:
+                    rank = space.face_ranks[cur_f][cur_q + i]
+                else:
+                    rank = nonwild[lo + i]
+                cur = rank
+                cur_q, cur_f = table[rank]
+                bidder = to_move
+                n_bids += 1
+                if record:
+                    actions.append(Bid(to_move, cur_q, cur_f))
+                nxt = (to_move + step) % players
+                to_move = nxt if counts[nxt] else _next_seat(round_counts, step, to_move)
+                continue
+            action = extras[i - nb]
+            break
+        # --- resolution (as Game._resolve) ------------------------------------------------
+        caller = action.player
+        count = 0
+        for cup in dice:
+            count += cup.count(cur_f)
+            if wild is not None and cur_f != wild:
+                count += cup.count(wild)
+        loser: int | None = None
+        gainer: int | None = None
+        if type(action) is Dudo:
+            kind = "dudo"
+            loser = caller if count >= cur_q else bidder
+            counts[loser] -= 1
+            if rules.round_starter == "loser":
+                starter = loser
+            else:
+                starter = bidder if loser == caller else caller
+        else:
+            kind = "calza"
+            if count == cur_q:
+                if counts[caller] < min(rules.calza_gain_cap, rules.max_dice):
+                    gainer = caller
+                    counts[caller] += 1
+            else:
+                loser = caller
+                counts[caller] -= 1
+            starter = caller if rules.calza_next == "caller" else to_move
+        alive = players - counts.count(0)
+        winner = -1
+        if alive == 1 or rules.single_round:
+            for s, c in enumerate(counts):
+                if c and (alive == 1 or s != loser):
+                    winner = s
+                    break
+        next_player: int | None = None
+        next_palifico = False
+        if winner < 0:
+            if not counts[starter]:
+                starter = _next_seat(tuple(counts), step, starter)
+            candidate: int | None = None
+            if rules.palifico and (rules.palifico_heads_up or alive > 2):
+                if rules.palifico_trigger == "reduced_to_one":
+                    if loser is not None and counts[loser] == 1:
+                        candidate = loser
+                elif counts[starter] == 1:
+                    candidate = starter
+            if candidate is not None and not (rules.palifico_once and candidate in used):
+                next_palifico = True
+                starter = candidate
+                used = used | {candidate}
+            next_player = starter
+        if record:
+            actions.append(action)
+            trace.append(
+                RoundTrace(
+                    round_no,
+                    opener,
+                    palifico,
+                    tuple(dice),
+                    tuple(actions),
+                    kind,
+                    count,
+                    loser,
+                    gainer,
+                    next_player,
+                    next_palifico,
+                )
+            )
+        if winner >= 0:
+            return RandomGame(winner, round_no, decisions, n_bids, tuple(trace) if record else None)
+        # --- the next round (as Game.roll(rng=rng)) ----------------------------------------
+        assert next_player is not None
+        dice = tuple([tuple([int(rand() * faces) + 1 for _ in range(c)]) for c in counts])
+        palifico = next_palifico
+        round_no += 1
+        to_move = next_player
+
+
+def random_games(
+    variant: Variant, players: int, games: int, seed: int | None = None
+) -> RandomGames:
+    """Play ``games`` random games from one ``random.Random(seed)`` stream and total them."""
+    if games < 0:
+        raise ValueError("games must be >= 0")
+    rng = random.Random(seed)
+    wins = [0] * players
+    rounds = decisions = bids = 0
+    for _ in range(games):
+        g = play(variant, players, rng)
+        wins[g.winner] += 1
+        rounds += g.rounds
+        decisions += g.decisions
+        bids += g.bids
+    return RandomGames(games, rounds, decisions, bids, tuple(wins))
