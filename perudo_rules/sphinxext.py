@@ -33,7 +33,9 @@ file it reads, so editing a variant file rebuilds the pages that show it):
 
 Rule anchors are cross-referenced with the ``:rule:`` role: ``:rule:`italian:calza.who```
 (a variant's rule), ``:rule:`calza.who``` (the knob in the format reference),
-``:rule:`play.dudo``` (a fixed rule).
+``:rule:`play.dudo``` (a fixed rule); scenarios of the unfiltered catalogue with
+``:scenario:`it-opening-estimate```. Each rule of an edition page links to the scenarios
+that exercise it under that edition.
 
 Configuration: ``perudo_variants_dir`` (default: the bundled ``variants/``),
 ``perudo_editions_dir`` (a source subdirectory that receives one generated page per
@@ -153,14 +155,14 @@ def _para(*children: nodes.Node | str, classes: Sequence[str] = ()) -> nodes.par
 
 
 def _rule_xref(
-    target: str, content: nodes.Node | None = None, optional: bool = False
+    target: str, content: nodes.Node | None = None, optional: bool = False, reftype: str = "rule"
 ) -> addnodes.pending_xref:
-    """A ``:rule:`` reference node. ``optional`` ones fall back to plain text when the
-    target is documented nowhere (a compare table of variants without pages)."""
+    """A ``:rule:`` (or ``:scenario:``) reference node. ``optional`` ones fall back to plain
+    text when the target is documented nowhere (a compare table of variants without pages)."""
     ref = addnodes.pending_xref(
         "",
         refdomain="std",
-        reftype="rule",
+        reftype=reftype,
         reftarget=target,
         refexplicit=content is not None,
         refwarn=not optional,
@@ -255,9 +257,28 @@ class _PerudoDirective(SphinxDirective):
         docs.add(self.env.docname)
         self.env.perudo_all_variant_docs = docs  # type: ignore[attr-defined]
 
-    def note_rule(self, name: str, anchor: str) -> None:
+    def note_rule(self, name: str, anchor: str, objtype: str = "rule") -> None:
         std = self.env.get_domain("std")
-        std.note_object("rule", name, anchor, location=self.get_location())  # type: ignore[attr-defined]
+        std.note_object(objtype, name, anchor, location=self.get_location())  # type: ignore[attr-defined]
+
+    def scenarios_by_rule(self, vid: str) -> dict[str, list[str]]:
+        """Rule id to the ids of the bundled scenarios that exercise it under ``vid``."""
+        from perudo_rules import scenarios as scen_mod
+
+        self.note_glob_doc()
+        files = scen_mod.default_paths()
+        for path in files:
+            self.env.note_dependency(str(path))
+        try:
+            scenarios = scen_mod.load_scenarios(files)
+        except PerudoError:
+            return {}  # the scenario catalogue reports it, with file and line
+        out: dict[str, list[str]] = {}
+        for sc in scenarios:
+            if vid in sc.variants:
+                for rule in sc.rules:
+                    out.setdefault(rule, []).append(sc.id)
+        return out
 
     def error_node(self, message: str) -> nodes.Node:
         return nodes.paragraph(text=message, classes=["perudo-error"])
@@ -307,6 +328,7 @@ class VariantDirective(_PerudoDirective):
         variant = self.load(self.arguments[0])
         if variant is None:
             return [self.error_node(f"Variant {vid!r} could not be loaded.")]
+        scenarios = self.scenarios_by_rule(vid)
         out: list[nodes.Node] = []
         intro = nodes.container(classes=["perudo-variant-intro"])
         if variant.description:
@@ -336,7 +358,7 @@ class VariantDirective(_PerudoDirective):
             sec += nodes.title(text=section.replace("_", " ").capitalize())
             for knob in variant.knobs:
                 if knob.path.split(".", 1)[0] == section:
-                    sec += self.rule_node(vid, knob)
+                    sec += self.rule_node(vid, knob, scenarios)
             out.append(sec)
         if "no-core" not in self.options:
             sec = nodes.section(ids=[nodes.make_id(f"{vid}-section-core")])
@@ -345,11 +367,13 @@ class VariantDirective(_PerudoDirective):
                 text="These rules are not knobs: they hold in every variant. "
                 "Their ids are the ones the engine reports for an illegal action."
             )
-            sec += _core_rules_node(self, prefix=vid)
+            sec += _core_rules_node(self, prefix=vid, scenarios=scenarios)
             out.append(sec)
         return out
 
-    def rule_node(self, vid: str, knob: Knob) -> nodes.container:
+    def rule_node(
+        self, vid: str, knob: Knob, scenarios: dict[str, list[str]] | None = None
+    ) -> nodes.container:
         anchor = rule_anchor(knob.path, vid)
         name = f"{vid}:{knob.path}"
         self.note_rule(name, anchor)
@@ -377,12 +401,29 @@ class VariantDirective(_PerudoDirective):
         meta += nodes.inline(text="Reference: ", classes=["perudo-label"])
         meta += nodes.literal(text=name)
         box += meta
+        if scenarios and scenarios.get(knob.path):
+            box += _scenario_links(scenarios[knob.path])
         if knob.interpretation is not None:
             box += _interpretation_node(knob.interpretation)
         return box
 
 
-def _core_rules_node(directive: _PerudoDirective, prefix: str | None) -> nodes.Node:
+def _scenario_links(ids: Sequence[str]) -> nodes.paragraph:
+    para = _para(
+        nodes.inline(text="Scenarios: ", classes=["perudo-label"]), classes=["perudo-rule-meta"]
+    )
+    for i, sid in enumerate(ids):
+        if i:
+            para += nodes.Text(", ")
+        para += _rule_xref(sid, nodes.literal(text=sid), optional=True, reftype="scenario")
+    return para
+
+
+def _core_rules_node(
+    directive: _PerudoDirective,
+    prefix: str | None,
+    scenarios: dict[str, list[str]] | None = None,
+) -> nodes.Node:
     path = data_dir("spec") / "core-rules.yaml"
     directive.env.note_dependency(str(path))
     items = nodes.container(classes=["perudo-core-rules"])
@@ -396,6 +437,8 @@ def _core_rules_node(directive: _PerudoDirective, prefix: str | None) -> nodes.N
         )
         box += head
         box += nodes.paragraph(text=text)
+        if scenarios and scenarios.get(rule_id):
+            box += _scenario_links(scenarios[rule_id])
         if interp is not None:
             box += _interpretation_node(interp)
         items += box
@@ -891,6 +934,12 @@ class ScenariosDirective(_PerudoDirective):
 
     def scenario_node(self, s: Any) -> nodes.Node:
         anchor = nodes.make_id(f"scenario-{s.id}")
+        if (
+            "id" not in self.options
+            and "rule" not in self.options
+            and "variant" not in self.options
+        ):
+            self.note_rule(s.id, anchor, objtype="scenario")  # the catalogue: :scenario: target
         box = nodes.container(ids=[anchor], classes=["perudo-scenario"])
         head = nodes.paragraph(classes=["perudo-scenario-head"])
         head += nodes.reference("", "", nodes.literal(text=s.id), refid=anchor)
@@ -1245,7 +1294,7 @@ def _missing_reference(
     app: Sphinx, env: BuildEnvironment, node: addnodes.pending_xref, contnode: nodes.Element
 ) -> nodes.Node | None:
     """Optional rule links (to variants without a page) degrade to their text."""
-    if node.get("reftype") == "rule" and node.get("perudo_optional"):
+    if node.get("reftype") in ("rule", "scenario") and node.get("perudo_optional"):
         return contnode
     return None
 
@@ -1257,10 +1306,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("perudo_sim_games", 100, "env", types=frozenset({int}))
     app.add_config_value("perudo_sim_players", 6, "env", types=frozenset({int}))
     app.add_config_value("perudo_sim_seed", 1, "env", types=frozenset({int}))
-    app.add_crossref_type("rule", "rule", indextemplate="pair: %s; rule", objname="rule")
-    app.add_role_to_domain(
-        "std", "rule", XRefRole(innernodeclass=nodes.literal, warn_dangling=True), override=True
-    )
+    for kind in ("rule", "scenario"):
+        app.add_crossref_type(kind, kind, indextemplate=f"pair: %s; {kind}", objname=kind)
+        app.add_role_to_domain(
+            "std", kind, XRefRole(innernodeclass=nodes.literal, warn_dangling=True), override=True
+        )
     app.add_directive("perudo-variant", VariantDirective)
     app.add_directive("perudo-core-rules", CoreRulesDirective)
     app.add_directive("perudo-format", FormatDirective)
@@ -1280,5 +1330,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
         "version": "1",
         "parallel_read_safe": True,
         "parallel_write_safe": True,
-        "env_version": 1,
+        "env_version": 2,
     }

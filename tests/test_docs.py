@@ -133,6 +133,18 @@ def test_every_scenario_is_in_the_catalogue(html_dir: Path) -> None:
         assert f">{s.id}<" in page, s.id
 
 
+def test_edition_pages_link_each_rule_to_its_scenarios(html_dir: Path) -> None:
+    pages = {vid: _read(html_dir, f"editions/{vid}") for vid in available_variants()}
+    rules = {*KNOB_PATHS, *core_rules()}
+    linked = 0
+    for s in load_scenarios():
+        for vid in set(s.variants) & set(pages):
+            if set(s.rules) & rules:
+                assert f'href="../scenarios.html#{make_id("scenario-" + s.id)}"' in pages[vid]
+                linked += 1
+    assert linked >= len(load_scenarios())
+
+
 def test_interpretations_page_gives_both_readings(html_dir: Path) -> None:
     text = _text(_read(html_dir, "interpretations"))
     count = 0
