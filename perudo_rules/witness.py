@@ -203,12 +203,13 @@ class SearchLimits:
     """Bounds of the witness search (all small: witnesses are meant to be read)."""
 
     max_seats: int = 4
-    max_dice: int = 2
+    max_dice: int = 3
     seeds: int = 2
     max_bids: int = 2
     max_rounds: int = 2
     node_budget: int = 5000
-    setup_seeds: int = 200
+    setup_seeds: int = 100
+    setup_seats: int = 10
 
 
 def _fmt(value: Any) -> str:
@@ -297,11 +298,17 @@ def _resolution_text(g: Game) -> str:
     return "; ".join(parts)
 
 
-def _setup_texts(ga: Game, gb: Game) -> tuple[str, str]:
+def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[str, str]:
+    counts_differ = (
+        isinstance(ga, Game) and isinstance(gb, Game) and ga.dice_counts != gb.dice_counts
+    )
     texts = []
     for g in (ga, gb):
+        if isinstance(g, str):
+            texts.append(f"no game: {g}")
+            continue
         text = f"seat {g.first_player} opens the game"
-        if ga.dice_counts != gb.dice_counts:
+        if counts_differ:
             text += f" (dice per seat: {', '.join(map(str, g.dice_counts))})"
         texts.append(text)
     return texts[0], texts[1]
@@ -315,9 +322,14 @@ class _Candidate:
     action: Action | None
 
 
-def _replay(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | None:
+def _replay(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | str | None:
+    """The game after ``actions``; ``None`` if a step is refused. A new game (``start.seed``)
+    that the variant refuses gives the reason instead: refusing is a behaviour too."""
     try:
         g = start.game(variant)
+    except (PerudoError, ValueError) as exc:
+        return str(exc) if start.seed is not None else None
+    try:
         for step in actions:
             g = g.roll(dice=step.dice) if isinstance(step, Roll) else g.apply(step)
     except (PerudoError, ValueError):
@@ -325,10 +337,12 @@ def _replay(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | N
     return g
 
 
-def _signature(kind: str, g: Game, action: Action | None) -> dict[str, Any]:
+def _signature(kind: str, g: Game | str, action: Action | None) -> dict[str, Any]:
     """What a variant makes of ``action`` in ``g``: legality, rule, and the resolved state."""
+    if isinstance(g, str):
+        return {"valid": False}
     if kind == "setup":
-        return {"first_player": g.first_player, "dice_counts": g.dice_counts}
+        return {"valid": True, "first_player": g.first_player, "dice_counts": g.dice_counts}
     assert action is not None
     bad = g.violation(action)
     sig: dict[str, Any] = {"legal": bad is None, "rule": None if bad is None else bad[0]}
@@ -352,12 +366,14 @@ def _differing(sa: Mapping[str, Any], sb: Mapping[str, Any]) -> set[str]:
     return {k for k in sa.keys() | sb.keys() if sa.get(k) != sb.get(k)}
 
 
-def _outcomes(kind: str, ga: Game, gb: Game, action: Action | None) -> tuple[str, str, str]:
+def _outcomes(
+    kind: str, ga: Game | str, gb: Game | str, action: Action | None
+) -> tuple[str, str, str]:
     """(kind, outcome under a, outcome under b) of a divergence."""
     if kind == "setup":
         ta, tb = _setup_texts(ga, gb)
         return kind, ta, tb
-    assert action is not None
+    assert action is not None and isinstance(ga, Game) and isinstance(gb, Game)
     if ga.is_legal(action) != gb.is_legal(action):
         return "legality", _legality_text(ga, action), _legality_text(gb, action)
     return "resolution", _resolution_text(ga.apply(action)), _resolution_text(gb.apply(action))
@@ -434,7 +450,7 @@ def _passes(a: Variant, limits: SearchLimits) -> list[tuple[int, int, int, int]]
         range(1, limits.max_bids + 1),
         range(1, limits.max_rounds + 1),
     )
-    return sorted(combos, key=lambda p: (p[3], sum(p), p))
+    return sorted(combos, key=lambda p: (p[3], p[0] + p[1] + 2 * p[2], p))
 
 
 def _search_play(
@@ -494,19 +510,17 @@ def _next_roll(g: Game, salt: int) -> Roll:
 
 
 def _search_setup(a: Variant, h: Variant, limits: SearchLimits) -> Iterator[_Candidate]:
-    """Seeds where a new game starts differently (who opens, or the dice counts)."""
-    rules = a.rules
-    lo = max(2, rules.min_players)
-    hi = min(limits.max_seats, rules.max_players)
-    for n in range(lo, hi + 1):
+    """New games that start differently: who opens, the dice counts, or one variant
+    refusing the number of players. Seat counts 2 to ``limits.setup_seats``."""
+    for n in range(2, limits.setup_seats + 1):
         for seed in range(limits.setup_seeds):
             start = Start(players=n, dice=(), first_player=None, seed=seed)
-            try:
-                ga, gh = start.game(a), start.game(h)
-            except (PerudoError, ValueError):
-                continue
-            if _state(ga) != _state(gh) or ga.first_player != gh.first_player:
+            ga, gh = _replay(a, start, ()), _replay(h, start, ())
+            assert ga is not None and gh is not None
+            if _signature("setup", ga, None) != _signature("setup", gh, None):
                 yield _Candidate("setup", start, (), None)
+            elif isinstance(ga, str):
+                break  # neither variant plays with n seats: no seed changes that
 
 
 def _hybrid(base: Variant, path: str, value: Any) -> Variant:
@@ -523,8 +537,8 @@ def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
         else f"{a}, and {a} with only {rule} set to {b}'s value"
     )
     return (
-        "not seen between the full variants: in every position searched, other differing "
-        f"rules change or mask it; the outcomes shown compare {pair}"
+        "in every position searched, other differing rules change or mask this divergence; "
+        f"the outcomes shown compare {pair}"
     )
 
 
@@ -634,16 +648,17 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
         note=(
             f"no behavioural difference found: in {searched} game states searched (up to "
             f"{limits.max_seats} seats with 1 to {limits.max_dice} dice each, "
-            f"{limits.max_rounds} rounds) and {limits.setup_seeds} seeded new games, both "
-            "rule values allow the same actions and resolve every round alike, so the rule "
-            "is presentation only or matters only in larger positions"
+            f"{limits.max_rounds} rounds) and in new games of 2 to {limits.setup_seats} "
+            f"players from {limits.setup_seeds} seeds, both values allow the same actions, "
+            "resolve every round alike and start games alike: the rule is presentation "
+            "only, or matters only in larger positions"
         ),
         searched=searched,
     )
 
 
 def find_witnesses(
-    a: Variant, b: Variant, max_dice: int = 2, limits: SearchLimits | None = None
+    a: Variant, b: Variant, max_dice: int = 3, limits: SearchLimits | None = None
 ) -> list[Witness]:
     """One :class:`Witness` per knob whose value differs between ``a`` and ``b``, in knob order.
 
