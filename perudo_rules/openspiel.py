@@ -34,11 +34,11 @@ The game, move by move:
   order is the tie-break for calls that would be simultaneous at a table.
 * **Returns** (zero-sum, terminal only): the winner gets ``+1`` and every
   other seat ``-1/(players-1)`` (so ``+1/-1`` with two seats, as in
-  OpenSpiel's ``liars_dice``). A correct Calza can give a die back, so a game
-  with Calza gains has no length bound; the game parameter ``max_rounds``
-  caps it (default: ``10 x`` the starting dice when dice can be regained,
-  else the natural bound ``starting dice - 1`` that is never reached). A game
-  stopped by the cap is a draw: every return is 0.
+  OpenSpiel's ``liars_dice``). An exact Calza gives a die back or changes
+  nothing, so a game with Calza has no length bound; the game parameter
+  ``max_rounds`` caps it (default: ``10 x`` the starting dice with Calza,
+  else the natural bound ``starting dice - 1``, which is never reached). A
+  game stopped by the cap is a draw: every return is 0.
 * **Observations.** The information-state string is perfect recall: the
   seat's own dice of every round, every public action, every lifted cup and
   who is to act. The information-state tensor holds the seat, its dice, the
@@ -91,9 +91,9 @@ def _max_seat_dice(variant: Variant) -> int:
     return most
 
 
-def _gains_possible(variant: Variant) -> bool:
-    rules = variant.rules
-    return rules.calza and min(rules.calza_gain_cap, rules.max_dice) >= 2
+def _unbounded(variant: Variant) -> bool:
+    """Whether a round can end without a die lost: an exact Calza gains one or changes nothing."""
+    return variant.rules.calza
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -241,7 +241,7 @@ def _register(v: Variant, players: int) -> _Spec:
     amap = action_map(v, players)
     total = players * rules.per_player
     natural = total - 1
-    default_rounds = 10 * total if _gains_possible(v) else natural
+    default_rounds = 10 * total if _unbounded(v) else natural
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{v.name}, {players} players (perudo-rules)",
@@ -318,9 +318,7 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         params["max_rounds"] = max_rounds
         n = spec.players
         amap = spec.amap
-        rounds = (
-            max_rounds if _gains_possible(spec.variant) else min(max_rounds, spec.natural_rounds)
-        )
+        rounds = max_rounds if _unbounded(spec.variant) else min(max_rounds, spec.natural_rounds)
         # Per round: every bid, each followed by at most n-2 out-of-turn offers (neither to
         # the bidder nor to the player to move), then the call.
         rules = spec.variant.rules
