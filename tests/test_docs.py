@@ -205,6 +205,31 @@ def test_worked_ladder_follows_the_engine(html_dir: Path) -> None:
     assert re.search(r"3 fours < 4 fours < 2 Aztecs < 5 fours", first)
 
 
+def test_house_rules_example_loads_and_validates(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "house-rules.rst").read_text(encoding="utf-8")
+    block = text.split(".. code-block:: yaml\n\n", 1)[1]
+    lines = []
+    for line in block.splitlines():
+        if line and not line.startswith("   "):
+            break
+        lines.append(line[3:])
+    path = tmp_path / "our-table.yaml"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    ours, italian = load_variant(path), load_variant("italian")
+    assert ours.extends == "italian"
+    differing = {p for p in KNOB_PATHS if ours[p] != italian[p]}
+    assert differing == {"calza.who", "palifico.heads_up"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "perudo_rules", "validate", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr
+    # the Python example's overrides form gives the same calza.who
+    quick = load_variant("italian", overrides={"calza.who": "any_except_bidder"})
+    assert quick["calza.who"] == ours["calza.who"]
+
+
 def test_glossary_terms(html_dir: Path) -> None:
     ids = _ids(_read(html_dir, "glossary"))
     for term in ("Dudo", "Calza", "Palifico", "Aztec", "Paco", "wild", "bid rank"):
