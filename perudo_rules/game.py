@@ -883,6 +883,18 @@ def _make_bid(player: int | None, quantity: int, face: int) -> Bid:
     return b
 
 
+_DUDOS = tuple(Dudo(s) for s in range(64))
+_CALZAS = tuple(Calza(s) for s in range(64))
+
+
+def _dudo(seat: int) -> Dudo:
+    return _DUDOS[seat] if 0 <= seat < 64 else Dudo(seat)
+
+
+def _calza(seat: int) -> Calza:
+    return _CALZAS[seat] if 0 <= seat < 64 else Calza(seat)
+
+
 _CALLS: dict[tuple[str, bool, str, tuple[int, ...], int, int], tuple[Action, ...]] = {}
 
 
@@ -894,21 +906,20 @@ def _calls(
     hit = _CALLS.get(key)
     if hit is not None:
         return hit
-    extras: list[Action] = []
-    alive = [s for s, c in enumerate(counts) if c]
+    seats = range(len(counts))
+    extras: list[Action]
     if rules.challenge_who == "player_to_move":
-        extras.append(Dudo(to_move))
+        extras = [_dudo(to_move)]
     else:
-        extras.extend(Dudo(s) for s in alive if s != bidder)
+        extras = [_dudo(s) for s in seats if counts[s] and s != bidder]
     if rules.calza:
-        for s in alive:
-            if s == bidder:
-                continue
-            if rules.calza_who == "any_except_bidder_and_next" and s == to_move:
-                continue
-            if rules.calza_who == "player_to_move" and s != to_move:
-                continue
-            extras.append(Calza(s))
+        who = rules.calza_who
+        if who == "player_to_move":
+            if counts[to_move] and to_move != bidder:
+                extras.append(_calza(to_move))
+        else:
+            skip = to_move if who == "any_except_bidder_and_next" else -1
+            extras += [_calza(s) for s in seats if counts[s] and s != bidder and s != skip]
     if len(_CALLS) >= 50_000:
         _CALLS.clear()
     out = _CALLS[key] = tuple(extras)
