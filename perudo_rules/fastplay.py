@@ -114,8 +114,8 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
     step = rules.step
     opening = rules.wild_opening
     lock = rules.face_lock
-    early_calls = rules.challenge_who == "player_to_move" and not rules.calza
-    dudo_calls: dict[int, tuple[Action, ...]] = {}
+    dudo_by_mover = rules.challenge_who == "player_to_move"
+    calza_who = rules.calza_who if rules.calza else ""
     first, dice = _opening(rules, players, rng)
     counts = [len(c) for c in dice]
     palifico = False
@@ -142,7 +142,16 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
             wild is not None and not palifico and opening == "not_as_opening_bid"
         )
         round_counts = tuple(counts)
-        calls_cache: dict[tuple[int, int], tuple[Action, ...]] = {}
+        # How many Dudo and Calza calls follow a bid: the bidder and the player to move are
+        # two different seats with dice, so this is arithmetic on the seats with dice.
+        alive = players - counts.count(0)
+        n_calls = 1 if dudo_by_mover else alive - 1
+        if calza_who == "player_to_move":
+            n_calls += 1
+        elif calza_who == "any_except_bidder":
+            n_calls += alive - 1
+        elif calza_who:
+            n_calls += alive - 2
         opener = to_move
         actions: list[Action] = []
         cur = -1
@@ -151,7 +160,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
         while True:
             if cur < 0:
                 nb = len(nonwild) if ban_open else size
-                extras: tuple[Action, ...] = ()
+                i = int(rand() * nb)
             else:
                 if palifico and not (
                     lock == "free" or (lock == "locked_except_single_die" and counts[to_move] == 1)
@@ -164,16 +173,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
                 else:
                     nb = size - cur - 1
                     lo = -2  # every rank above
-                if early_calls:
-                    extras = dudo_calls.get(to_move) or dudo_calls.setdefault(
-                        to_move, (Dudo(to_move),)
-                    )
-                else:
-                    key = (to_move, bidder)
-                    extras = calls_cache.get(key) or calls_cache.setdefault(
-                        key, _calls(rules, round_counts, to_move, bidder)
-                    )
-            i = int(rand() * (nb + len(extras)))
+                i = int(rand() * (nb + n_calls))
             decisions += 1
             if i < nb:
                 if cur < 0:
@@ -193,7 +193,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
                 nxt = (to_move + step) % players
                 to_move = nxt if counts[nxt] else _next_seat(round_counts, step, to_move)
                 continue
-            action = extras[i - nb]
+            action = _calls(rules, round_counts, to_move, bidder)[i - nb]
             break
         # --- resolution (as Game._resolve) ------------------------------------------------
         caller = action.player
@@ -222,7 +222,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
                 loser = caller
                 counts[caller] -= 1
             starter = caller if rules.calza_next == "caller" else to_move
-        alive = players - counts.count(0)
+        alive = players - counts.count(0)  # after the call
         winner = -1
         if alive == 1 or rules.single_round:
             for s, c in enumerate(counts):
