@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from perudo_rules import Bid, Calza, Dudo, Game, Variant, load_variant
+from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
+from perudo_rules.knobs import KNOBS
 from perudo_rules.witness import Roll, Witness, differing_knobs, find_witnesses
 
 
@@ -52,8 +53,9 @@ def _assert_diverges(a: Variant, b: Variant, w: Witness) -> None:
     assert w.action is not None
     if w.kind == "legality":
         assert ga.is_legal(w.action) != gb.is_legal(w.action)
-        assert (w.outcomes[a.id] == "legal") == ga.is_legal(w.action)
-        assert (w.outcomes[b.id] == "legal") == gb.is_legal(w.action)
+        la, lb = w.variants
+        assert (w.outcomes[la] == "legal") == ga.is_legal(w.action)
+        assert (w.outcomes[lb] == "legal") == gb.is_legal(w.action)
     else:
         assert w.kind == "resolution"
         assert isinstance(w.action, Dudo | Calza)
@@ -243,3 +245,62 @@ def test_a_setup_only_rule_gets_a_setup_witness(italian: Variant) -> None:
     assert w.rule == "dice.per_player" and w.kind == "setup" and w.confirmed
     assert w.start is not None and w.start.seed is not None
     assert Game.new(fewer, w.start.players, seed=w.start.seed).dice_counts[0] == 3
+
+
+# Every single-rule change of the Italian edition that the loader accepts: the search is
+# generic, so each gets a confirmed witness, or an honest "none" that random play agrees with.
+INT_ALTERNATIVES = {
+    "players.min": [3],
+    "players.max": [4, 8],
+    "dice.per_player": [3],
+    "dice.faces": [5, 8],
+    "dice.max_per_player": [6],
+    "calza.gain_cap": [3],
+    "bidding.wild_worth": [1, 3],
+    "setup.rolloff_dice": [3],
+    "wild.name": ["Aztec head"],
+}
+
+
+def _single_changes(base: Variant) -> list[tuple[str, object]]:
+    out = []
+    for spec in KNOBS:
+        values = [c[0] for c in spec.choices] or INT_ALTERNATIVES.get(spec.path, [])
+        out += [(spec.path, v) for v in values if v != base[spec.path]]
+    return out
+
+
+def test_every_single_rule_change_gets_a_witness(italian: Variant) -> None:
+    changes = _single_changes(italian)
+    assert len(changes) >= 30
+    nothing = []
+    for path, value in changes:
+        try:
+            changed = load_variant("italian", overrides={path: value})
+        except VariantError:
+            continue  # e.g. face_then_quantity needs wild_worth 1: not a single change
+        (w,) = find_witnesses(italian, changed)
+        assert w.rule == path
+        if w.kind == "none":
+            assert _plays_identically(italian, changed, games=10), (path, value)
+            nothing.append(path)
+            continue
+        assert w.confirmed, w.describe()
+        _assert_diverges_any(italian, changed, w)
+    # the name of the wild face, and a dice cap above what Calza can ever reach (gain_cap 5)
+    assert nothing == ["dice.max_per_player", "wild.name"]
+
+
+def _assert_diverges_any(a: Variant, b: Variant, w: Witness) -> None:
+    if w.kind == "setup":
+        assert w.start is not None and w.start.seed is not None
+        outs = []
+        for v in (a, b):
+            try:
+                g = Game.new(v, players=w.start.players, seed=w.start.seed)
+                outs.append((g.first_player, g.dice_counts))
+            except ValueError:
+                outs.append(None)
+        assert outs[0] != outs[1]
+        return
+    _assert_diverges(a, b, w)

@@ -352,8 +352,8 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--max-dice",
         type=int,
-        default=2,
+        default=3,
         metavar="N",
-        help="most dice per seat in searched positions (default 2)",
+        help="most dice per seat in searched positions (default 3)",
     )
     p.set_defaults(handler=_cmd_compare)
