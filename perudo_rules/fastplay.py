@@ -267,7 +267,14 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
             return RandomGame(winner, round_no, decisions, n_bids, tuple(trace) if record else None)
         # --- the next round (as Game.roll(rng=rng)) ----------------------------------------
         assert next_player is not None
-        dice = tuple([tuple([int(rand() * faces) + 1 for _ in range(c)]) for c in counts])
+        # seat by seat, as roll(): one run of draws cut into cups
+        flat = [int(rand() * faces) + 1 for _ in range(sum(counts))]
+        cut = 0
+        cups = []
+        for c in counts:
+            cups.append(tuple(flat[cut : cut + c]))
+            cut += c
+        dice = tuple(cups)
         palifico = next_palifico
         round_no += 1
         to_move = next_player
