@@ -813,7 +813,10 @@ def _start_round(
     if rnd["palifico"] != prev.next_palifico:
         said = "is" if prev.next_palifico else "is not"
         raise stop("palifico.trigger", f"this round {said} a palifico round")
-    return game.roll(dice=dice)
+    try:
+        return game.roll(dice=dice)
+    except ValueError as exc:  # pragma: no cover - the checks above come first
+        raise stop("play.roll", str(exc)) from None
 
 
 def _walk(data: Mapping[str, Any], variant: Variant) -> Iterator[Game]:

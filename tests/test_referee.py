@@ -340,6 +340,16 @@ def game_continues(rec: dict[str, Any]) -> None:
     rec["rounds"].append(nxt)
 
 
+REASONS = {
+    "die face out of range": "seat 2 shows 7, not a face of a d6",
+    "die face zero": "seat 1 shows 0",
+    "dice count ignores the loss": "seat 1 rolls 5 dice, but holds 4 after round 1",
+    "wrong opener after dudo": "seat 1 opens this round, not seat 0",
+    "short starting cup": "seat 1 starts with 4 dice, not 5",
+    "too many seats": "7 seats; italian allows 6",
+}
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_violation(name: str) -> None:
     rec, round_, step, action, rule = CASES[name]
@@ -349,6 +359,7 @@ def test_violation(name: str) -> None:
     assert v is not None
     assert (v.round, v.step, v.action, v.rule) == (round_, step, action, rule), v
     assert v.reason and "\n" not in v.reason
+    assert REASONS.get(name, "") in v.reason
     assert verdict.winner is None
     assert verdict.headline() == f"violation: {v}"
 
@@ -450,3 +461,17 @@ def test_cli_in_a_fresh_process(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("perudo-rules: error: ") and proc.stderr.count("\n") == 1
     assert "Traceback" not in proc.stderr and "seats" in proc.stderr
+
+
+def test_simulated_games_pass_the_referee(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "records"
+    args = ["simulate", "italian", "spanish", "--games", "3", "--players", "4", "--seed", "2"]
+    assert main([*args, "--save-records", str(out)]) == 0
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 6
+    capsys.readouterr()
+    for f in files:
+        assert main(["referee", "-q", str(f)]) == 0
+        assert capsys.readouterr().out.startswith("valid: seat ")
