@@ -644,7 +644,8 @@ class Game:
         counts = self.dice_counts
         if dice is None:
             r = rng if rng is not None else random.Random(seed)
-            cups = tuple(tuple(roll_die(r, rules.faces) for _ in range(c)) for c in counts)
+            rand, faces = r.random, rules.faces  # roll_die, seat by seat, inlined
+            cups = tuple([tuple([int(rand() * faces) + 1 for _ in range(c)]) for c in counts])
         else:
             if len(dice) != len(counts):
                 raise ValueError(f"dice for {len(dice)} seats; the table has {len(counts)}")

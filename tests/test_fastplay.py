@@ -19,7 +19,7 @@ from perudo_rules import load_variant
 from perudo_rules.actions import Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.fastplay import RandomGame, play, random_games, step_play
-from perudo_rules.game import Game, _opening
+from perudo_rules.game import Game, _opening, roll_die
 from perudo_rules.knobs import KNOBS
 from perudo_rules.variant import Variant, available_variants
 
@@ -219,3 +219,24 @@ def test_apply_agrees_with_violation(variant_id: str) -> None:
             la = g.legal_actions()
             g = g.apply(la[int(rng.random() * len(la))])
     assert checked > 2000
+
+
+def test_dice_are_roll_die_draws_seat_by_seat() -> None:
+    """``Game.new`` and ``roll`` draw inline for speed; they must stay ``roll_die`` draws."""
+    v = load_variant("italian", overrides={"setup.first_player": "seat_zero"})
+    faces = v.rules.faces
+    for seed in range(20):
+        r = random.Random(seed)
+        want = tuple(tuple(roll_die(r, faces) for _ in range(5)) for _ in range(4))
+        g = Game.new(v, 4, seed=seed)
+        assert g.dice == want
+        rng = random.Random(seed + 100)
+        while g.to_move is not None:
+            la = g.legal_actions()
+            g = g.apply(la[int(rng.random() * len(la))])
+        r1, r2 = random.Random(seed), random.Random(seed)
+        rolled = g.roll(rng=r1)
+        assert rolled.dice == tuple(
+            tuple(roll_die(r2, faces) for _ in range(c)) for c in g.dice_counts
+        )
+        assert rolled == g.roll(seed=seed)
