@@ -2,7 +2,8 @@
 
 Both games are walked side by side through OpenSpiel's API: the same current
 player, chance outcomes, legal action ids (ours through the engine's legal
-actions and :class:`ActionMap`, and through the adapter) and returns, step by
+actions and :class:`ActionMap`, and through the adapter), the same information
+partition (information-state strings matched one to one) and returns, step by
 step. Exhaustively over every history with one die each (4, 5 and 6 faces,
 both bidding rules), and over thousands of random games with 2 to 5 dice each.
 The numbers compared are printed to the terminal even under output capture.
@@ -13,7 +14,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -46,6 +47,14 @@ class Tally:
 
     histories: int = 0
     terminals: int = 0
+    # Information states seen, both ways: the two games must partition histories alike.
+    theirs_to_ours: dict[tuple[int, str], str] = field(default_factory=dict)
+    ours_to_theirs: dict[tuple[int, str], str] = field(default_factory=dict)
+
+    def same_information(self, player: int, theirs: str, ours: str) -> None:
+        """Record that one history has these two information states for ``player``."""
+        assert self.theirs_to_ours.setdefault((player, theirs), ours) == ours, (theirs, ours)
+        assert self.ours_to_theirs.setdefault((player, ours), theirs) == theirs, (theirs, ours)
 
 
 def _check_node(ours: Any, theirs: Any, amap: ActionMap, tally: Tally) -> list[int]:
@@ -75,6 +84,10 @@ def _check_node(ours: Any, theirs: Any, amap: ActionMap, tally: Tally) -> list[i
     allowed = set(legal)
     for a, action in enumerate(_every_action(amap, player)):
         assert engine.is_legal(action) == (a in allowed), (str(ours), a)
+    for p in (0, 1):
+        tally.same_information(
+            p, theirs.information_state_string(p), ours.information_state_string(p)
+        )
     return legal
 
 
@@ -115,12 +128,16 @@ def test_every_history_with_one_die_each(
     _walk(ours.new_initial_state(), theirs.new_initial_state(), amap, tally)
     # Every increasing bid sequence ends in one Liar call, for each of faces**2 rolls.
     assert tally.terminals == faces**2 * (2 ** (2 * faces) - 1)
+    # One information state per own die and bid sequence (any, or only the ones where it
+    # is that player's turn): every one of them met, and matched one to one.
+    assert len(tally.theirs_to_ours) == 2 * faces * (2 ** (2 * faces))
     record_property("histories", tally.histories)
     record_property("games", tally.terminals)
     _say(
         capsys,
         f"1 die each, d{faces}, {RULES[order]}: {tally.histories} histories "
-        f"({tally.terminals} complete games) identical in "
+        f"({tally.terminals} complete games, {len(tally.theirs_to_ours)} information states) "
+        "identical in "
         f"{time.perf_counter() - start:.1f}s",
     )
 
