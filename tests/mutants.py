@@ -1,0 +1,410 @@
+"""Mutation run: deliberate rule breaks, one at a time, each must turn the suite red.
+
+``make mutants`` (or ``.venv/bin/python tests/mutants.py``) copies the package, its data
+and the tests into a temporary directory, applies ONE mutant there (an exact text
+replacement in an engine file), runs the relevant tests against the copy (``PYTHONPATH``
+points at it), and prints a kill table: each mutant and the tests that failed. The
+working tree is never modified. A mutant whose snippet is no longer in the engine (it was
+refactored) is reported as ``snippet not found`` instead of crashing the run.
+
+Options: ``--jobs N`` (parallel copies, default 2), ``--only NAME`` (repeatable),
+``--tests PATH`` (repeatable; default: the scenario, property and stateful tests),
+``--check`` (only check that every snippet is still found). Exit status 0 when every
+mutant is killed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_TESTS = ("tests/test_scenarios.py", "tests/test_properties.py", "tests/test_stateful.py")
+COPY = ("perudo_rules", "spec", "variants", "tests", "pyproject.toml")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberate rule break: replace ``old`` (exactly once) by ``new`` in ``file``."""
+
+    name: str
+    description: str
+    file: str
+    old: str
+    new: str
+
+
+G = "perudo_rules/game.py"
+R = "perudo_rules/ranks.py"
+V = "perudo_rules/variant.py"
+
+MUTANTS: tuple[Mutant, ...] = (
+    # The six the issue names.
+    Mutant(
+        "to-wild-floor",
+        "to wilds needs floor(q/k) instead of ceil(q/k) (wild key shifted by k-1)",
+        R,
+        "key = (rules.wild_worth * q, 1, 0)",
+        "key = (rules.wild_worth * q + rules.wild_worth - 1, 1, 0)",
+    ),
+    Mutant(
+        "from-wild-2q",
+        "back from w wilds needs k*w instead of k*w+1 dice",
+        R,
+        "key = (rules.wild_worth * q, 1, 0)",
+        "key = (rules.wild_worth * q, -1, 0)",
+    ),
+    Mutant(
+        "palifico-wilds-count",
+        "wilds count (and rank as wilds) in palifico rounds",
+        R,
+        "wild = rules.wild if (not palifico or rules.palifico_wilds) else None",
+        "wild = rules.wild",
+    ),
+    Mutant(
+        "calza-cap-dropped",
+        "an exact Calza gains a die even at the cap",
+        G,
+        "if counts[caller] < min(rules.calza_gain_cap, rules.max_dice):",
+        "if True:",
+    ),
+    Mutant(
+        "wrong-next-starter",
+        "after a Dudo the challenge winner starts instead of the loser (and vice versa)",
+        G,
+        'starter = loser if rules.round_starter == "loser" else winner_of_challenge',
+        'starter = winner_of_challenge if rules.round_starter == "loser" else loser',
+    ),
+    Mutant(
+        "reveal-no-early-stop",
+        "the Italian reveal lifts every cup instead of stopping when the bid is reached",
+        G,
+        "if rules.early_stop:",
+        "if False:",
+    ),
+    # Our own.
+    Mutant(
+        "palifico-once-ignored",
+        "palifico rounds repeat for a seat although once_per_player",
+        G,
+        "if candidate is not None and not (rules.palifico_once and candidate in used):",
+        "if candidate is not None:",
+    ),
+    Mutant(
+        "face-lock-ignored",
+        "in palifico rounds anyone may change the face",
+        G,
+        'return lock == "free" or (',
+        'return True or lock == "free" or (',
+    ),
+    Mutant(
+        "single-die-exception-wrong",
+        "the face-change exception goes to seats with no die instead of one die",
+        G,
+        'lock == "locked_except_single_die" and self.dice_counts[player] == 1',
+        'lock == "locked_except_single_die" and self.dice_counts[player] == 2',
+    ),
+    Mutant(
+        "dudo-by-non-mover",
+        "any seat but the bidder may call Dudo where only the player to move may",
+        G,
+        'if who == "player_to_move" and p != self.to_move:\n                return (\n'
+        '                    "challenge.who"',
+        'if False:\n                return (\n                    "challenge.who"',
+    ),
+    Mutant(
+        "wild-opening-ban-ignored",
+        "a wild bid may always open (the Spanish ban and the first-round reading ignored)",
+        G,
+        'if self.palifico or opening == "allowed":',
+        "if True:",
+    ),
+    Mutant(
+        "calza-by-bidder",
+        "the bidder may call Calza on their own bid",
+        G,
+        'return "calza.who", "the bidder may not call Calza on their own bid"',
+        "pass",
+    ),
+    Mutant(
+        "calza-by-next-player",
+        "the player to move may call Calza where the variant excludes them",
+        G,
+        'if who == "any_except_bidder_and_next" and p == self.to_move:',
+        "if False:",
+    ),
+    Mutant(
+        "dudo-tie-flipped",
+        "a Dudo with count exactly the quantity costs the bidder, not the challenger",
+        G,
+        "loser = caller if count >= bid.quantity else bid.player",
+        "loser = caller if count > bid.quantity else bid.player",
+    ),
+    Mutant(
+        "direction-ignored",
+        "play always passes to the next higher seat, whatever setup.direction says",
+        V,
+        'step=1 if v["setup.direction"] == "left" else -1,',
+        "step=1,",
+    ),
+    Mutant(
+        "out-starter-not-skipped",
+        "an eliminated loser still opens the next round",
+        G,
+        "if not new_counts[starter]:",
+        "if False:",
+    ),
+    Mutant(
+        "reveal-lists-out-seats",
+        "reveals list seats that are out",
+        G,
+        "return [s for s in seats if counts[s]]",
+        "return seats",
+    ),
+    Mutant(
+        "reveal-from-challenger",
+        "a Dudo reveal starts at the challenger instead of the next seat",
+        G,
+        "start = caller if caller_first else caller + step",
+        "start = caller",
+    ),
+    Mutant(
+        "quantity-cap-off-by-one",
+        "a bid naming every die in play is refused",
+        G,
+        "if q > space.cap:",
+        "if q >= space.cap:",
+    ),
+    Mutant(
+        "palifico-heads-up-ignored",
+        "palifico rounds happen heads-up although palifico.heads_up is false",
+        G,
+        "if rules.palifico and (rules.palifico_heads_up or alive > 2):",
+        "if rules.palifico:",
+    ),
+    Mutant(
+        "calza-next-ignored",
+        "after a Calza the player to move opens, whatever calza.next_starts says",
+        G,
+        'starter = caller if rules.calza_next == "caller" else self.to_move',
+        "starter = self.to_move",
+    ),
+    Mutant(
+        "palifico-not-after-calza",
+        "a wrong Calza that leaves the caller with one die brings no palifico round",
+        G,
+        "if loser is not None and new_counts[loser] == 1:",
+        'if kind == "dudo" and loser is not None and new_counts[loser] == 1:',
+    ),
+    Mutant(
+        "wilds-never-count",
+        "wild dice never count toward other faces",
+        G,
+        "if d == face or (d == wild and face != wild):",
+        "if d == face:",
+    ),
+    Mutant(
+        "out-seat-may-call",
+        "a seat without dice may call",
+        G,
+        "if type(p) is not int or not 0 <= p < len(counts) or not counts[p]:",
+        "if type(p) is not int or not 0 <= p < len(counts):",
+    ),
+    Mutant(
+        "round-not-counted",
+        "the round number does not advance with a roll",
+        G,
+        "self.round + 1,",
+        "self.round,",
+    ),
+)
+
+
+@dataclass
+class Outcome:
+    """What happened to one mutant."""
+
+    mutant: Mutant
+    status: str  # killed, SURVIVED, snippet not found, snippet ambiguous, error
+    killers: tuple[str, ...] = ()
+    seconds: float = 0.0
+    detail: str = ""
+
+
+def _copy_tree(dest: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "_build")
+    for name in COPY:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=ignore)
+        else:
+            shutil.copy2(src, dest / name)
+
+
+def _locate(m: Mutant, root: Path) -> str | None:
+    """``None`` if the snippet occurs exactly once in the file under ``root``, else why not."""
+    path = root / m.file
+    if not path.is_file():
+        return f"file {m.file} not found"
+    n = path.read_text(encoding="utf-8").count(m.old)
+    if n == 0:
+        return "snippet not found"
+    if n > 1:
+        return f"snippet ambiguous ({n} matches)"
+    return None
+
+
+def _run_tests(
+    root: Path, tests: list[str], junit: Path, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(root)
+    env.setdefault("HYPOTHESIS_PROFILE", "mutants")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    cmd = [
+        sys.executable,
+        "-m",
+        "pytest",
+        *tests,
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "--no-header",
+        f"--junitxml={junit}",
+        "-o",
+        "addopts=",
+    ]
+    try:
+        return subprocess.run(
+            cmd, cwd=root, env=env, capture_output=True, text=True, check=False, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(cmd, -1, "", f"timed out after {timeout:.0f}s")
+
+
+def _failures(junit: Path) -> tuple[str, ...]:
+    if not junit.is_file():
+        return ()
+    out = []
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        if case.find("failure") is not None or case.find("error") is not None:
+            cls = case.get("classname", "").rsplit(".", 1)[-1]
+            out.append(f"{cls}::{case.get('name')}")
+    return tuple(out)
+
+
+def _check_imports_copy(root: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(root))
+    got = subprocess.run(
+        [sys.executable, "-c", "import perudo_rules; print(perudo_rules.__file__)"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not Path(got).resolve().is_relative_to(root.resolve()):
+        raise SystemExit(f"mutants: the copy is not imported (got {got}); refusing to run")
+
+
+def run_one(m: Mutant | None, tests: list[str], timeout: float = 1800) -> Outcome:
+    """Copy, mutate the copy, run the tests; ``m=None`` runs the unmutated baseline."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="perudo-mutant-") as tmp:
+        root = Path(tmp)
+        _copy_tree(root)
+        _check_imports_copy(root)
+        dummy = Mutant("baseline", "no change", G, "", "")
+        if m is not None:
+            problem = _locate(m, root)
+            if problem is not None:
+                return Outcome(m, problem)
+            path = root / m.file
+            path.write_text(path.read_text(encoding="utf-8").replace(m.old, m.new, 1), "utf-8")
+        proc = _run_tests(root, tests, root / "junit.xml", timeout)
+        killers = _failures(root / "junit.xml")
+        seconds = time.monotonic() - start
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-5:])
+        if m is None:
+            status = "green" if proc.returncode == 0 else "RED"
+            return Outcome(dummy, status, killers, seconds, tail)
+        if proc.returncode == 0:
+            return Outcome(m, "SURVIVED", (), seconds, tail)
+        if proc.returncode == -1:
+            return Outcome(m, "timeout", killers, seconds, tail)
+        if not killers:
+            return Outcome(m, "error", (), seconds, tail)
+        return Outcome(m, "killed", killers, seconds)
+
+
+def _short(killers: tuple[str, ...], limit: int = 6) -> str:
+    names = []
+    for k in killers:
+        cls, _, name = k.partition("::")
+        cls = cls.removeprefix("test_")
+        names.append(f"{cls}::{name}" if cls else name)
+    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
+    return ", ".join(names[:limit]) + more
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the mutants and print the kill table; 0 when every mutant is killed."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", action="append", default=[])
+    ap.add_argument("--tests", action="append", default=[])
+    ap.add_argument("--check", action="store_true", help="only check the snippets are found")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds per mutant")
+    args = ap.parse_args(argv)
+    mutants = [m for m in MUTANTS if not args.only or m.name in args.only]
+    unknown = set(args.only) - {m.name for m in MUTANTS}
+    if unknown:
+        print(f"mutants: unknown mutant(s): {', '.join(sorted(unknown))}", file=sys.stderr)
+        return 2
+    tests = args.tests or list(DEFAULT_TESTS)
+
+    missing = [(m, p) for m in mutants if (p := _locate(m, ROOT)) is not None]
+    for m, p in missing:
+        print(f"{m.name}: {p} in {m.file}: {m.old!r}")
+    if args.check:
+        print(f"{len(mutants) - len(missing)}/{len(mutants)} snippets found")
+        return 1 if missing else 0
+
+    print(f"baseline: running {' '.join(tests)} on an unmutated copy ...", flush=True)
+    base = run_one(None, tests, args.timeout)
+    if base.status != "green":
+        print(f"baseline is RED; fix the suite first:\n{base.detail}")
+        return 1
+    print(f"baseline green in {base.seconds:.0f}s; {len(mutants)} mutants, {args.jobs} jobs")
+
+    outcomes: list[Outcome] = []
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for o in pool.map(lambda m: run_one(m, tests, args.timeout), mutants):
+            print(f"  {o.mutant.name}: {o.status} ({o.seconds:.0f}s)", flush=True)
+            outcomes.append(o)
+
+    width = max(len(o.mutant.name) for o in outcomes)
+    print()
+    print(f"{'mutant':<{width}}  {'status':<8}  killed by")
+    print(f"{'-' * width}  {'-' * 8}  {'-' * 40}")
+    for o in outcomes:
+        print(f"{o.mutant.name:<{width}}  {o.status:<8}  {_short(o.killers) or o.detail}")
+    killed = sum(o.status == "killed" for o in outcomes)
+    print(f"\n{killed}/{len(outcomes)} mutants killed")
+    for o in outcomes:
+        if o.status != "killed":
+            print(f"\n{o.mutant.name} ({o.mutant.description}): {o.status}\n{o.detail}")
+    return 0 if killed == len(outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
