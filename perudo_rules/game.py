@@ -476,7 +476,11 @@ class Game:
                 bids = self.bids
                 if (
                     rank is not None
-                    and (f != space.wild or not self._wild_banned())
+                    and (
+                        f != space.wild
+                        or space.wild_opening == "allowed"
+                        or not self._wild_banned()
+                    )
                     and (not bids or rank > space._rank[(bids[-1].quantity, bids[-1].face)])
                 ):
                     n = len(counts)
@@ -952,7 +956,7 @@ class LegalActions(Sequence[Action]):
             return
         bids = game.bids
         if not bids:
-            if space.wild is not None and game._wild_banned():
+            if space.wild_opening != "allowed" and game._wild_banned():
                 ranks: Sequence[int] = space.nonwild_above(-1)
             else:
                 ranks = space.all_ranks
@@ -962,7 +966,7 @@ class LegalActions(Sequence[Action]):
         cur = bids[-1]
         if game.palifico and not game._face_free(to_move):
             ranks = space.same_face_above(cur.quantity, cur.face)
-        elif space.wild is not None and game._wild_banned():
+        elif space.wild_opening != "allowed" and game._wild_banned():
             ranks = space.nonwild_above(space._rank[(cur.quantity, cur.face)])
         else:
             ranks = range(space._rank[(cur.quantity, cur.face)] + 1, space.size)

@@ -43,6 +43,7 @@ class BidSpace:
         "nonwild_ranks",
         "size",
         "wild",
+        "wild_opening",
     )
 
     def __init__(self, rules: Ruleset, cap: int, palifico: bool) -> None:
@@ -50,6 +51,8 @@ class BidSpace:
         self.faces = rules.faces
         wild = rules.wild if (not palifico or rules.palifico_wilds) else None
         self.wild = wild
+        # bidding.wild_opening as it applies to this round: never in a palifico round
+        self.wild_opening = "allowed" if (palifico or wild is None) else rules.wild_opening
         keyed: list[tuple[tuple[int, ...], tuple[int, int]]] = []
         for face in range(1, self.faces + 1):
             for q in range(1, cap + 1):
