@@ -890,6 +890,7 @@ def _make_bid(player: int | None, quantity: int, face: int) -> Bid:
 
 _DUDOS = tuple(Dudo(s) for s in range(64))
 _CALZAS = tuple(Calza(s) for s in range(64))
+_DUDO_ONLY: tuple[tuple[Action, ...], ...] = tuple((d,) for d in _DUDOS)
 
 
 def _dudo(seat: int) -> Dudo:
@@ -907,6 +908,8 @@ def _calls(
     rules: Ruleset, counts: tuple[int, ...], to_move: int, bidder: int
 ) -> tuple[Action, ...]:
     """The Dudo calls, then the Calza calls, open after ``bidder``'s bid (by seat; cached)."""
+    if not rules.calza and rules.challenge_who == "player_to_move" and 0 <= to_move < 64:
+        return _DUDO_ONLY[to_move]
     key = (rules.challenge_who, rules.calza, rules.calza_who, counts, to_move, bidder)
     hit = _CALLS.get(key)
     if hit is not None:

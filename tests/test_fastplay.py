@@ -217,8 +217,20 @@ def test_apply_agrees_with_violation(variant_id: str) -> None:
                         g.apply(a)
                     assert err.value.rule == bad[0]
             la = g.legal_actions()
+            if rng.random() < 0.3:
+                assert list(la) == _legal_by_violation(g)
+                assert len(la) == len(list(la))
             g = g.apply(la[int(rng.random() * len(la))])
     assert checked > 2000
+
+
+def _legal_by_violation(g: Game) -> list[Any]:
+    """Every candidate action ``violation`` accepts, in the documented order: bids of the
+    player to move by rank, then Dudo by seat, then Calza by seat."""
+    assert g.to_move is not None
+    cands: list[Any] = [Bid(g.to_move, q, f) for q, f in g.space.bids]
+    cands += [Dudo(s) for s in range(g.players)] + [Calza(s) for s in range(g.players)]
+    return [a for a in cands if g.violation(a) is None]
 
 
 def test_dice_are_roll_die_draws_seat_by_seat() -> None:
