@@ -66,6 +66,14 @@ def _opening(
     return first, cups
 
 
+def _cup_count(cup: tuple[int, ...], face: int, wild: int | None) -> int:
+    """Dice of ``cup`` that count as ``face``: the face itself, and the wild face if any
+    (a bid on the wild face counts only wilds)."""
+    if wild is None or face == wild:
+        return cup.count(face)
+    return cup.count(face) + cup.count(wild)
+
+
 def _next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
     """The next seat after ``seat`` holding dice, ``step`` (+1 or -1) at a time."""
     n = len(counts)
@@ -328,9 +336,7 @@ class Game:
         wild = self.space.wild
         total = 0
         for cup in self.dice:
-            for d in cup:
-                if d == face or (d == wild and face != wild):
-                    total += 1
+            total += _cup_count(cup, face, wild)
         return total
 
     def next_seat(self, seat: int) -> int:
@@ -548,9 +554,7 @@ class Game:
                 lifted = []
                 for s in order:
                     lifted.append(s)
-                    running += sum(
-                        1 for d in self.dice[s] if d == bid.face or (d == wild and bid.face != wild)
-                    )
+                    running += _cup_count(self.dice[s], bid.face, wild)
                     if running >= bid.quantity:
                         break
                 order = lifted
