@@ -529,6 +529,35 @@ def _hybrid(base: Variant, path: str, value: Any) -> Variant:
     return load_variant(base.ref or base.file or base.id, overrides=overrides)
 
 
+def _confirms(
+    cand: _Candidate,
+    decisive: set[str],
+    hyb_side: Mapping[str, Any],
+    full_side: Mapping[str, Any],
+    other_full: Mapping[str, Any],
+    full_diff: set[str],
+    revert: Variant | None,
+) -> bool:
+    """Whether the full variants show the divergence the hybrid pair showed, because of the rule.
+
+    The full variant on the changed side must behave like the hybrid on every decisive
+    component (so the full variants diverge there too), and, the counterfactual, the same
+    full variant with only this rule set back (``revert``) must behave like the other
+    side on every decisive component: this rule makes the difference, whatever else
+    differs. When that counterfactual variant is not consistent, the full variant must
+    behave like the hybrid in every respect, with nothing else differing.
+    """
+    if not decisive <= full_diff or any(full_side.get(k) != hyb_side.get(k) for k in decisive):
+        return False
+    if revert is None:  # no counterfactual variant: nothing else may differ at all
+        return full_side == hyb_side and full_diff == decisive
+    back = _replay(revert, cand.start, cand.actions)
+    if back is None:
+        return False
+    reverted = _signature(cand.kind, back, cand.action)
+    return all(reverted.get(k) == other_full.get(k) for k in decisive)
+
+
 def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
     a, b = ids
     pair = (
@@ -559,12 +588,17 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
     limits = limits or SearchLimits()
     ids = _labels(a, b)
     values = {ids[0]: a[rule], ids[1]: b[rule]}
-    attempts: list[tuple[Variant, Variant, bool]] = []
+    hybrids: dict[bool, Variant | None] = {}
     for base, other, flipped in ((a, b, False), (b, a, True)):
         try:
-            attempts.append((base, _hybrid(base, rule, other[rule]), flipped))
+            hybrids[flipped] = _hybrid(base, rule, other[rule])
         except VariantError:
-            continue
+            hybrids[flipped] = None
+    attempts = [
+        (base, hyb, flipped)
+        for base, flipped in ((a, False), (b, True))
+        if (hyb := hybrids[flipped]) is not None
+    ]
     if not attempts:
         return Witness(
             rule,
@@ -595,14 +629,17 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
             decisive = _differing(sx, sy)
             ga = _replay(a, cand.start, cand.actions)
             gb = _replay(b, cand.start, cand.actions)
-            if ga is not None and gb is not None:
-                # Confirmed when the full variants diverge here exactly as the hybrid pair
-                # does: the variant on the changed side behaves like the hybrid in every
-                # respect, so no other differing rule plays a part in this witness.
+            if ga is not None and gb is not None and decisive:
                 sa = _signature(cand.kind, ga, cand.action)
                 sb = _signature(cand.kind, gb, cand.action)
-                same = (sa == sx) if flipped else (sb == sy)
-                if decisive and same and _differing(sa, sb) == decisive:
+                # The side whose rule was changed (in the hybrid pair and in the full pair),
+                # the other side's full variant, and the changed side's full variant with
+                # only this rule set back (the counterfactual).
+                hyb_side, full_side, other_full = (sx, sa, sb) if flipped else (sy, sb, sa)
+                revert = hybrids[not flipped]
+                if _confirms(
+                    cand, decisive, hyb_side, full_side, other_full, _differing(sa, sb), revert
+                ):
                     kind, oa, ob = _outcomes(cand.kind, ga, gb, cand.action)
                     return Witness(
                         rule,
