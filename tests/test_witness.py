@@ -304,3 +304,20 @@ def _assert_diverges_any(a: Variant, b: Variant, w: Witness) -> None:
         assert outs[0] != outs[1]
         return
     _assert_diverges(a, b, w)
+
+
+def test_confirmation_is_causal_not_coincidental(italian: Variant) -> None:
+    # The roll-off dice mean nothing when seat 0 always opens: no witness may claim them.
+    seat_zero = load_variant(
+        "italian", overrides={"setup.first_player": "seat_zero", "setup.rolloff_dice": 2}
+    )
+    first, rolloff = find_witnesses(italian, seat_zero)
+    assert first.rule == "setup.first_player" and first.confirmed
+    assert rolloff.rule == "setup.rolloff_dice" and not rolloff.confirmed
+    # With the wild moved to the 6, no bid is wild under both variants, so the wild's
+    # worth cannot be seen on its own, while moving the wild itself can.
+    sixes = load_variant("italian", overrides={"wild.face": "highest", "bidding.wild_worth": 1})
+    ws = {w.rule: w for w in find_witnesses(italian, sixes)}
+    assert ws["wild.face"].confirmed
+    _assert_diverges(italian, sixes, ws["wild.face"])
+    assert not ws["bidding.wild_worth"].confirmed
