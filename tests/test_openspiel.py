@@ -48,6 +48,10 @@ pyspiel = pytest.importorskip(
     reason="open_spiel (module pyspiel) cannot be imported: pip install 'perudo-rules[openspiel]'",
 )
 
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from strategies import random_variants  # noqa: E402
+
 from perudo_rules import Bid, Calza, Dudo, Game, load_variant  # noqa: E402
 from perudo_rules.openspiel import action_map, game_name, load_game  # noqa: E402
 
@@ -383,3 +387,17 @@ def test_example_mcts_runs_and_determinizes_fairly(capsys: pytest.CaptureFixture
         assert other.information_state_string(0) == state.information_state_string(0)
         seen += other.information_state_string(1) != state.information_state_string(1)
     assert seen > 0
+
+
+@given(variant=random_variants(), data=st.data())
+def test_openspiel_checks_pass_on_house_rules_nobody_wrote(variant: Any, data: Any) -> None:
+    """Any variant the format can express is a valid OpenSpiel game: out-of-turn Dudo,
+    right-hand play, Calza for the player to move only, odd dice and faces..."""
+    rules = variant.rules
+    players = data.draw(st.integers(rules.min_players, rules.max_players), label="players")
+    game = load_game(variant, players, max_rounds=6)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    assert game.num_distinct_actions() == game.action_map.num_bids + 3
+    assert game.max_chance_outcomes() == max(
+        rules.faces, players if rules.first_player == "roll_off" else 0
+    )
