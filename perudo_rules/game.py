@@ -61,8 +61,9 @@ def _opening(
             best = max(totals)
             tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
         first = tied[0]
-    per = range(rules.per_player)
-    cups = tuple(tuple([int(rand() * faces) + 1 for _ in per]) for _ in range(players))
+    per = rules.per_player
+    flat = [int(rand() * faces) + 1 for _ in range(players * per)]  # seat by seat
+    cups = tuple([tuple(flat[i : i + per]) for i in range(0, players * per, per)])
     return first, cups
 
 
@@ -266,7 +267,7 @@ class Game:
             return _make_game(
                 variant,
                 cups,
-                tuple(len(c) for c in cups),
+                (rules.per_player,) * players,
                 first,
                 (),
                 False,
