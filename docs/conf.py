@@ -32,7 +32,7 @@ autodoc_member_order = "bysource"
 # The OpenSpiel adapter is an optional extra: document it with stand-ins when it is absent.
 autodoc_mock_imports = [m for m in ("pyspiel", "numpy") if importlib.util.find_spec(m) is None]
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 
 html_theme = "alabaster"
 html_static_path = ["_static"]
