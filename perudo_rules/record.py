@@ -35,8 +35,7 @@ defined its variant::
 :meth:`Game.record` (= :func:`export`) writes a record, :func:`replay` rebuilds
 the game (:func:`states` yields every position on the way), and
 :func:`perudo_rules.referee.referee` says whether a record obeys its variant.
-``spec/record.schema.json`` is :func:`record_schema`; rewrite it with
-``python -m perudo_rules.record > spec/record.schema.json``.
+``spec/record.schema.json`` is :func:`schema_json`; a test keeps it fresh.
 """
 
 from __future__ import annotations

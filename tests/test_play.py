@@ -177,3 +177,48 @@ def test_piped_stdin_in_a_subprocess(tmp_path: Path) -> None:
     record = json.loads(out_file.read_text())
     assert record["rounds"][0]["actions"][0] == f"{seat}:3x4"
     assert referee(record).valid
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
+def test_in_a_pseudo_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+    import select
+
+    seat = opener("italian", 3, 4)
+    out_file = tmp_path / "tty.json"
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "perudo_rules", "play", "italian", "--players", "3",
+            "--seed", "4", "--seat", str(seat), "--record-out", str(out_file),
+        ],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        close_fds=True,
+    )  # fmt: skip
+    os.close(slave)
+    os.write(master, b"7x7\n2x5\nquit\n")
+    chunks: list[bytes] = []
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], 30)
+            if not ready:
+                break
+            try:
+                data = os.read(master, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(master)
+        code = proc.wait(timeout=30)
+    text = b"".join(chunks).decode("utf-8", "replace")
+    assert code == 0, text
+    assert "your move> " in text and "[play.bid_range]" in text
+    assert "Traceback" not in text
+    record = json.loads(out_file.read_text())
+    assert record["rounds"][0]["actions"][0] == f"{seat}:2x5"
