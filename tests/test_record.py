@@ -283,6 +283,8 @@ def test_parse_action_rejects(text: str) -> None:
 
 
 def test_schema_file_is_fresh() -> None:
+    # regenerate: python -c "from perudo_rules.record import schema_json as s; print(s(), end='')"
+    #             > spec/record.schema.json
     assert (data_dir("spec") / "record.schema.json").read_text() == schema_json()
 
 
