@@ -180,7 +180,8 @@ def test_calls_follow_the_rules(g: Game) -> None:
 def test_legal_actions_agree_with_is_legal(g: Game, data: st.DataObject) -> None:
     """legal_actions() is exactly the legal part of the whole candidate space (bids of every
     seat with quantities 0..cap+1 and faces 0..faces+1, Dudo and Calza for every seat, out
-    seats included), in order: bids by rank, then Dudo, then Calza; also after a call."""
+    seats included), in order: bids by rank, then Dudo, then Calza; also after a call.
+    apply() accepts exactly the legal actions."""
     for state in (g, _after_call(g, data)):
         acts = state.legal_actions()
         listed = list(acts)
@@ -188,7 +189,14 @@ def test_legal_actions_agree_with_is_legal(g: Game, data: st.DataObject) -> None
         legal = [a for a in candidates(state) if state.is_legal(a)]
         assert set(listed) == set(legal)
         for a in candidates(state):
-            assert (a in acts) == state.is_legal(a) == (state.violation(a) is None)
+            legal_a = state.is_legal(a)
+            assert (a in acts) == legal_a == (state.violation(a) is None)
+            try:
+                state.apply(a)
+                applied = True
+            except IllegalAction:
+                applied = False
+            assert applied == legal_a, (a, state.violation(a))
         bids = [a for a in listed if isinstance(a, Bid)]
         assert listed[: len(bids)] == bids
         ranks = [state.rank(b) for b in bids]
