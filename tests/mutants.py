@@ -220,6 +220,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "if type(p) is not int or not 0 <= p < len(counts):",
     ),
     Mutant(
+        "apply-accepts-non-raise",
+        "apply()'s fast path takes a bid that does not raise the standing bid",
+        G,
+        "(not bids or rank > space._rank[(bids[-1].quantity, bids[-1].face)])",
+        "(True)",
+    ),
+    Mutant(
         "round-not-counted",
         "the round number does not advance with a roll",
         G,
