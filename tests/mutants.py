@@ -209,8 +209,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "wilds-never-count",
         "wild dice never count toward other faces",
         G,
-        "if d == face or (d == wild and face != wild):",
-        "if d == face:",
+        "return cup.count(face) + cup.count(wild)",
+        "return cup.count(face)",
     ),
     Mutant(
         "out-seat-may-call",
