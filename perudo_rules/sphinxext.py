@@ -352,6 +352,27 @@ class VariantDirective(_PerudoDirective):
             field += body
             facts += field
         intro += facts
+        glance = nodes.bullet_list(classes=["perudo-glance"])
+        for knob in variant.knobs:
+            item = nodes.list_item()
+            item += _para(
+                nodes.reference(
+                    "", "", nodes.literal(text=knob.path), refid=rule_anchor(knob.path, vid)
+                ),
+                " = ",
+                nodes.literal(text=format_value(knob.value), classes=["perudo-value"]),
+                *(
+                    [nodes.inline(text=" *", classes=["perudo-interpreted"])]
+                    if knob.interpretation
+                    else []
+                ),
+            )
+            glance += item
+        intro += _para(
+            nodes.strong(text="At a glance"),
+            " (* marks a value that rests on an interpretation):",
+        )
+        intro += glance
         out.append(intro)
         for section in SECTIONS:
             sec = nodes.section(ids=[nodes.make_id(f"{vid}-section-{section}")])
