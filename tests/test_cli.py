@@ -86,7 +86,8 @@ def test_list_table_and_json(capsys: Capsys) -> None:
     assert data[0]["name"] == load_variant(available_variants()[0]).name
 
 
-def test_show_every_rule_with_ids(capsys: Capsys) -> None:
+def test_show_every_rule_with_ids(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
     code, out, _ = run(capsys, "show", "spanish")
     assert code == 0
     spanish = load_variant("spanish")
@@ -97,6 +98,11 @@ def test_show_every_rule_with_ids(capsys: Capsys) -> None:
     assert "not_as_opening_bid" in rows["bidding.wild_opening"]
     for rid in core_rules():
         assert rid in rows
+    # long statements wrap under their column, every word kept, lines within 100 columns
+    flat = " ".join(out.split())
+    for knob in spanish.knobs:
+        assert " ".join((knob.text or "").split()) in flat, knob.path
+    assert max(len(line) for line in out.splitlines()) <= 100
     assert "--interpretations" in out
     code, out, _ = run(capsys, "show", "spanish", "--interpretations", "--brief")
     assert "play.turn" not in out

@@ -7,6 +7,7 @@ import itertools
 import json
 import shutil
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 from perudo_rules.errors import VariantError
@@ -69,6 +70,18 @@ def _wrap(label: str, text: str, indent: int) -> str:
         subsequent_indent=" " * indent,
         break_on_hyphens=False,
     )
+
+
+def _wrapped_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A table whose last column wraps to the terminal width, continuation lines indented."""
+    fixed = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers) - 1)]
+    room = max(30, _width() - sum(fixed) - 2 * len(fixed))
+    lines: list[list[str]] = []
+    for row in rows:
+        parts = textwrap.wrap(str(row[-1]), width=room, break_on_hyphens=False) or [""]
+        lines.append([*row[:-1], parts[0]])
+        lines.extend([*([""] * (len(row) - 1)), more] for more in parts[1:])
+    return format_table(headers, lines)
 
 
 # --- list, show -----------------------------------------------------------------------------
@@ -143,10 +156,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
         )
         for k in v.knobs
     ]
-    print(format_table(["rule", "value", "statement"], rows))
+    print(_wrapped_table(["rule", "value", "statement"], rows))
     if not args.brief:
         print("\nRules every edition shares:")
-        print(format_table(["rule", "statement"], list(core_rules().items())))
+        print(_wrapped_table(["rule", "statement"], list(core_rules().items())))
     interps = v.interpretations()
     if interps and args.interpretations:
         print("\nInterpretations (where the rulebook is silent or ambiguous):")
