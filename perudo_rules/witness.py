@@ -5,20 +5,28 @@ For every knob (rule id) whose value differs between variants ``a`` and ``b``,
 decisive action such that the action is legal in one variant and illegal in the
 other, or the round resolves differently (who loses, which cups are lifted, who
 opens next, whether the next round is a palifico round), or a new game starts
-differently (the roll-off).
+differently (who opens, the dice, or one variant refusing the number of players).
 
 The search is generic: it knows no rule. For a knob ``k`` it builds the *hybrid*
-variant, ``a`` with only ``k`` set to ``b``'s value, so that any divergence
-between ``a`` and the hybrid is caused by ``k`` alone. It then walks small
-positions in increasing size (2 to 4 seats, 1 to ``max_dice`` dice each,
-ordinary and palifico starts, first and later rounds, seats that already had
-their palifico, a few seeded dice rolls) breadth-first over action sequences,
-comparing at every node the legal actions of both engines and, after a Dudo or
-Calza, the whole resolved state; a resolved round that agrees is rolled on into
-the next round. When nothing diverges in play it compares new games
-(:meth:`Game.new`) over a range of seeds. Each candidate is replayed in the
-full variants ``a`` and ``b``; the first that diverges there too is the witness.
-Knobs for which nothing diverges get a witness of kind ``"none"`` that says so.
+variant, ``a`` with only ``k`` set to ``b``'s value (or ``b`` with ``a``'s value
+when that one is not consistent), so that any divergence between the base and
+the hybrid is caused by ``k`` alone. It then walks small positions breadth-first
+over action sequences, in passes from cheap to dear (2 to 4 seats, 1 to
+``max_dice`` dice a seat, one or two bids a round, then a second round; ordinary
+and palifico starts, round 1 and a later round, no seat or every seat having had
+its palifico, a few seeded dice rolls; explored bids are the lowest legal bid on
+each face, and every Dudo and Calza), comparing at every node the legal actions
+of both engines and, after a Dudo or Calza, the whole resolved state. When
+nothing diverges in play it compares new games (:meth:`Game.new`) of 2 to 10
+players over a range of seeds. A node budget bounds the work per knob.
+
+Each candidate is replayed in the full variants. It is *confirmed* when the full
+variants diverge there as the hybrid pair did, and the counterfactual holds: the
+full variant with only ``k`` set back behaves like the other one on the decisive
+points (so ``k``, not another differing rule, makes the difference). The first
+confirmed candidate is the witness; if none is, the first hybrid divergence is
+reported unconfirmed, with a note; a knob for which nothing diverges at all gets
+a witness of kind ``"none"`` that says so (presentation-only rules like a name).
 
 Everything is deterministic: same variants, same witnesses.
 """
