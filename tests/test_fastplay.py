@@ -252,3 +252,12 @@ def test_dice_are_roll_die_draws_seat_by_seat() -> None:
             tuple(roll_die(r2, faces) for _ in range(c)) for c in g.dice_counts
         )
         assert rolled == g.roll(seed=seed)
+
+
+def test_module_example_runs() -> None:
+    import doctest
+
+    from perudo_rules import fastplay
+
+    failed, attempted = doctest.testmod(fastplay)
+    assert attempted > 0 and failed == 0
