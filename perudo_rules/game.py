@@ -508,6 +508,18 @@ class Game:
                         self.first_player,
                         space,
                     )
+        if (
+            type(action) is Dudo
+            and self.bids
+            and self.winner is None
+            and action.player == self.to_move
+            and type(action.player) is int
+            and 0 <= action.player < len(self.dice_counts)
+            and self.dice_counts[action.player]
+            and action.player != self.bids[-1].player
+            and self.variant.rules.challenge_who == "player_to_move"
+        ):
+            return self._resolve(action)  # the player to move doubts: legal, as violation() says
         bad = self.violation(action)
         if bad is not None:
             raise IllegalAction(bad[0], bad[1])
@@ -542,7 +554,11 @@ class Game:
         rules = self.variant.rules
         bid = self.bids[-1]
         caller = action.player
-        count = self.count(bid.face)
+        dice = self.dice
+        wild = self.space.wild
+        count = 0
+        for cup in dice:
+            count += _cup_count(cup, bid.face, wild)
         counts = list(self.dice_counts)
         loser: int | None = None
         gainer: int | None = None
@@ -550,12 +566,11 @@ class Game:
             kind = "dudo"
             order = self._reveal_order(caller, caller_first=False)
             if rules.early_stop:
-                wild = self.space.wild
                 running = 0
                 lifted = []
                 for s in order:
                     lifted.append(s)
-                    running += _cup_count(self.dice[s], bid.face, wild)
+                    running += _cup_count(dice[s], bid.face, wild)
                     if running >= bid.quantity:
                         break
                 order = lifted
@@ -601,7 +616,6 @@ class Game:
                 starter = candidate
                 used = used | {candidate}
             next_player = starter
-        dice = self.dice
         # RoundResult(kind, bid, count, loser, gainer, revealed, shown, next_player, caller,
         # next_palifico) and RoundRecord(round, first_player, palifico, dice, actions, result)
         result = _make_result(
