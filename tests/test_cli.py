@@ -181,7 +181,7 @@ def test_validate_reports_file_and_line(capsys: Capsys, tmp_path: Path, name: st
     good = tmp_path / "good.yaml"
     good.write_text("extends: italian\n")
     code, out, err = run(capsys, "validate", str(good), str(path))
-    assert code == 1 and err == ""
+    assert code == 2 and err == ""
     ok, bad = out.splitlines()
     assert ok.startswith(f"{good}: OK")
     assert bad.startswith(f"{path}{where}") and what in bad, bad
@@ -195,7 +195,7 @@ def test_validate_json_and_missing_file(capsys: Capsys, tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(BROKEN["bad-value.yaml"][0])
     code, out, _ = run(capsys, "validate", "--json", str(bad), str(tmp_path / "nope.yaml"))
-    assert code == 1
+    assert code == 2
     data = json.loads(out)
     assert [d["ok"] for d in data] == [False, False]
     assert data[0]["line"] == 4 and data[0]["key_path"] == "calza.enabled"

@@ -209,7 +209,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                 print(f"{r['file']}: OK ({r['id']}: {r['name']}{base})")
             else:
                 print(r["error"])
-    return 0 if all(r["ok"] for r in results) else 1
+    # An invalid variant file is bad input (exit 2), like broken YAML anywhere else.
+    return 0 if all(r["ok"] for r in results) else 2
 
 
 # --- compare --------------------------------------------------------------------------------
@@ -340,7 +341,7 @@ def register(subparsers: Any) -> None:
         description=(
             "Load each variant file as the engine would. Prints 'FILE: OK' or the first "
             "problem of each file as FILE:LINE: key.path: message. Exit 0 if every file "
-            "is valid, 1 if any is not."
+            "is valid, 2 if any is not (bad input, as everywhere in this CLI)."
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE.yaml", help="variant files to check")
