@@ -300,8 +300,9 @@ def test_reveal_order(game: Game, seed: int) -> None:
         r = after.last_result
         assert r is not None
         n = before.players
-        first = step.player if isinstance(step, Calza) else step.player + rules.step
-        order = [(first + rules.step * i) % n for i in range(n)]
+        step_dir = 1 if game.variant["setup.direction"] == "left" else -1
+        first = step.player if isinstance(step, Calza) else step.player + step_dir
+        order = [(first + step_dir * i) % n for i in range(n)]
         order = [s for s in order if before.dice_counts[s]]
         if isinstance(step, Dudo) and rules.early_stop:
             wild = wild_active(before)
@@ -313,6 +314,22 @@ def test_reveal_order(game: Game, seed: int) -> None:
                     break
         assert list(r.revealed) == order
         assert list(r.shown) == [before.dice[s] for s in order]
+
+
+@given(new_games(), SEEDS)
+def test_turn_passes_in_the_direction_of_play(game: Game, seed: int) -> None:
+    """After a bid the turn passes to the next seat with dice in the direction the variant
+    names (left: next higher seat number; right: next lower), skipping out seats."""
+    step_dir = 1 if game.variant["setup.direction"] == "left" else -1
+    for before, step, after in random_play(game, seed):
+        if isinstance(step, Bid):
+            n = before.players
+            nxt = next(
+                s
+                for i in range(1, n + 1)
+                if before.dice_counts[s := (step.player + step_dir * i) % n]
+            )
+            assert after.to_move == nxt
 
 
 # --- out players --------------------------------------------------------------------------
@@ -575,13 +592,20 @@ def test_palifico_face_lock(g: Game) -> None:
         )
 
 
-@given(new_games(variants().filter(lambda v: v.rules.palifico)), SEEDS)
+@given(
+    st.one_of(
+        new_games(_palifico_variants()),  # type: ignore[arg-type]
+        starts(_palifico_variants()),  # type: ignore[arg-type]
+    ),
+    SEEDS,
+)
 def test_palifico_rounds_follow_the_trigger(game: Game, seed: int) -> None:
     """A palifico round follows exactly the losses that leave a seat with one die (or an
-    opener holding one, per the trigger), once per seat where the variant says so, never
-    heads-up where it is switched off, and the palifico seat opens it."""
+    opener holding one, per the trigger), once per seat where the variant says so (seats in
+    palifico_used never again), never heads-up where it is switched off, and the palifico
+    seat opens it."""
     rules = game.rules
-    used: set[int] = set()
+    used: set[int] = set(game.palifico_used)
     for before, step, after in random_play(game, seed):
         if step == "roll":
             assert after.palifico == before.palifico
