@@ -29,10 +29,10 @@ class VariantError(PerudoError):
         self.file = file
         self.key_path = key_path
         self.line = line
-        where = file or "<variant>"
+        where = file or ("<variant>" if line is not None or key_path else "")
         if line is not None:
             where += f":{line}"
-        prefix = f"{where}: " + (f"{key_path}: " if key_path else "")
+        prefix = (f"{where}: " if where else "") + (f"{key_path}: " if key_path else "")
         super().__init__(prefix + message)
 
 

@@ -286,3 +286,10 @@ def test_variant_is_a_value() -> None:
     assert isinstance(a, Variant)
     with pytest.raises(AttributeError):
         a.id = "x"  # type: ignore[misc]
+
+
+def test_error_without_a_file_has_no_placeholder_prefix() -> None:
+    with pytest.raises(VariantError) as e:
+        load_variant("klingon")
+    assert str(e.value).startswith("unknown variant 'klingon'")
+    assert str(VariantError("bad", key_path="dice.faces")) == "<variant>: dice.faces: bad"
