@@ -1,7 +1,8 @@
 """Simulated games: what an edition's rules do to real play.
 
 :func:`simulate` plays many games of one variant with bots
-(:mod:`perudo_rules.bots`) and returns :class:`SimStats`: rounds per game,
+(:mod:`perudo_rules.bots`), or with the ``uniform`` random policy on the fast
+path (:mod:`perudo_rules.fastplay`), and returns :class:`SimStats`: rounds per game,
 bids per round, the share of palifico rounds, Calza and Dudo calls and how
 often they were right, and win rates by seat and by starting position, each
 with a 95% confidence interval (Wilson for rates, Student t / normal for
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -29,12 +31,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from perudo_rules import fastplay
+from perudo_rules.actions import Bid
 from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
+from perudo_rules.fastplay import RandomGame
 from perudo_rules.game import Game
 from perudo_rules.variant import Variant
 
 __all__ = [
+    "UNIFORM",
     "Estimate",
     "GameSummary",
     "SimStats",
@@ -43,6 +49,7 @@ __all__ = [
     "plot",
     "simulate",
     "summarise",
+    "summarise_fast",
     "t95",
     "wilson_interval",
 ]
@@ -337,6 +344,42 @@ def comparison_rows(stats: Sequence[SimStats], digits: int = 3) -> list[list[str
     ]
 
 
+#: The policy of the fast path: a uniformly random action among every seat's legal
+#: actions (``perudo_rules.fastplay``); not a per-seat bot, so it is not in ``BOTS``.
+UNIFORM = "uniform"
+
+
+def summarise_fast(game: RandomGame, players: int, step: int) -> GameSummary:
+    """The :class:`GameSummary` of a fast-path game played with ``record=True``.
+
+    Equal to :func:`summarise` of the same game played through the step API.
+    """
+    if game.trace is None:
+        raise ValueError("play the game with record=True")
+    calza = calza_right = dudo = dudo_right = 0
+    for r in game.trace:
+        quantity = next(a.quantity for a in reversed(r.actions) if isinstance(a, Bid))
+        if r.kind == "calza":
+            calza += 1
+            calza_right += r.count == quantity
+        else:
+            dudo += 1
+            dudo_right += r.count < quantity
+    first = game.trace[0].first_player
+    return GameSummary(
+        rounds=len(game.trace),
+        bids=tuple(len(r.actions) - 1 for r in game.trace),
+        palifico_rounds=sum(1 for r in game.trace if r.palifico),
+        calza_calls=calza,
+        calza_right=calza_right,
+        dudo_calls=dudo,
+        dudo_right=dudo_right,
+        winner=game.winner,
+        first_player=first,
+        position=((game.winner - first) * step) % players,
+    )
+
+
 def _run_chunk(
     variant: Variant,
     players: int,
@@ -348,8 +391,16 @@ def _run_chunk(
 ) -> list[GameSummary]:
     out = []
     for i in range(start, stop):
-        bots = [make_bot(bot, derive_seed(seed, "bot", i, s)) for s in range(players)]
-        game = play_game(variant, players, bots, derive_seed(seed, "game", i))
+        game_seed = derive_seed(seed, "game", i)
+        if bot == UNIFORM and records is None:
+            fast = fastplay.play(variant, players, random.Random(game_seed), record=True)
+            out.append(summarise_fast(fast, players, variant.rules.step))
+            continue
+        if bot == UNIFORM:  # the same game through the step API, for its record
+            game = fastplay.step_play(variant, players, random.Random(game_seed))
+        else:
+            bots = [make_bot(bot, derive_seed(seed, "bot", i, s)) for s in range(players)]
+            game = play_game(variant, players, bots, game_seed)
         if records is not None:
             path = Path(records) / f"{variant.id}-{i:06d}.json"
             path.write_text(json.dumps(game.record()) + "\n", encoding="utf-8")
@@ -400,8 +451,9 @@ def simulate(
         raise ValueError(f"games must be a positive number, not {games!r}")
     if type(workers) is not int or workers < 0:
         raise ValueError(f"workers must be 0 (one per CPU) or more, not {workers!r}")
-    if bot not in BOTS:
-        raise ValueError(f"unknown bot {bot!r} (known: {', '.join(sorted(BOTS))})")
+    if bot not in BOTS and bot != UNIFORM:
+        known = ", ".join(sorted([*BOTS, UNIFORM]))
+        raise ValueError(f"unknown bot {bot!r} (known: {known})")
     records: str | None = None
     if save_records is not None:
         Path(save_records).mkdir(parents=True, exist_ok=True)

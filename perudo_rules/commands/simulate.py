@@ -8,7 +8,7 @@ import json
 import sys
 
 from perudo_rules.bots import BOTS
-from perudo_rules.simulate import comparison_rows, plot, simulate
+from perudo_rules.simulate import UNIFORM, comparison_rows, plot, simulate
 from perudo_rules.table import format_table
 from perudo_rules.variant import load_variant
 
@@ -54,9 +54,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument(
         "--bot",
-        choices=sorted(BOTS),
+        choices=sorted([*BOTS, UNIFORM]),
         default="baseline",
-        help="bot for every seat (default baseline)",
+        help=(
+            "bot for every seat (default baseline); 'uniform' plays a uniformly random legal "
+            "action of any seat on the fast path"
+        ),
     )
     p.add_argument(
         "--workers",
