@@ -7,6 +7,7 @@ rolls. When a game ends, a new one starts.
 
 from __future__ import annotations
 
+from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -25,6 +26,7 @@ SEEDS = st.integers(0, 2**32 - 1)
 class PerudoMachine(RuleBasedStateMachine):
     """Plays games move by move; the invariants run after every step."""
 
+    finished = 0  # games played to the end, over all runs (for measuring the machine)
     game: Game
     d0: int
     out: int
@@ -44,6 +46,7 @@ class PerudoMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.game.is_over)
     @rule(variant=variants(), players=st.integers(2, 5), seed=SEEDS)
     def restart(self, variant: Variant, players: int, seed: int) -> None:
+        PerudoMachine.finished += 1
         self._new(variant, players, seed)
 
     @precondition(lambda self: self.game.awaiting_roll)
@@ -165,3 +168,6 @@ class PerudoMachine(RuleBasedStateMachine):
 
 
 TestPerudoMachine = PerudoMachine.TestCase
+# Long enough runs that many games end (and restart) within one run; the profile's
+# max_examples still applies.
+TestPerudoMachine.settings = settings(stateful_step_count=150)
