@@ -569,7 +569,8 @@ def test_palifico_wilds_do_not_count(g: Game) -> None:
 def test_palifico_face_lock(g: Game) -> None:
     """In a palifico round every legal bid after the opening keeps the standing face, except
     where the variant frees it (face_lock free, or a bidder holding exactly one die under
-    locked_except_single_die); a higher quantity on the standing face stays legal."""
+    locked_except_single_die), and a seat that may change it may make any higher-ranked bid;
+    a higher quantity on the standing face stays legal."""
     assume(g.to_move is not None and g.bids)
     assert g.to_move is not None
     cur = g.bids[-1]
@@ -580,16 +581,14 @@ def test_palifico_face_lock(g: Game) -> None:
             assert free, (lock, cur, a)
     if cur.quantity < g.dice_in_play:
         assert g.is_legal(Bid(g.to_move, cur.quantity + 1, cur.face))
-    if free and lock != "free":
-        other = [f for f in range(1, g.rules.faces + 1) if f != cur.face]
-        assert (
-            any(
-                g.is_legal(Bid(g.to_move, q, f))
-                for f in other
-                for q in range(1, g.dice_in_play + 1)
-            )
-            or cur.quantity == g.dice_in_play
-        )
+    if free:
+        cur_rank = g.rank(cur)
+        assert cur_rank is not None
+        for f in range(1, g.rules.faces + 1):
+            for q in range(1, g.dice_in_play + 1):
+                rank = g.rank(Bid(g.to_move, q, f))
+                assert rank is not None
+                assert g.is_legal(Bid(g.to_move, q, f)) == (rank > cur_rank), (cur, q, f)
 
 
 @given(
