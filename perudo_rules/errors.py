@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalAction", "PerudoError", "VariantError"]
+__all__ = ["IllegalAction", "LocatedError", "PerudoError", "VariantError"]
 
 
 class PerudoError(ValueError):
     """Base class of every error this package raises on bad input."""
 
 
-class VariantError(PerudoError):
-    """A variant file (or override) is malformed, incomplete or inconsistent.
+class LocatedError(PerudoError):
+    """An error in input that is located: by ``file``, dotted ``key_path`` and 1-based ``line``.
 
-    ``file`` is the file at fault (or ``None`` for in-memory input), ``key_path``
-    the dotted key path inside it, ``line`` the 1-based line where it stands.
-    ``str(error)`` is one readable line: ``file:line: key.path: message``.
+    ``str(error)`` is one readable line, ``file:line: key.path: message``; parts that are
+    unknown are left out (``placeholder`` stands in for a missing file name when a line or
+    key path follows, for subclasses that set it).
     """
+
+    placeholder = ""
 
     def __init__(
         self,
@@ -29,11 +31,22 @@ class VariantError(PerudoError):
         self.file = file
         self.key_path = key_path
         self.line = line
-        where = file or ("<variant>" if line is not None or key_path else "")
+        where = file or (self.placeholder if line is not None or key_path else "")
         if line is not None:
             where += f":{line}"
         prefix = (f"{where}: " if where else "") + (f"{key_path}: " if key_path else "")
         super().__init__(prefix + message)
+
+
+class VariantError(LocatedError):
+    """A variant file (or override) is malformed, incomplete or inconsistent.
+
+    ``file`` is the file at fault (or ``None`` for in-memory input), ``key_path``
+    the dotted key path inside it, ``line`` the 1-based line where it stands.
+    ``str(error)`` is one readable line: ``file:line: key.path: message``.
+    """
+
+    placeholder = "<variant>"
 
 
 class IllegalAction(PerudoError):

@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any
 
 from perudo_rules._yaml import MAX_NODES, YamlDoc
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.errors import IllegalAction, PerudoError, VariantError
+from perudo_rules.errors import IllegalAction, LocatedError, VariantError
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.variant import (
     MAX_PLAYERS,
@@ -129,7 +129,7 @@ class Violation:
         return f"{where}: {self.reason} [{self.rule}]"
 
 
-class RecordError(PerudoError):
+class RecordError(LocatedError):
     """A record is malformed, or (from :func:`replay`) breaks a rule.
 
     ``file`` is the record file (``None`` for in-memory input), ``key_path`` the
@@ -146,14 +146,8 @@ class RecordError(PerudoError):
         key_path: str = "",
         violation: Violation | None = None,
     ) -> None:
-        self.message = message
-        self.file = file
-        self.key_path = key_path
+        super().__init__(message, file=file, key_path=key_path)
         self.violation = violation
-        where = f"{file}: " if file else ""
-        if key_path:
-            where += f"{key_path}: "
-        super().__init__(where + message)
 
 
 # --- actions ------------------------------------------------------------------------------

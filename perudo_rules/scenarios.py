@@ -37,7 +37,7 @@ import jsonschema
 
 from perudo_rules._yaml import YamlDoc, load_yaml_file
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.errors import IllegalAction, PerudoError
+from perudo_rules.errors import IllegalAction, LocatedError
 from perudo_rules.game import Game
 from perudo_rules.variant import Variant, data_dir, load_variant
 
@@ -84,26 +84,10 @@ STATE_KEYS: tuple[str, ...] = (
 EXPECT_KEYS: tuple[str, ...] = ("legal", "illegal", *RESULT_KEYS, *STATE_KEYS)
 
 
-class ScenarioError(PerudoError):
+class ScenarioError(LocatedError):
     """A scenario file is malformed; the message starts with ``file:line:``."""
 
-    def __init__(
-        self,
-        message: str,
-        *,
-        file: str | None = None,
-        key_path: str = "",
-        line: int | None = None,
-    ) -> None:
-        self.message = message
-        self.file = file
-        self.key_path = key_path
-        self.line = line
-        where = file or "<scenarios>"
-        if line is not None:
-            where += f":{line}"
-        prefix = f"{where}: " + (f"{key_path}: " if key_path else "")
-        super().__init__(prefix + message)
+    placeholder = "<scenarios>"
 
 
 @dataclass(frozen=True, slots=True)
