@@ -143,6 +143,32 @@ class GameSummary:
     position: int
 
 
+def _summary(
+    rounds: Sequence[tuple[str, int, int, bool, int]],
+    winner: int,
+    first: int,
+    step: int,
+    players: int,
+) -> GameSummary:
+    """Build a summary from each round's (kind, count, bid quantity, palifico, bids)."""
+    calls = {"calza": [0, 0], "dudo": [0, 0]}  # [calls, right]
+    for kind, count, quantity, _, _ in rounds:
+        calls[kind][0] += 1
+        calls[kind][1] += count == quantity if kind == "calza" else count < quantity
+    return GameSummary(
+        rounds=len(rounds),
+        bids=tuple(r[4] for r in rounds),
+        palifico_rounds=sum(1 for r in rounds if r[3]),
+        calza_calls=calls["calza"][0],
+        calza_right=calls["calza"][1],
+        dudo_calls=calls["dudo"][0],
+        dudo_right=calls["dudo"][1],
+        winner=winner,
+        first_player=first,
+        position=((winner - first) * step) % players,
+    )
+
+
 def summarise(game: Game) -> GameSummary:
     """The :class:`GameSummary` of a finished game.
 
@@ -151,29 +177,12 @@ def summarise(game: Game) -> GameSummary:
     """
     if game.winner is None or not game.history:
         raise ValueError("the game is not over")
-    calza = calza_right = dudo = dudo_right = 0
-    for r in game.history:
-        res = r.result
-        if res.kind == "calza":
-            calza += 1
-            calza_right += res.count == res.bid.quantity
-        else:
-            dudo += 1
-            dudo_right += res.count < res.bid.quantity
+    rounds = [
+        (r.result.kind, r.result.count, r.result.bid.quantity, r.palifico, len(r.actions) - 1)
+        for r in game.history
+    ]
     first = game.history[0].first_player
-    n = game.players
-    return GameSummary(
-        rounds=len(game.history),
-        bids=tuple(len(r.actions) - 1 for r in game.history),
-        palifico_rounds=sum(1 for r in game.history if r.palifico),
-        calza_calls=calza,
-        calza_right=calza_right,
-        dudo_calls=dudo,
-        dudo_right=dudo_right,
-        winner=game.winner,
-        first_player=first,
-        position=((game.winner - first) * game.rules.step) % n,
-    )
+    return _summary(rounds, game.winner, first, game.rules.step, game.players)
 
 
 def _hist(values: Iterable[int]) -> tuple[tuple[int, int], ...]:
@@ -356,28 +365,17 @@ def summarise_fast(game: RandomGame, players: int, step: int) -> GameSummary:
     """
     if game.trace is None:
         raise ValueError("play the game with record=True")
-    calza = calza_right = dudo = dudo_right = 0
-    for r in game.trace:
-        quantity = next(a.quantity for a in reversed(r.actions) if isinstance(a, Bid))
-        if r.kind == "calza":
-            calza += 1
-            calza_right += r.count == quantity
-        else:
-            dudo += 1
-            dudo_right += r.count < quantity
-    first = game.trace[0].first_player
-    return GameSummary(
-        rounds=len(game.trace),
-        bids=tuple(len(r.actions) - 1 for r in game.trace),
-        palifico_rounds=sum(1 for r in game.trace if r.palifico),
-        calza_calls=calza,
-        calza_right=calza_right,
-        dudo_calls=dudo,
-        dudo_right=dudo_right,
-        winner=game.winner,
-        first_player=first,
-        position=((game.winner - first) * step) % players,
-    )
+    rounds = [
+        (
+            r.kind,
+            r.count,
+            next(a.quantity for a in reversed(r.actions) if isinstance(a, Bid)),
+            r.palifico,
+            len(r.actions) - 1,
+        )
+        for r in game.trace
+    ]
+    return _summary(rounds, game.winner, game.trace[0].first_player, step, players)
 
 
 def _run_chunk(
