@@ -337,6 +337,18 @@ def run_one(m: Mutant | None, tests: list[str], timeout: float = 1800) -> Outcom
                 return Outcome(m, problem)
             path = root / m.file
             path.write_text(path.read_text(encoding="utf-8").replace(m.old, m.new, 1), "utf-8")
+            env = dict(os.environ, PYTHONPATH=str(root))
+            probe = subprocess.run(
+                [sys.executable, "-c", "import perudo_rules, perudo_rules.game"],
+                cwd=root,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if probe.returncode != 0:
+                err = probe.stderr.strip().splitlines()[-1:]
+                return Outcome(m, "broken (does not import)", (), 0.0, "\n".join(err))
         proc = _run_tests(root, tests, root / "junit.xml", timeout)
         killers = _failures(root / "junit.xml")
         seconds = time.monotonic() - start
@@ -401,10 +413,11 @@ def main(argv: list[str] | None = None) -> int:
 
     width = max(len(o.mutant.name) for o in outcomes)
     print()
-    print(f"{'mutant':<{width}}  {'status':<8}  killed by")
-    print(f"{'-' * width}  {'-' * 8}  {'-' * 40}")
+    print(f"{'mutant':<{width}}  {'status':<8}  {'fails':>5}  killed by")
+    print(f"{'-' * width}  {'-' * 8}  {'-' * 5}  {'-' * 40}")
     for o in outcomes:
-        print(f"{o.mutant.name:<{width}}  {o.status:<8}  {_short(o.killers) or o.detail}")
+        first = _short(o.killers) or o.detail.replace("\n", " ")
+        print(f"{o.mutant.name:<{width}}  {o.status:<8}  {len(o.killers):>5}  {first}")
     killed = sum(o.status == "killed" for o in outcomes)
     print(f"\n{killed}/{len(outcomes)} mutants killed")
     for o in outcomes:
