@@ -365,14 +365,17 @@ def run_one(m: Mutant | None, tests: list[str], timeout: float = 1800) -> Outcom
         return Outcome(m, "killed", killers, seconds)
 
 
-def _short(killers: tuple[str, ...], limit: int = 6) -> str:
-    names = []
+def _short(killers: tuple[str, ...]) -> str:
+    """``N scenario(s); test, test, ...``: scenario cases counted, other tests named."""
+    cases = [k for k in killers if "::test_scenario[" in k]
+    others = []
     for k in killers:
+        if k in cases:
+            continue
         cls, _, name = k.partition("::")
-        cls = cls.removeprefix("test_")
-        names.append(f"{cls}::{name}" if cls else name)
-    more = f" (+{len(names) - limit} more)" if len(names) > limit else ""
-    return ", ".join(names[:limit]) + more
+        others.append(f"{cls.removeprefix('test_')}::{name}" if cls else name)
+    parts = [f"{len(cases)} scenario case(s)"] if cases else []
+    return "; ".join(parts + others)
 
 
 def main(argv: list[str] | None = None) -> int:
