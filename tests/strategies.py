@@ -18,11 +18,23 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, available_variants, load_variant
 from perudo_rules.actions import Action
 from perudo_rules.knobs import KNOB_PATHS, knob_spec
+
+#: The property and stateful tests are cheap per example, so they run BOOST times the
+#: profile's examples (ci: 60 -> 180), except under a profile that already asks for 1000+.
+BOOST = 3
+
+
+def boosted() -> settings:
+    """The current profile with BOOST times its examples (unchanged at 1000 or more)."""
+    n = settings.default.max_examples
+    return settings(max_examples=n if n >= 1000 else n * BOOST)
+
 
 # Bounds that keep random games short; every choice of every enum knob is still drawn.
 MAX_PLAYERS = 5

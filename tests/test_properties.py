@@ -29,6 +29,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from strategies import (
     bid_expected_legal,
+    boosted,
     bundled_variants,
     candidates,
     face_free,
@@ -79,6 +80,7 @@ def alive(g: Game) -> list[int]:
 # --- the strategy itself ----------------------------------------------------------------
 
 
+@boosted()
 @given(variant_values())
 def test_random_variant_documents_load(values: dict[str, object]) -> None:
     """Every drawn document is a valid variant whose knobs hold the drawn values."""
@@ -107,6 +109,7 @@ def test_variant_strategy_covers_the_knob_space() -> None:
 # --- bid monotonicity ---------------------------------------------------------------------
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_bid_monotonicity(game: Game, seed: int) -> None:
     """Every accepted bid in a round ranks strictly above the one before it, both by the
@@ -122,6 +125,7 @@ def test_bid_monotonicity(game: Game, seed: int) -> None:
             assert after.bids == (*before.bids, step)
 
 
+@boosted()
 @given(positions())
 def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
     """Outside palifico face locks and the wild-opening rule, a bid in range is legal exactly
@@ -145,6 +149,7 @@ def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
             assert g.is_legal(bid) == (rank > cur_rank), (cur, bid, g.violation(bid))
 
 
+@boosted()
 @given(positions())
 def test_bid_legality_follows_the_rules(g: Game) -> None:
     """Every candidate bid is legal exactly when the rules, restated independently, allow it
@@ -154,6 +159,7 @@ def test_bid_legality_follows_the_rules(g: Game) -> None:
             assert g.is_legal(a) == bid_expected_legal(g, a), (a, g.violation(a))
 
 
+@boosted()
 @given(positions())
 def test_calls_follow_the_rules(g: Game) -> None:
     """Dudo and Calza are legal exactly for the seats the variant names, against a standing
@@ -176,6 +182,7 @@ def test_calls_follow_the_rules(g: Game) -> None:
 # --- legal_actions and is_legal -----------------------------------------------------------
 
 
+@boosted()
 @given(st.one_of(positions(), starts()), st.data())
 def test_legal_actions_agree_with_is_legal(g: Game, data: st.DataObject) -> None:
     """legal_actions() is exactly the legal part of the whole candidate space (bids of every
@@ -217,6 +224,7 @@ def _after_call(g: Game, data: st.DataObject) -> Game:
 # --- dice conservation --------------------------------------------------------------------
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_dice_conservation(game: Game, seed: int) -> None:
     """Dice in cups plus dice out stay seats x starting dice at every step; each round
@@ -246,6 +254,7 @@ def test_dice_conservation(game: Game, seed: int) -> None:
             assert [len(c) for c in after.dice] == list(after.dice_counts)
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_dudo_and_calza_outcomes(game: Game, seed: int) -> None:
     """The round's count is the true count of its dice (wilds included only when they
@@ -288,6 +297,7 @@ def test_dudo_and_calza_outcomes(game: Game, seed: int) -> None:
             assert r.next_player == starter
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_reveal_order(game: Game, seed: int) -> None:
     """Cups are lifted from the next seat after the challenger (Dudo; challenger last) or
@@ -316,6 +326,7 @@ def test_reveal_order(game: Game, seed: int) -> None:
         assert list(r.shown) == [before.dice[s] for s in order]
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_turn_passes_in_the_direction_of_play(game: Game, seed: int) -> None:
     """After a bid the turn passes to the next seat with dice in the direction the variant
@@ -335,6 +346,7 @@ def test_turn_passes_in_the_direction_of_play(game: Game, seed: int) -> None:
 # --- out players --------------------------------------------------------------------------
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_out_players_never_act(game: Game, seed: int) -> None:
     """A seat without dice never has a legal action, never gains a die, never opens a round,
@@ -367,6 +379,7 @@ def test_out_players_never_act(game: Game, seed: int) -> None:
 # --- termination ----------------------------------------------------------------------------
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_game_ends_with_one_winner_within_bound(game: Game, seed: int) -> None:
     """Every game ends with exactly one winner, within the bound stated in the module
@@ -407,6 +420,7 @@ def test_game_ends_with_one_winner_within_bound(game: Game, seed: int) -> None:
 # --- purity and determinism -----------------------------------------------------------------
 
 
+@boosted()
 @given(st.one_of(positions(), new_games()), st.data())
 def test_apply_is_pure(g: Game, data: st.DataObject) -> None:
     """apply() and roll() never change the game they are called on, legal or not."""
@@ -428,6 +442,7 @@ def test_apply_is_pure(g: Game, data: st.DataObject) -> None:
     assert snapshot(g) == before
 
 
+@boosted()
 @given(variants(), st.data(), SEEDS, SEEDS)
 def test_same_seed_same_game(v: Variant, data: st.DataObject, seed: int, play: int) -> None:
     """Game.new with the same seed gives the same game; the same seeded play gives the same
@@ -442,6 +457,7 @@ def test_same_seed_same_game(v: Variant, data: st.DataObject, seed: int, play: i
     assert run_a == run_b
 
 
+@boosted()
 @given(bundled_variants(), st.integers(2, 6), SEEDS)
 def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
     """Game.new settles the opener by the variant's roll-off from random.Random(seed): every
@@ -469,6 +485,7 @@ def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
 # --- observation ----------------------------------------------------------------------------
 
 
+@boosted()
 @given(positions(), st.data())
 def test_observation_hides_other_dice(g: Game, data: st.DataObject) -> None:
     """observation(p) shows p's own dice and public facts only: re-rolling every other
@@ -495,6 +512,7 @@ def test_observation_hides_other_dice(g: Game, data: st.DataObject) -> None:
     assert g.observation(p).dice == g.dice[p]
 
 
+@boosted()
 @given(new_games(), SEEDS)
 def test_observation_of_past_rounds(game: Game, seed: int) -> None:
     """After a round, a seat sees its own old dice and the lifted cups only; with the
@@ -552,6 +570,7 @@ def palifico_positions(draw: st.DrawFn) -> Game:
     return g
 
 
+@boosted()
 @given(palifico_positions())
 def test_palifico_wilds_do_not_count(g: Game) -> None:
     """In a palifico round wilds count only where the variant says so (both editions: never);
@@ -565,6 +584,7 @@ def test_palifico_wilds_do_not_count(g: Game) -> None:
         assert r is not None and r.count == true_count(g.dice, g.bids[-1].face, wild)
 
 
+@boosted()
 @given(palifico_positions())
 def test_palifico_face_lock(g: Game) -> None:
     """In a palifico round every legal bid after the opening keeps the standing face, except
@@ -591,6 +611,7 @@ def test_palifico_face_lock(g: Game) -> None:
                 assert g.is_legal(Bid(g.to_move, q, f)) == (rank > cur_rank), (cur, q, f)
 
 
+@boosted()
 @given(
     st.one_of(
         new_games(_palifico_variants()),  # type: ignore[arg-type]
@@ -647,6 +668,7 @@ def _mirror_variant(v: object) -> object:
     return load_values({**values, "setup.direction": flipped})
 
 
+@boosted()
 @pytest.mark.parametrize("mirror", [False, True], ids=["rotate", "mirror"])
 @given(starts(), st.integers(0, 5), SEEDS)
 def test_seat_rotation(mirror: bool, g: Game, r: int, seed: int) -> None:

@@ -16,7 +16,7 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-from strategies import candidates, true_count, variants, wild_active
+from strategies import BOOST, candidates, true_count, variants, wild_active
 
 from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Variant
 
@@ -170,4 +170,7 @@ class PerudoMachine(RuleBasedStateMachine):
 TestPerudoMachine = PerudoMachine.TestCase
 # Long enough runs that many games end (and restart) within one run; the profile's
 # max_examples still applies.
-TestPerudoMachine.settings = settings(stateful_step_count=150)
+_n = settings.default.max_examples
+TestPerudoMachine.settings = settings(
+    stateful_step_count=150, max_examples=_n if _n >= 1000 else _n * BOOST
+)
