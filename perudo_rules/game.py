@@ -158,6 +158,42 @@ class Observation:
 
 _EMPTY: tuple[int, ...] = ()
 
+# Every seat's view of a finished round, built once per RoundRecord: history tuples are
+# shared by all later states, so observing a long game does not rebuild its past rounds.
+# A bounded memo keyed by identity (the record is kept, so an id is never reused while
+# its entry lives); the views are immutable values like the records themselves.
+_SEEN: dict[int, tuple[RoundRecord, tuple[PastRound, ...]]] = {}
+_SEEN_MAX = 4096
+
+
+def _seen(record: RoundRecord) -> tuple[PastRound, ...]:
+    """:class:`PastRound` views of ``record`` for every seat, memoised."""
+    hit = _SEEN.get(id(record))
+    if hit is not None and hit[0] is record:
+        return hit[1]
+    res = record.result
+    views = tuple(
+        PastRound(
+            round=record.round,
+            first_player=record.first_player,
+            palifico=record.palifico,
+            actions=record.actions,
+            kind=res.kind,
+            caller=res.caller,
+            loser=res.loser,
+            gainer=res.gainer,
+            revealed=res.revealed,
+            shown=res.shown,
+            next_player=res.next_player,
+            own_dice=own,
+        )
+        for own in record.dice
+    )
+    if len(_SEEN) >= _SEEN_MAX:
+        del _SEEN[next(iter(_SEEN))]
+    _SEEN[id(record)] = (record, views)
+    return views
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Game:
@@ -709,23 +745,7 @@ class Game:
         """What seat ``player`` may see: own dice, dice counts, bids, lifted cups of past rounds."""
         if not 0 <= player < self.players:
             raise ValueError(f"no seat {player}")
-        past = tuple(
-            PastRound(
-                round=r.round,
-                first_player=r.first_player,
-                palifico=r.palifico,
-                actions=r.actions,
-                kind=r.result.kind,
-                caller=r.result.caller,
-                loser=r.result.loser,
-                gainer=r.result.gainer,
-                revealed=r.result.revealed,
-                shown=r.result.shown,
-                next_player=r.result.next_player,
-                own_dice=r.dice[player],
-            )
-            for r in self.history
-        )
+        past = tuple(_seen(r)[player] for r in self.history)
         return Observation(
             player=player,
             dice=self.dice[player],

@@ -519,3 +519,13 @@ def test_start_position_validation() -> None:
         Game.start(IT, [[], [3], [4]], 0)
     with pytest.raises(ValueError):
         Game.start(IT, [[9], [3]], 0)
+
+
+def test_observations_share_past_round_views_without_leaking() -> None:
+    g = position(IT, [[1, 4, 4, 5, 2], [3, 3, 6, 2, 2], [5]], bids=["3x4"]).apply(Dudo(1))
+    g = g.roll(dice=[[2] * 5, [3] * 4, [4]])
+    first, again = g.observation(2).past_rounds[0], g.observation(2).past_rounds[0]
+    assert first is again  # built once per finished round, then shared
+    assert first.own_dice == (5,) and first.revealed == (2, 0)
+    assert g.observation(1).past_rounds[0].own_dice == (3, 3, 6, 2, 2)
+    assert (3, 3, 6, 2, 2) not in first.shown  # seat 1's cup was never lifted
