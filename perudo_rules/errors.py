@@ -34,7 +34,8 @@ class LocatedError(PerudoError):
         where = file or (self.placeholder if line is not None or key_path else "")
         if line is not None:
             where += f":{line}"
-        prefix = (f"{where}: " if where else "") + (f"{key_path}: " if key_path else "")
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in key_path)
+        prefix = (f"{where}: " if where else "") + (f"{shown}: " if shown else "")
         super().__init__(prefix + message)
 
 

@@ -293,3 +293,11 @@ def test_error_without_a_file_has_no_placeholder_prefix() -> None:
         load_variant("klingon")
     assert str(e.value).startswith("unknown variant 'klingon'")
     assert str(VariantError("bad", key_path="dice.faces")) == "<variant>: dice.faces: bad"
+
+
+def test_error_line_escapes_control_characters_in_key_paths(tmp_path: Path) -> None:
+    f = write(tmp_path, "ctl.yaml", 'extends: italian\n"a\\nb": 1\n')
+    with pytest.raises(VariantError) as e:
+        load_variant(f)
+    assert "\n" not in str(e.value) and "a\\nb" in str(e.value)
+    assert e.value.key_path == "a\nb" and e.value.line == 2
