@@ -478,8 +478,13 @@ class Game:
         rank = space._rank[(q, f)]
         if rank > space._rank[(cur.quantity, cur.face)]:
             return None
-        if (f == wild) != (cur.face == wild) and self.rules.order == "quantity_then_face":
-            k = self.rules.wild_worth
+        k = self.rules.wild_worth
+        if (
+            (f == wild) != (cur.face == wild)
+            and self.rules.order == "quantity_then_face"
+            # with worth 1 a wild on the highest face ranks as that face: plain order
+            and not (k == 1 and wild == space.faces)
+        ):
             if f == wild:
                 need = -(-cur.quantity // k)
                 return "bidding.wild_worth", f"after {cur} a wild bid needs at least {need} dice"
