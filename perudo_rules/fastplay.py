@@ -32,7 +32,7 @@ import random
 from dataclasses import dataclass
 
 from perudo_rules.actions import Action, Bid, Dudo
-from perudo_rules.game import Game, _calls, _next_seat, _opening
+from perudo_rules.game import Game, _calls, _next_seat, _opening, _settle
 from perudo_rules.ranks import bid_space
 from perudo_rules.variant import Variant
 
@@ -202,50 +202,13 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
             count += cup.count(cur_f)
             if wild is not None and cur_f != wild:
                 count += cup.count(wild)
-        loser: int | None = None
-        gainer: int | None = None
-        if type(action) is Dudo:
-            kind = "dudo"
-            loser = caller if count >= cur_q else bidder
-            counts[loser] -= 1
-            if rules.round_starter == "loser":
-                starter = loser
-            else:
-                starter = bidder if loser == caller else caller
-        else:
-            kind = "calza"
-            if count == cur_q:
-                if counts[caller] < min(rules.calza_gain_cap, rules.max_dice):
-                    gainer = caller
-                    counts[caller] += 1
-            else:
-                loser = caller
-                counts[caller] -= 1
-            starter = caller if rules.calza_next == "caller" else to_move
-        alive = players - counts.count(0)  # after the call
-        winner = -1
-        if alive == 1 or rules.single_round:
-            for s, c in enumerate(counts):
-                if c and (alive == 1 or s != loser):
-                    winner = s
-                    break
-        next_player: int | None = None
-        next_palifico = False
-        if winner < 0:
-            if not counts[starter]:
-                starter = _next_seat(tuple(counts), step, starter)
-            candidate: int | None = None
-            if rules.palifico and (rules.palifico_heads_up or alive > 2):
-                if rules.palifico_trigger == "reduced_to_one":
-                    if loser is not None and counts[loser] == 1:
-                        candidate = loser
-                elif counts[starter] == 1:
-                    candidate = starter
-            if candidate is not None and not (rules.palifico_once and candidate in used):
-                next_palifico = True
-                starter = candidate
-                used = used | {candidate}
-            next_player = starter
+        kind = "dudo" if type(action) is Dudo else "calza"
+        settled = _settle(
+            rules, round_counts, kind, caller, Bid(bidder, cur_q, cur_f), count, to_move, used
+        )
+        new_counts, loser, gainer, won, next_player, next_palifico, used = settled
+        counts = list(new_counts)
+        winner = -1 if won is None else won
         if record:
             actions.append(action)
             trace.append(

@@ -600,9 +600,6 @@ class Game:
         count = 0
         for cup in dice:
             count += _cup_count(cup, bid.face, wild)
-        counts = list(self.dice_counts)
-        loser: int | None = None
-        gainer: int | None = None
         if type(action) is Dudo:
             kind = "dudo"
             order = self._reveal_order(caller, caller_first=False)
@@ -615,48 +612,13 @@ class Game:
                     if running >= bid.quantity:
                         break
                 order = lifted
-            loser = caller if count >= bid.quantity else bid.player
-            winner_of_challenge = bid.player if loser == caller else caller
-            counts[loser] -= 1
-            starter = loser if rules.round_starter == "loser" else winner_of_challenge
         else:
             kind = "calza"
             order = self._reveal_order(caller, caller_first=True)
-            if count == bid.quantity:
-                if counts[caller] < min(rules.calza_gain_cap, rules.max_dice):
-                    gainer = caller
-                    counts[caller] += 1
-            else:
-                loser = caller
-                counts[caller] -= 1
-            assert self.to_move is not None
-            starter = caller if rules.calza_next == "caller" else self.to_move
-        new_counts = tuple(counts)
-        alive = len(new_counts) - new_counts.count(0)
-        winner: int | None = None
-        if alive == 1 or rules.single_round:
-            for s, c in enumerate(new_counts):  # the first seat with dice (not the loser)
-                if c and (alive == 1 or s != loser):
-                    winner = s
-                    break
-        next_player: int | None = None
-        next_palifico = False
-        used = self.palifico_used
-        if winner is None:
-            if not new_counts[starter]:
-                starter = _next_seat(new_counts, rules.step, starter)
-            candidate: int | None = None
-            if rules.palifico and (rules.palifico_heads_up or alive > 2):
-                if rules.palifico_trigger == "reduced_to_one":
-                    if loser is not None and new_counts[loser] == 1:
-                        candidate = loser
-                elif new_counts[starter] == 1:
-                    candidate = starter
-            if candidate is not None and not (rules.palifico_once and candidate in used):
-                next_palifico = True
-                starter = candidate
-                used = used | {candidate}
-            next_player = starter
+        assert self.to_move is not None
+        new_counts, loser, gainer, winner, next_player, next_palifico, used = _settle(
+            rules, self.dice_counts, kind, caller, bid, count, self.to_move, self.palifico_used
+        )
         # RoundResult(kind, bid, count, loser, gainer, revealed, shown, next_player, caller,
         # next_palifico) and RoundRecord(round, first_player, palifico, dice, actions, result)
         result = _make_result(
@@ -862,6 +824,69 @@ def _make_game(
     _set_h_actions,
     _set_h_result,
 ) = (RoundRecord.__dict__[f.name].__set__ for f in fields(RoundRecord))
+
+
+def _settle(
+    rules: Ruleset,
+    dice_counts: tuple[int, ...],
+    kind: str,
+    caller: int,
+    bid: Bid,
+    count: int,
+    to_move: int,
+    used: frozenset[int],
+) -> tuple[tuple[int, ...], int | None, int | None, int | None, int | None, bool, frozenset[int]]:
+    """How a Dudo (``kind="dudo"``) or Calza settles, given the true ``count``.
+
+    Rules ``play.dudo``, ``play.calza`` (with ``calza.gain_cap``), ``round.starter``,
+    ``calza.next_starts``, ``play.next_seat``, ``play.elimination``, ``end.condition``
+    and the palifico knobs, in one place for the step API and the fast path. Returns the
+    new dice counts, loser, gainer, winner, who opens the next round (``None`` once the
+    game is over), whether that round is palifico, and the seats that had theirs.
+    """
+    counts = list(dice_counts)
+    loser: int | None = None
+    gainer: int | None = None
+    if kind == "dudo":
+        loser = caller if count >= bid.quantity else bid.player
+        winner_of_challenge = bid.player if loser == caller else caller
+        counts[loser] -= 1
+        starter = loser if rules.round_starter == "loser" else winner_of_challenge
+    else:
+        if count == bid.quantity:
+            if counts[caller] < min(rules.calza_gain_cap, rules.max_dice):
+                gainer = caller
+                counts[caller] += 1
+        else:
+            loser = caller
+            counts[caller] -= 1
+        starter = caller if rules.calza_next == "caller" else to_move
+    new_counts = tuple(counts)
+    alive = len(new_counts) - new_counts.count(0)
+    winner: int | None = None
+    if alive == 1 or rules.single_round:
+        for s, c in enumerate(new_counts):  # the first seat with dice (not the loser)
+            if c and (alive == 1 or s != loser):
+                winner = s
+                break
+    next_player: int | None = None
+    next_palifico = False
+    if winner is None:
+        if not new_counts[starter]:
+            starter = _next_seat(new_counts, rules.step, starter)
+        candidate: int | None = None
+        if rules.palifico and (rules.palifico_heads_up or alive > 2):
+            if rules.palifico_trigger == "reduced_to_one":
+                if loser is not None and new_counts[loser] == 1:
+                    candidate = loser
+            elif new_counts[starter] == 1:
+                candidate = starter
+        if candidate is not None and not (rules.palifico_once and candidate in used):
+            next_palifico = True
+            starter = candidate
+            used = used | {candidate}
+        next_player = starter
+    return new_counts, loser, gainer, winner, next_player, next_palifico, used
 
 
 def _make_result(

@@ -195,8 +195,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "calza-next-ignored",
         "after a Calza the player to move opens, whatever calza.next_starts says",
         G,
-        'starter = caller if rules.calza_next == "caller" else self.to_move',
-        "starter = self.to_move",
+        'starter = caller if rules.calza_next == "caller" else to_move',
+        "starter = to_move",
     ),
     Mutant(
         "palifico-not-after-calza",
