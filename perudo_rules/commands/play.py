@@ -141,34 +141,29 @@ class TerminalGame:
 
     def ask_turn(self) -> Action:
         """Ask for the human's move until it is legal."""
-        while True:
-            text = self._ask("your move> ")
-            if not text:
-                continue
-            if text in ("help", "?", "h"):
-                self.write(HELP)
-                continue
-            action = self._parse(text)
-            if action is None:
-                self.write(f"   not understood: {text!r} (type help)")
-                continue
-            refusal = self._refusal(action)
-            if refusal is None:
-                return action
-            self.write(refusal)
+        action = self._read("your move> ", bids=True)
+        assert action is not None
+        return action
 
     def ask_call(self) -> Action | None:
         """Offer the human an out-of-turn call; ``None`` when they pass."""
         calls = " or ".join(str(a) for a in out_of_turn_calls(self.game, self.seat))
+        return self._read(f"{calls} now? (Enter to pass)> ", bids=False)
+
+    def _read(self, prompt: str, bids: bool) -> Action | None:
+        """Read until a legal action (a bid only if ``bids``); an empty line passes when
+        bids are not expected, and is ignored when they are."""
         while True:
-            text = self._ask(f"{calls} now? (Enter to pass)> ")
+            text = self._ask(prompt)
             if not text:
+                if bids:
+                    continue
                 return None
             if text in ("help", "?", "h"):
                 self.write(HELP)
                 continue
             action = self._parse(text)
-            if isinstance(action, Bid):
+            if isinstance(action, Bid) and not bids:
                 self.write(f"   it is {self._name(self.game.to_move or 0)}'s turn to bid")
                 continue
             if action is None:
