@@ -261,16 +261,21 @@ class _PerudoDirective(SphinxDirective):
         std = self.env.get_domain("std")
         std.note_object(objtype, name, anchor, location=self.get_location())  # type: ignore[attr-defined]
 
-    def scenarios_by_rule(self, vid: str) -> dict[str, list[str]]:
-        """Rule id to the ids of the bundled scenarios that exercise it under ``vid``."""
+    def bundled_scenarios(self) -> list[Any]:
+        """Load the bundled scenarios, noting every scenario file (and the folder) as a
+        dependency of this page; raises :class:`PerudoError` for a broken file."""
         from perudo_rules import scenarios as scen_mod
 
         self.note_glob_doc()
         files = scen_mod.default_paths()
         for path in files:
             self.env.note_dependency(str(path))
+        return list(scen_mod.load_scenarios(files))
+
+    def scenarios_by_rule(self, vid: str) -> dict[str, list[str]]:
+        """Rule id to the ids of the bundled scenarios that exercise it under ``vid``."""
         try:
-            scenarios = scen_mod.load_scenarios(files)
+            scenarios = self.bundled_scenarios()
         except PerudoError:
             return {}  # the scenario catalogue reports it, with file and line
         out: dict[str, list[str]] = {}
@@ -909,12 +914,8 @@ class ScenariosDirective(_PerudoDirective):
     def run(self) -> list[nodes.Node]:
         from perudo_rules import scenarios as scen_mod
 
-        self.note_glob_doc()
-        files = scen_mod.default_paths()
-        for path in files:
-            self.env.note_dependency(str(path))
         try:
-            scenarios = scen_mod.load_scenarios(files)
+            scenarios = self.bundled_scenarios()
         except PerudoError as err:
             _warn_located(err, "cannot load scenarios", str(scen_mod.default_paths()))
             return [self.error_node("The scenarios could not be loaded.")]
