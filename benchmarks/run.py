@@ -219,7 +219,7 @@ def spread(total: int, seats: int) -> list[int]:
 def positions(variant: Variant, dice: int, count: int, seed: int) -> list[Game]:
     """Mid-round positions with ``dice`` in play: an opening position and a few bids in."""
     rng = random.Random(seed)
-    faces = variant.rules.faces
+    faces = variant.rules.dice_faces
     out: list[Game] = []
     while len(out) < count:
         cups = [[int(rng.random() * faces) + 1 for _ in range(c)] for c in spread(dice, 6)]
@@ -308,7 +308,7 @@ def scaling(repeats: int, quick: bool) -> dict[str, Any]:
             builds.append(CLOCK() - t0)
         result[str(dice)] = {
             "bid_table_build_s": statistics.median(builds),
-            "bid_table_size": dice * rules.faces,
+            "bid_table_size": dice * rules.dice_faces,
             "positions": n_pos,
         }
         levels[dice] = _ops(positions(variant, dice, n_pos, seed=dice), seed=dice)

@@ -173,7 +173,7 @@ class BaselineBot:
             return self._opening(game, player, holds)
         cur = bids[-1]
         p_hold = holds(cur.quantity, cur.face)
-        can_gain = obs.dice_counts[player] < min(rules.calza_gain_cap, rules.max_dice)
+        can_gain = obs.dice_counts[player] < min(rules.calza_gain_cap, rules.dice_max_per_player)
         calza_ok = can_gain and game.is_legal(Calza(player))
         p_exact = (
             exact_probability_float(known[cur.face], unknown, cur.quantity, cur.face, faces, wild)
@@ -278,7 +278,7 @@ def play_game(variant: Variant, players: int, bots: Sequence[Bot], seed: int) ->
     game = Game.new(variant, players, seed)
     roll_rng = random.Random(derive_seed(seed, "roll"))
     calls_possible = variant.rules.challenge_who != "player_to_move" or (
-        variant.rules.calza and variant.rules.calza_who != "player_to_move"
+        variant.rules.calza_enabled and variant.rules.calza_who != "player_to_move"
     )
     while not game.is_over:
         to_move = game.to_move

@@ -2,8 +2,9 @@
 
 The step API (:class:`~perudo_rules.game.Game`) builds an immutable state per action and
 explains every refusal; simulations that only need outcomes can skip both. This module
-plays the same games directly on the bid tables of :mod:`perudo_rules.ranks`, with the
-same rules and the same random draws, several times faster.
+plays the same games directly on the rules kernel's per-round tables
+(:class:`~perudo_rules.kernel.RoundRules`), with the same rules, decided by the same
+functions, and the same random draws, several times faster.
 
 The random policy (also what ``benchmarks/run.py`` measures): at every decision point take
 the whole ``game.legal_actions()`` list (bids of the player to move in rank order, then
@@ -27,13 +28,12 @@ True
 
 from __future__ import annotations
 
-import bisect
 import random
 from dataclasses import dataclass
 
 from perudo_rules.actions import Action, Bid, Dudo
-from perudo_rules.game import Game, _calls, _next_seat, _opening, _settle
-from perudo_rules.ranks import bid_space
+from perudo_rules.game import Game
+from perudo_rules.kernel import opening, roll_cups, round_rules
 from perudo_rules.variant import Variant
 
 __all__ = ["RandomGame", "RandomGames", "RoundTrace", "play", "random_games", "step_play"]
@@ -87,7 +87,7 @@ def step_play(variant: Variant, players: int, rng: random.Random) -> Game:
 
     Returns the finished :class:`Game` (its ``history`` holds every round).
     """
-    first, dice = _opening(variant.rules, players, rng)
+    first, dice = opening(variant.rules, players, rng)
     game = Game.start(variant, dice, first)
     rand = rng.random
     while game.winner is None:
@@ -102,23 +102,21 @@ def step_play(variant: Variant, players: int, rng: random.Random) -> Game:
 def play(variant: Variant, players: int, rng: random.Random, record: bool = False) -> RandomGame:
     """One random game, the same as :func:`step_play` with the same ``rng`` state, fast.
 
-    ``record=True`` also returns every round (:class:`RoundTrace`) for comparison.
+    ``record=True`` also returns every round (:class:`RoundTrace`) for comparison. Every
+    rule comes from the kernel's :class:`~perudo_rules.kernel.RoundRules` of each round;
+    this loop only draws among the ranks and calls it opens.
     """
     rules = variant.rules
-    if not rules.min_players <= players <= rules.max_players:
+    if not rules.players_min <= players <= rules.players_max:
         raise ValueError(
-            f"{players} players; {variant.id} plays with {rules.min_players} to {rules.max_players}"
+            f"{players} players; {variant.id} plays with {rules.players_min} to {rules.players_max}"
         )
     rand = rng.random
-    faces = rules.faces
-    step = rules.step
-    opening = rules.wild_opening
-    lock = rules.face_lock
-    dudo_by_mover = rules.challenge_who == "player_to_move"
-    calza_who = rules.calza_who if rules.calza else ""
-    first, dice = _opening(rules, players, rng)
-    counts = [len(c) for c in dice]
+    faces = rules.dice_faces
+    first, dice = opening(rules, players, rng)
+    counts = tuple([len(c) for c in dice])
     palifico = False
+    owner: int | None = None
     used: frozenset[int] = frozenset()
     round_no = 1
     to_move = first
@@ -127,88 +125,50 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
     trace: list[RoundTrace] = []
     while True:
         # --- one round: bids until a Dudo or Calza --------------------------------------
-        space = bid_space(rules, sum(counts), palifico)
-        table = space.bids
-        wild = space.wild
-        size = space.size
-        cap = space.cap
-        nonwild = space.nonwild_ranks
-        # bids on the wild face are banned (never in palifico rounds) before the opening
-        # bid under "not_as_opening_bid", all through round 1 under "not_in_first_round"
-        ban_later = (
-            wild is not None and not palifico and opening == "not_in_first_round" and round_no == 1
-        )
-        ban_open = ban_later or (
-            wild is not None and not palifico and opening == "not_as_opening_bid"
-        )
-        round_counts = tuple(counts)
-        # How many Dudo and Calza calls follow a bid: the bidder and the player to move are
-        # two different seats with dice, so this is arithmetic on the seats with dice.
-        alive = players - counts.count(0)
-        n_calls = 1 if dudo_by_mover else alive - 1
-        if calza_who == "player_to_move":
-            n_calls += 1
-        elif calza_who == "any_except_bidder":
-            n_calls += alive - 1
-        elif calza_who:
-            n_calls += alive - 2
+        rr = round_rules(rules, counts, palifico, round_no, owner, used)
+        table = rr.table.bids
+        size = rr.table.size
+        plain = rr.plain
+        n_calls = rr.n_calls
+        successor = rr.successor
         opener = to_move
         actions: list[Action] = []
-        cur = -1
-        cur_q = cur_f = 0
-        bidder = -1
+        ranks = rr.opening_ranks
+        nb = len(ranks)
+        i = int(rand() * nb)  # the opening bid: no call yet
+        decisions += 1
+        cur = ranks[i]
+        bidder = to_move
         while True:
-            if cur < 0:
-                nb = len(nonwild) if ban_open else size
-                i = int(rand() * nb)
-            else:
-                if palifico and not (
-                    lock == "free" or (lock == "locked_except_single_die" and counts[to_move] == 1)
-                ):
-                    nb = cap - cur_q
-                    lo = -1  # same face, higher quantity
-                elif ban_later:
-                    lo = bisect.bisect_right(nonwild, cur)
-                    nb = len(nonwild) - lo
-                else:
-                    nb = size - cur - 1
-                    lo = -2  # every rank above
+            n_bids += 1
+            if record:
+                q, f = table[cur]
+                actions.append(Bid(bidder, q, f))
+            to_move = successor[bidder]
+            if plain:  # every higher rank is open: arithmetic
+                nb = size - cur - 1
                 i = int(rand() * (nb + n_calls))
-            decisions += 1
-            if i < nb:
-                if cur < 0:
-                    rank = nonwild[i] if ban_open else i
-                elif lo == -2:
-                    rank = cur + 1 + i
-                elif lo == -1:
-                    rank = space.face_ranks[cur_f][cur_q + i]
-                else:
-                    rank = nonwild[lo + i]
-                cur = rank
-                cur_q, cur_f = table[rank]
-                bidder = to_move
-                n_bids += 1
-                if record:
-                    actions.append(Bid(to_move, cur_q, cur_f))
-                nxt = (to_move + step) % players
-                to_move = nxt if counts[nxt] else _next_seat(round_counts, step, to_move)
-                continue
-            action = _calls(rules, round_counts, to_move, bidder)[i - nb]
-            break
+                decisions += 1
+                if i >= nb:
+                    break
+                cur += 1 + i
+            else:
+                ranks = rr.raise_ranks(to_move, cur)
+                nb = len(ranks)
+                i = int(rand() * (nb + n_calls))
+                decisions += 1
+                if i >= nb:
+                    break
+                cur = ranks[i]
+            bidder = to_move
+        action = rr.calls(to_move, bidder)[i - nb]
         # --- resolution (as Game._resolve) ------------------------------------------------
+        cur_q, cur_f = table[cur]
+        bid = Bid(bidder, cur_q, cur_f)
         caller = action.player
-        count = 0
-        for cup in dice:
-            count += cup.count(cur_f)
-            if wild is not None and cur_f != wild:
-                count += cup.count(wild)
-        kind = "dudo" if type(action) is Dudo else "calza"
-        settled = _settle(
-            rules, round_counts, kind, caller, Bid(bidder, cur_q, cur_f), count, to_move, used
-        )
-        new_counts, loser, gainer, won, next_player, next_palifico, used = settled
-        counts = list(new_counts)
-        winner = -1 if won is None else won
+        count = rr.count(dice, cur_f)
+        dudo = type(action) is Dudo
+        s = rr.settle(dudo, caller, bid, count, to_move)
         if record:
             actions.append(action)
             trace.append(
@@ -218,29 +178,27 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
                     palifico,
                     tuple(dice),
                     tuple(actions),
-                    kind,
+                    "dudo" if dudo else "calza",
                     count,
-                    loser,
-                    gainer,
-                    next_player,
-                    next_palifico,
+                    s.loser,
+                    s.gainer,
+                    s.next_player,
+                    s.next_palifico,
                 )
             )
-        if winner >= 0:
-            return RandomGame(winner, round_no, decisions, n_bids, tuple(trace) if record else None)
+        if s.winner is not None:
+            return RandomGame(
+                s.winner, round_no, decisions, n_bids, tuple(trace) if record else None
+            )
         # --- the next round (as Game.roll(rng=rng)) ----------------------------------------
-        assert next_player is not None
-        # seat by seat, as roll(): one run of draws cut into cups
-        flat = [int(rand() * faces) + 1 for _ in range(sum(counts))]
-        cut = 0
-        cups = []
-        for c in counts:
-            cups.append(tuple(flat[cut : cut + c]))
-            cut += c
-        dice = tuple(cups)
-        palifico = next_palifico
+        assert s.next_player is not None
+        counts = s.counts
+        dice = roll_cups(faces, counts, rng)
+        palifico = s.next_palifico
+        owner = s.next_player if palifico else None
+        used = s.used
         round_no += 1
-        to_move = next_player
+        to_move = s.next_player
 
 
 def random_games(

@@ -4,7 +4,8 @@
 Rolling the dice is an explicit chance step: after a Dudo or Calza resolves,
 ``awaiting_roll`` is true until ``game.roll(...)`` starts the next round.
 
-Legality is arithmetic on bid ranks (:mod:`perudo_rules.ranks`): ``is_legal``
+Every rule that varies is decided by the rules kernel (:mod:`perudo_rules.kernel`); this
+module holds the state and asks it. Legality is arithmetic on bid ranks: ``is_legal``
 costs the same at 10 or 300 dice, and :meth:`Game.legal_actions` is a lazy
 view that answers ``len``, indexing, ``in`` and iteration without building
 every action. Every refusal names its rule id: a knob path, or a fixed rule of
@@ -20,8 +21,17 @@ from typing import Any, overload
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction
+from perudo_rules.kernel import (
+    RoundRules,
+    count_matching,
+    next_seat,
+    opening,
+    roll_cups,
+    round_rules,
+)
 from perudo_rules.ranks import BidSpace, bid_space
-from perudo_rules.variant import Ruleset, Variant
+from perudo_rules.ruleset import Ruleset
+from perudo_rules.variant import Variant
 
 __all__ = [
     "Game",
@@ -35,55 +45,8 @@ __all__ = [
 
 
 def roll_die(rng: random.Random, faces: int) -> int:
-    """One die roll from ``rng``.
-
-    Uses only ``rng.random()``, whose sequence Python guarantees for a given
-    seed on every platform and version, so the same seed gives the same game.
-    """
-    return int(rng.random() * faces) + 1
-
-
-def _opening(
-    rules: Ruleset, players: int, rng: random.Random
-) -> tuple[int, tuple[tuple[int, ...], ...]]:
-    """Who opens a new game and every seat's dice, drawn from ``rng`` as :meth:`Game.new` does.
-
-    The edition's roll-off first (ties re-rolled among the tied, in seat order), then
-    ``dice.per_player`` dice seat by seat, each :func:`roll_die`.
-    """
-    faces = rules.faces
-    rand = rng.random
-    first = 0
-    if rules.first_player == "roll_off":
-        tied = list(range(players))
-        while len(tied) > 1:
-            totals = [sum(int(rand() * faces) + 1 for _ in range(rules.rolloff_dice)) for _ in tied]
-            best = max(totals)
-            tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
-        first = tied[0]
-    per = rules.per_player
-    flat = [int(rand() * faces) + 1 for _ in range(players * per)]  # seat by seat
-    cups = tuple([tuple(flat[i : i + per]) for i in range(0, players * per, per)])
-    return first, cups
-
-
-def _cup_count(cup: tuple[int, ...], face: int, wild: int | None) -> int:
-    """Dice of ``cup`` that count as ``face``: the face itself, and the wild face if any
-    (a bid on the wild face counts only wilds)."""
-    if wild is None or face == wild:
-        return cup.count(face)
-    return cup.count(face) + cup.count(wild)
-
-
-def _next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
-    """The next seat after ``seat`` holding dice, ``step`` (+1 or -1) at a time."""
-    n = len(counts)
-    s = seat
-    for _ in range(n):
-        s = (s + step) % n
-        if counts[s]:
-            return s
-    raise ValueError("no seat holds dice")  # pragma: no cover - a game always has two
+    """One die roll from ``rng`` (as :func:`perudo_rules.kernel.roll_cups` rolls each die)."""
+    return roll_cups(faces, (1,), rng)[0][0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +83,37 @@ class RoundRecord:
     dice: tuple[tuple[int, ...], ...]
     actions: tuple[Action, ...]
     result: RoundResult
+    _views: tuple[PastRound, ...] | None = field(
+        default=None, init=False, compare=False, repr=False
+    )
+
+    def seen_by(self, player: int) -> PastRound:
+        """What seat ``player`` saw of this round (the views of all seats are built once,
+        on first use, and kept with the record: history is shared by all later states)."""
+        views = self._views
+        if views is None:
+            res = self.result
+            views = tuple(
+                [
+                    PastRound(
+                        round=self.round,
+                        first_player=self.first_player,
+                        palifico=self.palifico,
+                        actions=self.actions,
+                        kind=res.kind,
+                        caller=res.caller,
+                        loser=res.loser,
+                        gainer=res.gainer,
+                        revealed=res.revealed,
+                        shown=res.shown,
+                        next_player=res.next_player,
+                        own_dice=own,
+                    )
+                    for own in self.dice
+                ]
+            )
+            object.__setattr__(self, "_views", views)
+        return views[player]
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,42 +152,6 @@ class Observation:
 
 _EMPTY: tuple[int, ...] = ()
 
-# Every seat's view of a finished round, built once per RoundRecord: history tuples are
-# shared by all later states, so observing a long game does not rebuild its past rounds.
-# A bounded memo keyed by identity (the record is kept, so an id is never reused while
-# its entry lives); the views are immutable values like the records themselves.
-_SEEN: dict[int, tuple[RoundRecord, tuple[PastRound, ...]]] = {}
-_SEEN_MAX = 4096
-
-
-def _seen(record: RoundRecord) -> tuple[PastRound, ...]:
-    """:class:`PastRound` views of ``record`` for every seat, memoised."""
-    hit = _SEEN.get(id(record))
-    if hit is not None and hit[0] is record:
-        return hit[1]
-    res = record.result
-    views = tuple(
-        PastRound(
-            round=record.round,
-            first_player=record.first_player,
-            palifico=record.palifico,
-            actions=record.actions,
-            kind=res.kind,
-            caller=res.caller,
-            loser=res.loser,
-            gainer=res.gainer,
-            revealed=res.revealed,
-            shown=res.shown,
-            next_player=res.next_player,
-            own_dice=own,
-        )
-        for own in record.dice
-    )
-    if len(_SEEN) >= _SEEN_MAX:
-        del _SEEN[next(iter(_SEEN))]
-    _SEEN[id(record)] = (record, views)
-    return views
-
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Game:
@@ -222,7 +180,7 @@ class Game:
     last_result: RoundResult | None = None
     winner: int | None = None
     first_player: int | None = None
-    _space: BidSpace | None = field(default=None, compare=False)
+    _round: RoundRules | None = field(default=None, compare=False)
 
     # --- construction -------------------------------------------------------------------
 
@@ -244,17 +202,19 @@ class Game:
         """
         rules = variant.rules
         n = len(dice)
-        if not rules.min_players <= n <= rules.max_players:
+        if not rules.players_min <= n <= rules.players_max:
             raise ValueError(
-                f"{n} seats; {variant.id} plays with {rules.min_players} to {rules.max_players}"
+                f"{n} seats; {variant.id} plays with {rules.players_min} to {rules.players_max}"
             )
         cups = tuple(tuple(int(d) for d in cup) for cup in dice)
         for seat, cup in enumerate(cups):
-            if len(cup) > rules.max_dice:
-                raise ValueError(f"seat {seat} holds {len(cup)} dice; the most is {rules.max_dice}")
+            if len(cup) > rules.dice_max_per_player:
+                raise ValueError(
+                    f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
+                )
             for d in cup:
-                if not 1 <= d <= rules.faces:
-                    raise ValueError(f"seat {seat}: {d} is not a face of a d{rules.faces}")
+                if not 1 <= d <= rules.dice_faces:
+                    raise ValueError(f"seat {seat}: {d} is not a face of a d{rules.dice_faces}")
         counts = tuple(len(c) for c in cups)
         if sum(1 for c in counts if c) < 2:
             raise ValueError("at least two seats must hold dice")
@@ -266,22 +226,23 @@ class Game:
         if any(not 0 <= s < n for s in used):
             raise ValueError("palifico_used names a seat that does not exist")
         if palifico:
-            if not rules.palifico:
+            if not rules.palifico_enabled:
                 raise ValueError(f"{variant.id} has no palifico rounds")
             if counts[first_player] != 1:
                 raise ValueError("a palifico round is opened by a seat holding exactly one die")
             used = used | {first_player}
+        owner = first_player if palifico else None
         return cls(
             variant=variant,
             dice=cups,
             dice_counts=counts,
             to_move=first_player,
             palifico=palifico,
-            palifico_player=first_player if palifico else None,
+            palifico_player=owner,
             round=round,
             palifico_used=used,
             first_player=first_player,
-            _space=bid_space(rules, sum(counts), palifico),
+            _round=round_rules(rules, counts, palifico, round, owner, used),
         )
 
     @classmethod
@@ -292,31 +253,21 @@ class Game:
         ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
         """
         rules = variant.rules
-        if not rules.min_players <= players <= rules.max_players:
+        if not rules.players_min <= players <= rules.players_max:
             raise ValueError(
                 f"{players} players; {variant.id} plays with "
-                f"{rules.min_players} to {rules.max_players}"
+                f"{rules.players_min} to {rules.players_max}"
             )
-        first, cups = _opening(rules, players, random.Random(seed))
-        if cls is Game and players >= 2 and cups[0]:
-            # The dice are valid by construction: skip start()'s checks.
-            return _make_game(
-                variant,
-                cups,
-                (rules.per_player,) * players,
-                first,
-                (),
-                False,
-                None,
-                1,
-                frozenset(),
-                (),
-                None,
-                None,
-                first,
-                bid_space(rules, players * rules.per_player, False),
-            )
-        return cls.start(variant, cups, first)
+        first, cups = opening(rules, players, random.Random(seed))
+        if cls is not Game:
+            return cls.start(variant, cups, first)
+        counts = (rules.dice_per_player,) * players
+        used: frozenset[int] = frozenset()
+        # The dice are valid by construction: skip start()'s checks.
+        return _make_game(
+            variant, cups, counts, first, (), False, None, 1, used, (), None, None, first,
+            round_rules(rules, counts, False, 1, None, used),
+        )  # fmt: skip
 
     # --- derived views ------------------------------------------------------------------
 
@@ -329,6 +280,20 @@ class Game:
     def rules(self) -> Ruleset:
         """The typed rules of the variant."""
         return self.variant.rules
+
+    @property
+    def round_rules(self) -> RoundRules:
+        """The kernel's rules of this round (or of the round about to be rolled)."""
+        if self._round is not None:
+            return self._round
+        return round_rules(
+            self.variant.rules,
+            self.dice_counts,
+            self.palifico,
+            self.round + (self.to_move is None),
+            self.palifico_player,
+            self.palifico_used,
+        )
 
     @property
     def current_bid(self) -> Bid | None:
@@ -355,9 +320,9 @@ class Game:
     @property
     def space(self) -> BidSpace:
         """The ranked bids of the current round (see :mod:`perudo_rules.ranks`)."""
-        if self._space is None:
+        if self._round is None:
             return bid_space(self.rules, self.dice_in_play, self.palifico)
-        return self._space
+        return self._round.table
 
     @property
     def wilds_active(self) -> bool:
@@ -370,15 +335,11 @@ class Game:
 
     def count(self, face: int) -> int:
         """The true number of dice on the table that count as ``face`` this round."""
-        wild = self.space.wild
-        total = 0
-        for cup in self.dice:
-            total += _cup_count(cup, face, wild)
-        return total
+        return count_matching(self.dice, face, self.space.wild)
 
     def next_seat(self, seat: int) -> int:
         """The next seat after ``seat`` with dice, in the direction of play."""
-        return _next_seat(self.dice_counts, self.variant.rules.step, seat)
+        return next_seat(self.dice_counts, self.variant.rules.step, seat)
 
     def __repr__(self) -> str:
         state = (
@@ -393,105 +354,16 @@ class Game:
             f" {state} bids=[{bids}]>"
         )
 
-    # --- legality -----------------------------------------------------------------------
-
-    def _face_free(self, player: int) -> bool:
-        lock = self.rules.face_lock
-        return lock == "free" or (
-            lock == "locked_except_single_die" and self.dice_counts[player] == 1
-        )
-
-    def _wild_banned(self) -> bool:
-        opening = self.rules.wild_opening
-        if self.palifico or opening == "allowed":
-            return False
-        if opening == "not_as_opening_bid":
-            return not self.bids
-        return self.round == 1
+    # --- legality (decided by the kernel) -----------------------------------------------
 
     def violation(self, action: Any) -> tuple[str, str] | None:
         """``None`` if ``action`` is legal now, else ``(rule id, reason)``."""
         if self.winner is not None:
             return "play.game_over", f"the game is over; seat {self.winner} won"
-        if self.to_move is None:
+        rr = self._round
+        if self.to_move is None or rr is None:
             return "play.roll", "the round is over; roll the dice for the next round first"
-        kind = type(action)
-        if kind is not Bid and kind is not Dudo and kind is not Calza:
-            return "play.turn", f"{action!r} is not a Bid, Dudo or Calza"
-        p = action.player
-        counts = self.dice_counts
-        if type(p) is not int or not 0 <= p < len(counts) or not counts[p]:
-            return "play.seat", f"seat {p!r} is not a seat with dice"
-        bids = self.bids
-        if kind is Bid:
-            return self._bid_violation(action)
-        if not bids:
-            return (
-                "play.bid_needed",
-                f"there is no bid to {'doubt' if kind is Dudo else 'match'} yet",
-            )
-        bidder = bids[-1].player
-        rules = self.rules
-        if kind is Dudo:
-            who = rules.challenge_who
-            if who == "player_to_move" and p != self.to_move:
-                return (
-                    "challenge.who",
-                    f"only seat {self.to_move}, the player to move, may call Dudo",
-                )
-            if p == bidder:
-                return "challenge.who", "the bidder may not doubt their own bid"
-            return None
-        if not rules.calza:
-            return "calza.enabled", "this variant has no Calza"
-        who = rules.calza_who
-        if p == bidder:
-            return "calza.who", "the bidder may not call Calza on their own bid"
-        if who == "any_except_bidder_and_next" and p == self.to_move:
-            return "calza.who", "the player to move may not call Calza"
-        if who == "player_to_move" and p != self.to_move:
-            return "calza.who", f"only seat {self.to_move}, the player to move, may call Calza"
-        return None
-
-    def _bid_violation(self, bid: Bid) -> tuple[str, str] | None:
-        if bid.player != self.to_move:
-            return "play.turn", f"it is seat {self.to_move}'s turn, not seat {bid.player}'s"
-        q, f = bid.quantity, bid.face
-        space = self.space
-        if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= space.faces:
-            return "play.bid_range", f"{q!r}x{f!r} is not a bid on a d{space.faces}"
-        if q > space.cap:
-            return "bidding.quantity_cap", f"only {space.cap} dice are in play; {q} is too many"
-        wild = space.wild
-        if f == wild and self._wild_banned():
-            when = (
-                "as the opening bid"
-                if self.rules.wild_opening == "not_as_opening_bid"
-                else ("in the first round")
-            )
-            return "bidding.wild_opening", f"no bid on the wild face {when}"
-        if not self.bids:
-            return None
-        cur = self.bids[-1]
-        if self.palifico and f != cur.face and not self._face_free(bid.player):
-            return "palifico.face_lock", f"in this palifico round the face stays {cur.face}"
-        rank = space._rank[(q, f)]
-        if rank > space._rank[(cur.quantity, cur.face)]:
-            return None
-        k = self.rules.wild_worth
-        if (
-            (f == wild) != (cur.face == wild)
-            and self.rules.order == "quantity_then_face"
-            # with worth 1 a wild on the highest face ranks as that face: plain order
-            and not (k == 1 and wild == space.faces)
-        ):
-            if f == wild:
-                need = -(-cur.quantity // k)
-                return "bidding.wild_worth", f"after {cur} a wild bid needs at least {need} dice"
-            return "bidding.wild_worth", (
-                f"after {cur} an ordinary bid needs at least {k * cur.quantity + 1} dice"
-            )
-        return "bidding.order", f"{q}x{f} does not raise the standing bid {cur}"
+        return rr.verdict(self.to_move, self.bids, action)
 
     def is_legal(self, action: Any) -> bool:
         """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`."""
@@ -505,154 +377,45 @@ class Game:
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``; raises :class:`IllegalAction` naming the rule broken."""
-        if type(action) is Bid and not self.palifico and self.winner is None:
-            # The common case, a raise outside palifico rounds: decided by the ranks alone
-            # here, anything else goes to :meth:`violation` (same answers, more checks).
-            p, q, f = action.player, action.quantity, action.face
-            space = self._space
-            counts = self.dice_counts
-            if (
-                p == self.to_move
-                and space is not None
-                and type(p) is int
-                and type(q) is int
-                and type(f) is int
-                and 0 <= p < len(counts)
-                and counts[p]
-            ):
-                rank = space._rank.get((q, f))
-                bids = self.bids
-                if (
-                    rank is not None
-                    and (
-                        f != space.wild
-                        or space.wild_opening == "allowed"
-                        or not self._wild_banned()
-                    )
-                    and (not bids or rank > space._rank[(bids[-1].quantity, bids[-1].face)])
-                ):
-                    n = len(counts)
-                    nxt = (p + self.variant.rules.step) % n
-                    return _make_game(
-                        self.variant,
-                        self.dice,
-                        counts,
-                        nxt if counts[nxt] else self.next_seat(p),
-                        (*bids, action),
-                        False,
-                        self.palifico_player,
-                        self.round,
-                        self.palifico_used,
-                        self.history,
-                        self.last_result,
-                        None,
-                        self.first_player,
-                        space,
-                    )
-        if (
-            type(action) is Dudo
-            and self.bids
-            and self.winner is None
-            and action.player == self.to_move
-            and type(action.player) is int
-            and 0 <= action.player < len(self.dice_counts)
-            and self.dice_counts[action.player]
-            and action.player != self.bids[-1].player
-            and self.variant.rules.challenge_who == "player_to_move"
-        ):
-            return self._resolve(action)  # the player to move doubts: legal, as violation() says
-        bad = self.violation(action)
+        rr = self._round
+        to_move = self.to_move
+        # no round rules: awaiting a roll or over (violation() says which)
+        bad = self.violation(action) if rr is None or to_move is None else rr.verdict(
+            to_move, self.bids, action
+        )
         if bad is not None:
             raise IllegalAction(bad[0], bad[1])
-        if isinstance(action, Bid):
+        assert rr is not None and to_move is not None
+        if type(action) is Bid:
             return _make_game(
-                self.variant,
-                self.dice,
-                self.dice_counts,
-                self.next_seat(action.player),
-                (*self.bids, action),
-                self.palifico,
-                self.palifico_player,
-                self.round,
-                self.palifico_used,
-                self.history,
-                self.last_result,
-                None,
-                self.first_player,
-                self._space,
-            )
-        return self._resolve(action)
+                self.variant, self.dice, self.dice_counts, rr.successor[action.player],
+                (*self.bids, action), self.palifico, self.palifico_player, self.round,
+                self.palifico_used, self.history, self.last_result, None, self.first_player, rr,
+            )  # fmt: skip
+        assert type(action) is Dudo or type(action) is Calza
+        return self._resolve(rr, action, to_move)
 
-    def _reveal_order(self, caller: int, caller_first: bool) -> list[int]:
-        counts = self.dice_counts
-        n = len(counts)
-        step = self.variant.rules.step
-        start = caller if caller_first else caller + step
-        seats = [(start + step * i) % n for i in range(n)]
-        return [s for s in seats if counts[s]]
-
-    def _resolve(self, action: Dudo | Calza) -> Game:
-        rules = self.variant.rules
+    def _resolve(self, rr: RoundRules, action: Dudo | Calza, to_move: int) -> Game:
         bid = self.bids[-1]
         caller = action.player
         dice = self.dice
-        wild = self.space.wild
-        count = 0
-        for cup in dice:
-            count += _cup_count(cup, bid.face, wild)
-        if type(action) is Dudo:
-            kind = "dudo"
-            order = self._reveal_order(caller, caller_first=False)
-            if rules.early_stop:
-                running = 0
-                lifted = []
-                for s in order:
-                    lifted.append(s)
-                    running += _cup_count(dice[s], bid.face, wild)
-                    if running >= bid.quantity:
-                        break
-                order = lifted
-        else:
-            kind = "calza"
-            order = self._reveal_order(caller, caller_first=True)
-        assert self.to_move is not None
-        new_counts, loser, gainer, winner, next_player, next_palifico, used = _settle(
-            rules, self.dice_counts, kind, caller, bid, count, self.to_move, self.palifico_used
-        )
-        # RoundResult(kind, bid, count, loser, gainer, revealed, shown, next_player, caller,
-        # next_palifico) and RoundRecord(round, first_player, palifico, dice, actions, result)
+        dudo = type(action) is Dudo
+        count = rr.count(dice, bid.face)
+        order = rr.reveal(dice, caller, dudo, bid)
+        s = rr.settle(dudo, caller, bid, count, to_move)
         result = _make_result(
-            kind,
-            bid,
-            count,
-            loser,
-            gainer,
-            tuple(order),
-            tuple([dice[s] for s in order]),
-            next_player,
-            caller,
-            next_palifico,
-        )
+            "dudo" if dudo else "calza", bid, count, s.loser, s.gainer, order,
+            tuple([dice[x] for x in order]), s.next_player, caller, s.next_palifico,
+        )  # fmt: skip
         assert self.first_player is not None
         record = _make_record(
             self.round, self.first_player, self.palifico, dice, (*self.bids, action), result
         )
         return _make_game(
-            self.variant,
-            (_EMPTY,) * len(new_counts),
-            new_counts,
-            None,
-            self.bids,
-            next_palifico,
-            next_player if next_palifico else None,
-            self.round,
-            used,
-            (*self.history, record),
-            result,
-            winner,
-            self.first_player,
-            None,
-        )
+            self.variant, (_EMPTY,) * len(s.counts), s.counts, None, self.bids, s.next_palifico,
+            s.next_player if s.next_palifico else None, self.round, s.used,
+            (*self.history, record), result, s.winner, self.first_player, None,
+        )  # fmt: skip
 
     def roll(
         self,
@@ -668,10 +431,9 @@ class Game:
             raise IllegalAction("play.roll", "the dice are rolled only between rounds")
         rules = self.rules
         counts = self.dice_counts
+        faces = rules.dice_faces
         if dice is None:
-            r = rng if rng is not None else random.Random(seed)
-            rand, faces = r.random, rules.faces  # roll_die, seat by seat, inlined
-            cups = tuple([tuple([int(rand() * faces) + 1 for _ in range(c)]) for c in counts])
+            cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
             if len(dice) != len(counts):
                 raise ValueError(f"dice for {len(dice)} seats; the table has {len(counts)}")
@@ -679,32 +441,17 @@ class Game:
             for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
                 if len(cup) != c:
                     raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
-                if any(not 1 <= d <= rules.faces for d in cup):
-                    raise ValueError(f"seat {seat}: a die outside 1..{rules.faces}")
+                if any(not 1 <= d <= faces for d in cup):
+                    raise ValueError(f"seat {seat}: a die outside 1..{faces}")
         assert self.last_result is not None and self.last_result.next_player is not None
         first = self.last_result.next_player
+        nxt = self.round + 1
+        pal, owner = self.palifico, self.palifico_player
+        rr = round_rules(rules, counts, pal, nxt, owner, self.palifico_used)
         return _make_game(
-            self.variant,
-            cups,
-            counts,
-            first,
-            (),
-            self.palifico,
-            self.palifico_player,
-            self.round + 1,
-            self.palifico_used,
-            self.history,
-            self.last_result,
-            None,
-            first,
-            bid_space(rules, sum(counts), self.palifico),
-        )
-
-    def record(self) -> dict[str, Any]:
-        """The game so far as a JSON-ready record (see :mod:`perudo_rules.record`)."""
-        from perudo_rules.record import export
-
-        return export(self)
+            self.variant, cups, counts, first, (), self.palifico, self.palifico_player, nxt,
+            self.palifico_used, self.history, self.last_result, None, first, rr,
+        )  # fmt: skip
 
     # --- views for one seat -------------------------------------------------------------
 
@@ -712,7 +459,6 @@ class Game:
         """What seat ``player`` may see: own dice, dice counts, bids, lifted cups of past rounds."""
         if not 0 <= player < self.players:
             raise ValueError(f"no seat {player}")
-        past = tuple(_seen(r)[player] for r in self.history)
         return Observation(
             player=player,
             dice=self.dice[player],
@@ -722,46 +468,31 @@ class Game:
             palifico=self.palifico,
             palifico_player=self.palifico_player,
             bids=self.bids if self.to_move is not None else (),
-            past_rounds=past,
+            past_rounds=tuple([r.seen_by(player) for r in self.history]),
             winner=self.winner,
         )
 
 
-_GAME_FIELDS = (
-    "variant",
-    "dice",
-    "dice_counts",
-    "to_move",
-    "bids",
-    "palifico",
-    "palifico_player",
-    "round",
-    "palifico_used",
-    "history",
-    "last_result",
-    "winner",
-    "first_player",
-    "_space",
-)
-if tuple(f.name for f in fields(Game)) != _GAME_FIELDS:  # pragma: no cover - a guard
-    raise RuntimeError("Game's fields changed: update _GAME_FIELDS and _make_game")
+# --- fast construction --------------------------------------------------------------------
+# The transitions build one Game per action; setting the slots directly (each field's
+# descriptor, looked up by name) costs half the dataclass ``__init__``. The result is the
+# same frozen value; tests/test_engine.py checks that the builders set every field.
 _new_object = object.__new__
-(
-    _set_variant,
-    _set_dice,
-    _set_dice_counts,
-    _set_to_move,
-    _set_bids,
-    _set_palifico,
-    _set_palifico_player,
-    _set_round,
-    _set_palifico_used,
-    _set_history,
-    _set_last_result,
-    _set_winner,
-    _set_first_player,
-    _set_space,
-) = (Game.__dict__[name].__set__ for name in _GAME_FIELDS)
+_SETTERS = {f.name: Game.__dict__[f.name].__set__ for f in fields(Game)}
+_set_variant = _SETTERS["variant"]
+_set_dice = _SETTERS["dice"]
+_set_dice_counts = _SETTERS["dice_counts"]
+_set_to_move = _SETTERS["to_move"]
+_set_bids = _SETTERS["bids"]
+_set_palifico = _SETTERS["palifico"]
+_set_palifico_player = _SETTERS["palifico_player"]
+_set_round = _SETTERS["round"]
+_set_palifico_used = _SETTERS["palifico_used"]
+_set_history = _SETTERS["history"]
+_set_last_result = _SETTERS["last_result"]
+_set_winner = _SETTERS["winner"]
+_set_first_player = _SETTERS["first_player"]
+_set_round_rules = _SETTERS["_round"]
 
 
 def _make_game(
@@ -778,14 +509,9 @@ def _make_game(
     last_result: RoundResult | None,
     winner: int | None,
     first_player: int | None,
-    space: BidSpace | None,
+    round_rules: RoundRules | None,
 ) -> Game:
-    """``Game(...)`` with every field given, without the dataclass ``__init__``.
-
-    The engine's transitions build a game per action; filling the slots directly
-    halves that cost. The result is the same frozen value (equality and hash
-    come from the fields, which are all set).
-    """
+    """``Game(...)`` with every field given, without the dataclass ``__init__``."""
     g: Game = _new_object(Game)
     _set_variant(g, variant)
     _set_dice(g, dice)
@@ -800,93 +526,23 @@ def _make_game(
     _set_last_result(g, last_result)
     _set_winner(g, winner)
     _set_first_player(g, first_player)
-    _set_space(g, space)
+    _set_round_rules(g, round_rules)
     return g
 
 
-(
-    _set_r_kind,
-    _set_r_bid,
-    _set_r_count,
-    _set_r_loser,
-    _set_r_gainer,
-    _set_r_revealed,
-    _set_r_shown,
-    _set_r_next_player,
-    _set_r_caller,
-    _set_r_next_palifico,
-) = (RoundResult.__dict__[f.name].__set__ for f in fields(RoundResult))
-(
-    _set_h_round,
-    _set_h_first_player,
-    _set_h_palifico,
-    _set_h_dice,
-    _set_h_actions,
-    _set_h_result,
-) = (RoundRecord.__dict__[f.name].__set__ for f in fields(RoundRecord))
+def _setters(cls: type, names: str) -> tuple[Any, ...]:
+    """The slot setters of ``cls``'s fields ``names``, looked up by name."""
+    return tuple(cls.__dict__[n].__set__ for n in names.split())
 
 
-def _settle(
-    rules: Ruleset,
-    dice_counts: tuple[int, ...],
-    kind: str,
-    caller: int,
-    bid: Bid,
-    count: int,
-    to_move: int,
-    used: frozenset[int],
-) -> tuple[tuple[int, ...], int | None, int | None, int | None, int | None, bool, frozenset[int]]:
-    """How a Dudo (``kind="dudo"``) or Calza settles, given the true ``count``.
-
-    Rules ``play.dudo``, ``play.calza`` (with ``calza.gain_cap``), ``round.starter``,
-    ``calza.next_starts``, ``play.next_seat``, ``play.elimination``, ``end.condition``
-    and the palifico knobs, in one place for the step API and the fast path. Returns the
-    new dice counts, loser, gainer, winner, who opens the next round (``None`` once the
-    game is over), whether that round is palifico, and the seats that had theirs.
-    """
-    counts = list(dice_counts)
-    loser: int | None = None
-    gainer: int | None = None
-    if kind == "dudo":
-        loser = caller if count >= bid.quantity else bid.player
-        winner_of_challenge = bid.player if loser == caller else caller
-        counts[loser] -= 1
-        starter = loser if rules.round_starter == "loser" else winner_of_challenge
-    else:
-        if count == bid.quantity:
-            if counts[caller] < min(rules.calza_gain_cap, rules.max_dice):
-                gainer = caller
-                counts[caller] += 1
-        else:
-            loser = caller
-            counts[caller] -= 1
-        starter = caller if rules.calza_next == "caller" else to_move
-    new_counts = tuple(counts)
-    alive = len(new_counts) - new_counts.count(0)
-    winner: int | None = None
-    if alive == 1 or rules.single_round:
-        for s, c in enumerate(new_counts):  # the first seat with dice (not the loser)
-            if c and (alive == 1 or s != loser):
-                winner = s
-                break
-    next_player: int | None = None
-    next_palifico = False
-    if winner is None:
-        if not new_counts[starter]:
-            starter = _next_seat(new_counts, rules.step, starter)
-        candidate: int | None = None
-        if rules.palifico and (rules.palifico_heads_up or alive > 2):
-            if rules.palifico_trigger == "reduced_to_one":
-                if loser is not None and new_counts[loser] == 1:
-                    candidate = loser
-            elif new_counts[starter] == 1:
-                candidate = starter
-        if candidate is not None and not (rules.palifico_once and candidate in used):
-            next_palifico = True
-            starter = candidate
-            used = used | {candidate}
-        next_player = starter
-    return new_counts, loser, gainer, winner, next_player, next_palifico, used
+(_r_kind, _r_bid, _r_count, _r_loser, _r_gainer, _r_revealed, _r_shown, _r_next, _r_caller,
+ _r_pal) = _setters(
+    RoundResult, "kind bid count loser gainer revealed shown next_player caller next_palifico"
+)  # fmt: skip
+_h_round, _h_first, _h_pal, _h_dice, _h_actions, _h_result = _setters(
+    RoundRecord, "round first_player palifico dice actions result"
+)
+_h_views = RoundRecord.__dict__["_views"].__set__
 
 
 def _make_result(
@@ -903,16 +559,16 @@ def _make_result(
 ) -> RoundResult:
     """``RoundResult(...)`` with every field given, without the dataclass ``__init__``."""
     r: RoundResult = _new_object(RoundResult)
-    _set_r_kind(r, kind)
-    _set_r_bid(r, bid)
-    _set_r_count(r, count)
-    _set_r_loser(r, loser)
-    _set_r_gainer(r, gainer)
-    _set_r_revealed(r, revealed)
-    _set_r_shown(r, shown)
-    _set_r_next_player(r, next_player)
-    _set_r_caller(r, caller)
-    _set_r_next_palifico(r, next_palifico)
+    _r_kind(r, kind)
+    _r_bid(r, bid)
+    _r_count(r, count)
+    _r_loser(r, loser)
+    _r_gainer(r, gainer)
+    _r_revealed(r, revealed)
+    _r_shown(r, shown)
+    _r_next(r, next_player)
+    _r_caller(r, caller)
+    _r_pal(r, next_palifico)
     return r
 
 
@@ -926,29 +582,22 @@ def _make_record(
 ) -> RoundRecord:
     """``RoundRecord(...)`` with every field given, without the dataclass ``__init__``."""
     h: RoundRecord = _new_object(RoundRecord)
-    _set_h_round(h, round)
-    _set_h_first_player(h, first_player)
-    _set_h_palifico(h, palifico)
-    _set_h_dice(h, dice)
-    _set_h_actions(h, actions)
-    _set_h_result(h, result)
+    _h_round(h, round)
+    _h_first(h, first_player)
+    _h_pal(h, palifico)
+    _h_dice(h, dice)
+    _h_actions(h, actions)
+    _h_result(h, result)
+    _h_views(h, None)
     return h
 
 
-_RESULT_FIELDS = "kind bid count loser gainer revealed shown next_player caller next_palifico"
-if [f.name for f in fields(RoundResult)] != _RESULT_FIELDS.split() or [
-    f.name for f in fields(RoundRecord)
-] != ["round", "first_player", "palifico", "dice", "actions", "result"]:  # pragma: no cover
-    raise RuntimeError("RoundResult/RoundRecord fields changed: update Game._resolve")
-
-_set_bid_player, _set_bid_quantity, _set_bid_face = (
-    Bid.__dict__[name].__set__ for name in ("player", "quantity", "face")
-)
-if tuple(f.name for f in fields(Bid)) != ("player", "quantity", "face"):  # pragma: no cover
-    raise RuntimeError("Bid's fields changed: update _make_bid")
+_set_bid_player = Bid.__dict__["player"].__set__
+_set_bid_quantity = Bid.__dict__["quantity"].__set__
+_set_bid_face = Bid.__dict__["face"].__set__
 
 
-def _make_bid(player: int | None, quantity: int, face: int) -> Bid:
+def _make_bid(player: int, quantity: int, face: int) -> Bid:
     """``Bid(player, quantity, face)`` for known-good values, without ``__init__``."""
     b: Bid = _new_object(Bid)
     _set_bid_player(b, player)
@@ -957,94 +606,41 @@ def _make_bid(player: int | None, quantity: int, face: int) -> Bid:
     return b
 
 
-_DUDOS = tuple(Dudo(s) for s in range(64))
-_CALZAS = tuple(Calza(s) for s in range(64))
-_DUDO_ONLY: tuple[tuple[Action, ...], ...] = tuple((d,) for d in _DUDOS)
-
-
-def _dudo(seat: int) -> Dudo:
-    return _DUDOS[seat] if 0 <= seat < 64 else Dudo(seat)
-
-
-def _calza(seat: int) -> Calza:
-    return _CALZAS[seat] if 0 <= seat < 64 else Calza(seat)
-
-
-_CALLS: dict[tuple[str, bool, str, tuple[int, ...], int, int], tuple[Action, ...]] = {}
-
-
-def _calls(
-    rules: Ruleset, counts: tuple[int, ...], to_move: int, bidder: int
-) -> tuple[Action, ...]:
-    """The Dudo calls, then the Calza calls, open after ``bidder``'s bid (by seat; cached)."""
-    if not rules.calza and rules.challenge_who == "player_to_move" and 0 <= to_move < 64:
-        return _DUDO_ONLY[to_move]
-    key = (rules.challenge_who, rules.calza, rules.calza_who, counts, to_move, bidder)
-    hit = _CALLS.get(key)
-    if hit is not None:
-        return hit
-    seats = range(len(counts))
-    extras: list[Action]
-    if rules.challenge_who == "player_to_move":
-        extras = [_dudo(to_move)]
-    else:
-        extras = [_dudo(s) for s in seats if counts[s] and s != bidder]
-    if rules.calza:
-        who = rules.calza_who
-        if who == "player_to_move":
-            if counts[to_move] and to_move != bidder:
-                extras.append(_calza(to_move))
-        else:
-            skip = to_move if who == "any_except_bidder_and_next" else -1
-            extras += [_calza(s) for s in seats if counts[s] and s != bidder and s != skip]
-    if len(_CALLS) >= 50_000:
-        _CALLS.clear()
-    out = _CALLS[key] = tuple(extras)
-    return out
-
-
 class LegalActions(Sequence[Action]):
     """The legal actions of a position, as a lazy sequence.
 
     Bids of the player to move come first in rank order, then Dudo calls,
     then Calza calls, each by seat. ``len``, indexing and ``in`` cost O(1)
     (``in`` is :meth:`Game.is_legal`); nothing is built until asked for.
+    The kernel decides which ranks and calls are open
+    (:meth:`RoundRules.raise_ranks <perudo_rules.kernel.RoundRules.raise_ranks>`,
+    :meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>`).
     """
 
-    __slots__ = ("_extras", "_game", "_nb", "_ranks", "_space", "_to_move")
+    __slots__ = ("_extras", "_game", "_nb", "_ranks", "_table", "_to_move")
 
     def __init__(self, game: Game) -> None:
         self._game = game
-        space = game._space
-        if space is None:
-            space = game.space
-        self._space = space
+        rr = game._round
         to_move = game.to_move
-        self._to_move = to_move
         self._extras: tuple[Action, ...] = ()
-        if to_move is None:
+        if to_move is None or rr is None or game.winner is not None:
+            self._to_move = 0
+            self._table: tuple[tuple[int, int], ...] = ()
             self._ranks: Sequence[int] = ()
             self._nb = 0
             return
+        self._to_move = to_move
+        table = rr.table
+        self._table = table.bids
         bids = game.bids
-        if not bids:
-            if space.wild_opening != "allowed" and game._wild_banned():
-                ranks: Sequence[int] = space.nonwild_above(-1)
-            else:
-                ranks = space.all_ranks
-            self._ranks = ranks
-            self._nb = len(ranks)
-            return
-        cur = bids[-1]
-        if game.palifico and not game._face_free(to_move):
-            ranks = space.same_face_above(cur.quantity, cur.face)
-        elif space.wild_opening != "allowed" and game._wild_banned():
-            ranks = space.nonwild_above(space._rank[(cur.quantity, cur.face)])
+        if bids:
+            cur = bids[-1]
+            self._ranks = rr.raise_ranks(to_move, table.rank_of[(cur.quantity, cur.face)])
+            self._extras = rr.calls(to_move, cur.player)
         else:
-            ranks = range(space._rank[(cur.quantity, cur.face)] + 1, space.size)
-        self._ranks = ranks
-        self._nb = len(ranks)
-        self._extras = _calls(game.variant.rules, game.dice_counts, to_move, cur.player)
+            self._ranks = rr.opening_ranks
+        self._nb = len(self._ranks)
 
     @property
     def bid_ranks(self) -> Sequence[int]:
@@ -1061,7 +657,7 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
         nb = self._nb
         if type(i) is int and 0 <= i < nb:  # the common case first: a bid
-            q, f = self._space.bids[self._ranks[i]]
+            q, f = self._table[self._ranks[i]]
             return _make_bid(self._to_move, q, f)
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
@@ -1071,17 +667,16 @@ class LegalActions(Sequence[Action]):
         if not 0 <= i < n:
             raise IndexError(i)
         if i < nb:
-            q, f = self._space.bids[self._ranks[i]]
+            q, f = self._table[self._ranks[i]]
             return _make_bid(self._to_move, q, f)
         return self._extras[i - nb]
 
     def __iter__(self) -> Iterator[Action]:
-        to_move = self._game.to_move
-        if to_move is not None:
-            table = self._space.bids
-            for r in self._ranks:
-                q, f = table[r]
-                yield Bid(to_move, q, f)
+        table = self._table
+        to_move = self._to_move
+        for r in self._ranks:
+            q, f = table[r]
+            yield Bid(to_move, q, f)
         yield from self._extras
 
     def __contains__(self, action: object) -> bool:

@@ -85,15 +85,15 @@ __all__ = ["ActionMap", "PerudoGame", "PerudoState", "action_map", "game_name", 
 
 def _max_seat_dice(variant: Variant) -> int:
     rules = variant.rules
-    most = rules.per_player
-    if rules.calza:
-        most = max(most, min(rules.calza_gain_cap, rules.max_dice))
+    most = rules.dice_per_player
+    if rules.calza_enabled:
+        most = max(most, min(rules.calza_gain_cap, rules.dice_max_per_player))
     return most
 
 
 def _unbounded(variant: Variant) -> bool:
     """Whether a round can end without a die lost: an exact Calza gains one or changes nothing."""
-    return variant.rules.calza
+    return variant.rules.calza_enabled
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -186,9 +186,9 @@ def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
 
 def _check_players(v: Variant, players: int) -> None:
     rules = v.rules
-    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
+    if type(players) is not int or not rules.players_min <= players <= rules.players_max:
         raise ValueError(
-            f"{players!r} players; {v.id} plays with {rules.min_players} to {rules.max_players}"
+            f"{players!r} players; {v.id} plays with {rules.players_min} to {rules.players_max}"
         )
 
 
@@ -239,7 +239,7 @@ def _register(v: Variant, players: int) -> _Spec:
         return spec
     rules = v.rules
     amap = action_map(v, players)
-    total = players * rules.per_player
+    total = players * rules.dice_per_player
     natural = total - 1
     default_rounds = 10 * total if _unbounded(v) else natural
     game_type = pyspiel.GameType(
@@ -264,10 +264,10 @@ def _register(v: Variant, players: int) -> _Spec:
         players=players,
         amap=amap,
         seat_dice=_max_seat_dice(v),
-        roll_off=rules.first_player == "roll_off",
+        roll_off=rules.setup_first_player == "roll_off",
         natural_rounds=natural,
         default_max_rounds=default_rounds,
-        die_outcomes=tuple((k, 1.0 / rules.faces) for k in range(rules.faces)),
+        die_outcomes=tuple((k, 1.0 / rules.dice_faces) for k in range(rules.dice_faces)),
         seat_outcomes=tuple((k, 1.0 / players) for k in range(players)),
         game_type=game_type,
     )
@@ -323,12 +323,12 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         # the bidder nor to the player to move), then the call.
         rules = spec.variant.rules
         out_of_turn = rules.challenge_who != "player_to_move" or (
-            rules.calza and rules.calza_who != "player_to_move"
+            rules.calza_enabled and rules.calza_who != "player_to_move"
         )
         per_round = amap.num_bids * (1 + (n - 2 if out_of_turn else 0)) + 1
         info = pyspiel.GameInfo(
             num_distinct_actions=amap.num_actions,
-            max_chance_outcomes=max(spec.variant.rules.faces, n if spec.roll_off else 0),
+            max_chance_outcomes=max(spec.variant.rules.dice_faces, n if spec.roll_off else 0),
             num_players=n,
             min_utility=-1.0 / (n - 1),
             max_utility=1.0,
@@ -412,7 +412,7 @@ class _Node:
 
     def roll_counts(self) -> tuple[int, ...]:
         if self.game is None:
-            return (self.spec.variant.rules.per_player,) * self.spec.players
+            return (self.spec.variant.rules.dice_per_player,) * self.spec.players
         return self.game.dice_counts
 
     def roller(self) -> int:
@@ -464,7 +464,7 @@ def _ids_of(spec: _Spec, space: BidSpace) -> tuple[tuple[int, ...], bool]:
     key = (spec.name, space.cap, space.wild)
     hit = _ID_CACHE.get(key)
     if hit is None:
-        ids = tuple(spec.amap.space._rank[b] for b in space.bids)
+        ids = tuple(spec.amap.space.rank_of[b] for b in space.bids)
         hit = (ids, all(a < b for a, b in itertools.pairwise(ids)))
         _ID_CACHE[key] = hit
     return hit
@@ -521,7 +521,7 @@ def _step(node: _Node, action: int) -> _Node:
             raise ValueError(f"no seat {action} to open")
         return _Node(spec, mr, node, action, _ROLL, None, opener=action)
     if phase == _ROLL:
-        if not 0 <= action < spec.variant.rules.faces:
+        if not 0 <= action < spec.variant.rules.dice_faces:
             raise ValueError(f"no die outcome {action}")
         counts = node.roll_counts()
         rolled = (*node.rolled, action + 1)
@@ -730,7 +730,7 @@ class _Observer:
         )
         n = spec.players
         d = spec.seat_dice
-        faces = spec.variant.rules.faces
+        faces = spec.variant.rules.dice_faces
         nb = spec.amap.num_bids
         pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
         if self.private == "single":

@@ -201,7 +201,7 @@ def from_game(game: Game, player: int, bid: Bid | None = None) -> BidOdds:
     wild = game.space.wild
     own = obs.dice
     unknown = sum(obs.dice_counts) - len(own)
-    dist = count_distribution(own, unknown, bid.face, game.rules.faces, wild)
+    dist = count_distribution(own, unknown, bid.face, game.rules.dice_faces, wild)
     q = bid.quantity
     return BidOdds(
         player=player,

@@ -25,7 +25,7 @@ import functools
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from perudo_rules.variant import Ruleset
+from perudo_rules.ruleset import Ruleset
 
 __all__ = ["BidSpace", "TupleTail", "bid_space"]
 
@@ -34,49 +34,47 @@ class BidSpace:
     """The ranked bids of one round: a table built once per (rules, cap, palifico)."""
 
     __slots__ = (
-        "_rank",
         "all_ranks",
         "bids",
         "cap",
         "face_ranks",
         "faces",
         "nonwild_ranks",
+        "rank_of",
         "size",
         "wild",
-        "wild_opening",
     )
 
     def __init__(self, rules: Ruleset, cap: int, palifico: bool) -> None:
         self.cap = cap
-        self.faces = rules.faces
-        wild = rules.wild if (not palifico or rules.palifico_wilds) else None
+        self.faces = rules.dice_faces
+        # palifico.wilds_count: without it a palifico round has no wild face
+        wild = rules.wild if (not palifico or rules.palifico_wilds_count) else None
         self.wild = wild
-        # bidding.wild_opening as it applies to this round: never in a palifico round
-        self.wild_opening = "allowed" if (palifico or wild is None) else rules.wild_opening
         keyed: list[tuple[tuple[int, ...], tuple[int, int]]] = []
         for face in range(1, self.faces + 1):
             for q in range(1, cap + 1):
-                if rules.order == "face_then_quantity":
+                if rules.bidding_order == "face_then_quantity":
                     key: tuple[int, ...] = (face, q)
                 elif face == wild:
-                    key = (rules.wild_worth * q, 1, 0)
+                    key = (rules.bidding_wild_worth * q, 1, 0)
                 else:
                     key = (q, 0, face)
                 keyed.append((key, (q, face)))
         keyed.sort()
         self.bids: tuple[tuple[int, int], ...] = tuple(b for _, b in keyed)
-        self._rank = {b: i for i, b in enumerate(self.bids)}
+        self.rank_of: dict[tuple[int, int], int] = {b: i for i, b in enumerate(self.bids)}
         self.size = len(self.bids)
         self.all_ranks = range(self.size)
         self.nonwild_ranks = tuple(i for i, b in enumerate(self.bids) if b[1] != wild)
         self.face_ranks = {
-            f: tuple(self._rank[(q, f)] for q in range(1, cap + 1))
+            f: tuple(self.rank_of[(q, f)] for q in range(1, cap + 1))
             for f in range(1, self.faces + 1)
         }
 
     def rank(self, quantity: int, face: int) -> int | None:
         """The rank of a bid, or ``None`` when it is not a bid of this round."""
-        return self._rank.get((quantity, face))
+        return self.rank_of.get((quantity, face))
 
     def bid(self, rank: int) -> tuple[int, int]:
         """The (quantity, face) of a rank."""
@@ -128,24 +126,6 @@ class TupleTail(Sequence[int]):
 
 
 @functools.lru_cache(maxsize=512)
-def _bid_space(rules: Ruleset, cap: int, palifico: bool) -> BidSpace:
-    return BidSpace(rules, cap, palifico)
-
-
-# In front of the lru_cache (which hashes all of a Ruleset's fields on every call):
-# (id(rules), cap, palifico) -> (rules, space). Holding ``rules`` keeps its id from
-# being reused while the entry lives.
-_BY_ID: dict[tuple[int, int, bool], tuple[Ruleset, BidSpace]] = {}
-
-
 def bid_space(rules: Ruleset, cap: int, palifico: bool) -> BidSpace:
     """The cached :class:`BidSpace` for a ruleset, a quantity cap and a round kind."""
-    key = (id(rules), cap, palifico)
-    hit = _BY_ID.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    space = _bid_space(rules, cap, palifico)
-    if len(_BY_ID) >= 4096:
-        _BY_ID.clear()
-    _BY_ID[key] = (rules, space)
-    return space
+    return BidSpace(rules, cap, palifico)

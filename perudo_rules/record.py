@@ -362,8 +362,8 @@ def export(game: Game) -> dict[str, Any]:
         first["round"] == 1
         and not first["palifico"]
         and not used_before
-        and all(len(c) == rules.per_player for c in first["dice"])
-        and (rules.first_player != "seat_zero" or first["first_player"] == 0)
+        and all(len(c) == rules.dice_per_player for c in first["dice"])
+        and (rules.setup_first_player != "seat_zero" or first["first_player"] == 0)
     )
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -671,7 +671,7 @@ def check_record(data: Any, file: str | None = None) -> Variant:
     """
     _check_structure(data, file)
     variant = _variant_of(data, file)
-    faces = variant.rules.faces
+    faces = variant.rules.dice_faces
     work = sum(faces * sum(len(cup) for cup in rnd["dice"]) for rnd in data["rounds"])
     if work > MAX_RECORD_BIDS:
         raise RecordError(
@@ -747,32 +747,33 @@ def _start_round(
         raise stop("play.roll", f"the round lists {len(dice)} cups for {seats} seats")
     for seat, cup in enumerate(dice):
         for d in cup:
-            if not 1 <= d <= rules.faces:
-                raise stop("play.roll", f"seat {seat} shows {d}, not a face of a d{rules.faces}")
-        if len(cup) > rules.max_dice:
+            if not 1 <= d <= rules.dice_faces:
+                faces = rules.dice_faces
+                raise stop("play.roll", f"seat {seat} shows {d}, not a face of a d{faces}")
+        if len(cup) > rules.dice_max_per_player:
             raise stop(
                 "dice.max_per_player",
-                f"seat {seat} holds {len(cup)} dice; the most is {rules.max_dice}",
+                f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}",
             )
     if game is None:
-        if seats < rules.min_players:
-            raise stop("players.min", f"{seats} seats; {variant.id} needs {rules.min_players}")
-        if seats > rules.max_players:
-            raise stop("players.max", f"{seats} seats; {variant.id} allows {rules.max_players}")
+        if seats < rules.players_min:
+            raise stop("players.min", f"{seats} seats; {variant.id} needs {rules.players_min}")
+        if seats > rules.players_max:
+            raise stop("players.max", f"{seats} seats; {variant.id} allows {rules.players_max}")
         setup = data.get("setup")
         first = rnd["first_player"]
         if setup is None:
             if number != 1:
                 raise stop("play.roll", f"a game starts with round 1, not round {number}")
             for seat, cup in enumerate(dice):
-                if len(cup) != rules.per_player:
+                if len(cup) != rules.dice_per_player:
                     raise stop(
                         "dice.per_player",
-                        f"seat {seat} starts with {len(cup)} dice, not {rules.per_player}",
+                        f"seat {seat} starts with {len(cup)} dice, not {rules.dice_per_player}",
                     )
             if rnd["palifico"]:
                 raise stop("palifico.trigger", "the first round of a game is not a palifico round")
-            if rules.first_player == "seat_zero" and first != 0:
+            if rules.setup_first_player == "seat_zero" and first != 0:
                 raise stop("setup.first_player", f"seat 0 opens the first round, not seat {first}")
             used: Sequence[int] = ()
         else:

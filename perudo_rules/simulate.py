@@ -441,9 +441,9 @@ def simulate(
     (``<variant>-<index>.json``).
     """
     rules = variant.rules
-    if type(players) is not int or not rules.min_players <= players <= rules.max_players:
+    if type(players) is not int or not rules.players_min <= players <= rules.players_max:
         raise ValueError(
-            f"{players} players; {variant.id} plays with {rules.min_players} to {rules.max_players}"
+            f"{players} players; {variant.id} plays with {rules.players_min} to {rules.players_max}"
         )
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive number, not {games!r}")

@@ -26,6 +26,7 @@ import jsonschema
 from perudo_rules._yaml import YamlDoc, load_yaml_file
 from perudo_rules.errors import VariantError
 from perudo_rules.knobs import KNOB_PATHS, SECTIONS
+from perudo_rules.ruleset import Ruleset
 from perudo_rules.schema import variant_schema
 
 __all__ = [
@@ -105,75 +106,6 @@ class Knob:
     def documented(self) -> bool:
         """True when the knob states its rule and cites its source."""
         return self.text is not None and self.source is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Ruleset:
-    """The knob values of a variant in typed form, as the engine reads them."""
-
-    min_players: int
-    max_players: int
-    per_player: int
-    faces: int
-    max_dice: int
-    wild: int | None
-    wild_name: str
-    first_player: str
-    rolloff_dice: int
-    step: int
-    order: str
-    wild_worth: int
-    wild_opening: str
-    challenge_who: str
-    early_stop: bool
-    calza: bool
-    calza_who: str
-    calza_gain_cap: int
-    calza_next: str
-    palifico: bool
-    palifico_trigger: str
-    palifico_once: bool
-    palifico_wilds: bool
-    face_lock: str
-    palifico_heads_up: bool
-    round_starter: str
-    single_round: bool
-
-    @classmethod
-    def from_values(cls, v: Mapping[str, Any]) -> Ruleset:
-        """Build from a mapping of knob path to value (complete and consistent)."""
-        wild = v["wild.face"]
-        if wild == "highest":
-            wild = v["dice.faces"]
-        return cls(
-            min_players=v["players.min"],
-            max_players=v["players.max"],
-            per_player=v["dice.per_player"],
-            faces=v["dice.faces"],
-            max_dice=v["dice.max_per_player"],
-            wild=wild,
-            wild_name=v["wild.name"],
-            first_player=v["setup.first_player"],
-            rolloff_dice=v["setup.rolloff_dice"],
-            step=1 if v["setup.direction"] == "left" else -1,
-            order=v["bidding.order"],
-            wild_worth=v["bidding.wild_worth"],
-            wild_opening=v["bidding.wild_opening"],
-            challenge_who=v["challenge.who"],
-            early_stop=v["challenge.early_stop"],
-            calza=v["calza.enabled"],
-            calza_who=v["calza.who"],
-            calza_gain_cap=v["calza.gain_cap"],
-            calza_next=v["calza.next_starts"],
-            palifico=v["palifico.enabled"],
-            palifico_trigger=v["palifico.trigger"],
-            palifico_once=v["palifico.once_per_player"],
-            palifico_wilds=v["palifico.wilds_count"],
-            face_lock=v["palifico.face_lock"],
-            palifico_heads_up=v["palifico.heads_up"],
-            round_starter=v["round.starter"],
-            single_round=v["end.condition"] == "single_round",
-        )
 
 
 @dataclass(frozen=True, slots=True, eq=False)

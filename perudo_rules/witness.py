@@ -411,7 +411,7 @@ def _starts(a: Variant, seats: int, top: int, limits: SearchLimits) -> Iterator[
                     for seed in range(limits.seeds):
                         rng = random.Random(seed * 7919 + sum(counts) * 31 + seats)
                         dice = tuple(
-                            tuple(roll_die(rng, rules.faces) for _ in range(c)) for c in counts
+                            tuple(roll_die(rng, rules.dice_faces) for _ in range(c)) for c in counts
                         )
                         yield Start(
                             players=seats,
@@ -449,9 +449,9 @@ def _passes(a: Variant, limits: SearchLimits) -> list[tuple[int, int, int, int]]
     first), then the passes that roll on into a second round, which cost far more.
     """
     rules = a.rules
-    lo = max(2, rules.min_players)
-    hi = min(limits.max_seats, rules.max_players)
-    top = min(limits.max_dice, rules.max_dice)
+    lo = max(2, rules.players_min)
+    hi = min(limits.max_seats, rules.players_max)
+    top = min(limits.max_dice, rules.dice_max_per_player)
     combos = itertools.product(
         range(lo, hi + 1),
         range(1, top + 1),
@@ -514,7 +514,8 @@ def _search_play(
 def _next_roll(g: Game, salt: int) -> Roll:
     """A deterministic roll of the cups for the next round."""
     rng = random.Random(salt * 104729 + g.round)
-    return Roll(tuple(tuple(roll_die(rng, g.rules.faces) for _ in range(c)) for c in g.dice_counts))
+    faces = g.rules.dice_faces
+    return Roll(tuple(tuple(roll_die(rng, faces) for _ in range(c)) for c in g.dice_counts))
 
 
 def _search_setup(a: Variant, h: Variant, limits: SearchLimits) -> Iterator[_Candidate]:

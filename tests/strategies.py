@@ -124,7 +124,7 @@ def variants() -> st.SearchStrategy[Variant]:
 def new_games(draw: st.DrawFn, variant: st.SearchStrategy[Variant] | None = None) -> Game:
     """A game from ``Game.new``: a variant, a seat count it allows, a seed."""
     v = draw(variants() if variant is None else variant)
-    players = draw(st.integers(v.rules.min_players, min(v.rules.max_players, MAX_PLAYERS)))
+    players = draw(st.integers(v.rules.players_min, min(v.rules.players_max, MAX_PLAYERS)))
     return Game.new(v, players=players, seed=draw(st.integers(0, 2**32 - 1)))
 
 
@@ -133,17 +133,17 @@ def starts(draw: st.DrawFn, variant: st.SearchStrategy[Variant] | None = None) -
     """An explicit position at the start of a round (``Game.start``), palifico ones included."""
     v = draw(variants() if variant is None else variant)
     r = v.rules
-    n = draw(st.integers(r.min_players, min(r.max_players, MAX_PLAYERS)))
-    counts = draw(st.lists(st.integers(0, r.max_dice), min_size=n, max_size=n))
+    n = draw(st.integers(r.players_min, min(r.players_max, MAX_PLAYERS)))
+    counts = draw(st.lists(st.integers(0, r.dice_max_per_player), min_size=n, max_size=n))
     alive = [s for s, c in enumerate(counts) if c]
     if len(alive) < 2:
         a, b = draw(st.lists(st.integers(0, n - 1), min_size=2, max_size=2, unique=True))
         counts[a] = counts[a] or 1
         counts[b] = counts[b] or 1
         alive = [s for s, c in enumerate(counts) if c]
-    dice = [draw(st.lists(st.integers(1, r.faces), min_size=c, max_size=c)) for c in counts]
+    dice = [draw(st.lists(st.integers(1, r.dice_faces), min_size=c, max_size=c)) for c in counts]
     first = draw(st.sampled_from(alive))
-    palifico = r.palifico and counts[first] == 1 and draw(st.booleans())
+    palifico = r.palifico_enabled and counts[first] == 1 and draw(st.booleans())
     used = draw(st.lists(st.integers(0, n - 1), unique=True, max_size=n))
     return Game.start(
         v, dice, first, palifico=palifico, round=draw(st.integers(1, 3)), palifico_used=used
@@ -211,7 +211,7 @@ def random_play(
 def wild_active(game: Game) -> int | None:
     """The wild face if wilds count in this round (not in a palifico round without them)."""
     r = game.rules
-    if game.palifico and not r.palifico_wilds:
+    if game.palifico and not r.palifico_wilds_count:
         return None
     return r.wild
 
@@ -226,9 +226,9 @@ def raise_ok(game: Game, cur: Bid, new: Bid) -> bool:
     r = game.rules
     wild = wild_active(game)
     q0, f0, q, f = cur.quantity, cur.face, new.quantity, new.face
-    if r.order == "face_then_quantity":
+    if r.bidding_order == "face_then_quantity":
         return f > f0 or (f == f0 and q > q0)
-    k = r.wild_worth
+    k = r.bidding_wild_worth
     if f == wild and f0 == wild:
         return q > q0
     if f == wild:
@@ -241,16 +241,16 @@ def raise_ok(game: Game, cur: Bid, new: Bid) -> bool:
 def wild_banned(game: Game) -> bool:
     """Whether the wild-opening rule forbids a wild bid right now."""
     r = game.rules
-    if game.palifico or r.wild_opening == "allowed":
+    if game.palifico or r.bidding_wild_opening == "allowed":
         return False
-    if r.wild_opening == "not_as_opening_bid":
+    if r.bidding_wild_opening == "not_as_opening_bid":
         return not game.bids
     return game.round == 1
 
 
 def face_free(game: Game, player: int) -> bool:
     """Whether ``player`` may change the face in this palifico round."""
-    lock = game.rules.face_lock
+    lock = game.rules.palifico_face_lock
     return lock == "free" or (lock == "locked_except_single_die" and game.dice_counts[player] == 1)
 
 
@@ -258,7 +258,7 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
     """The legality of a bid, restated from the rules."""
     if game.to_move is None or bid.player != game.to_move:
         return False
-    faces = game.rules.faces
+    faces = game.rules.dice_faces
     if not (1 <= bid.quantity <= game.dice_in_play and 1 <= bid.face <= faces):
         return False
     if bid.face == wild_active(game) and wild_banned(game):
@@ -277,7 +277,7 @@ def candidates(game: Game) -> list[Action]:
     cap = game.dice_in_play
     out: list[Action] = []
     for p in range(game.players):
-        out.extend(Bid(p, q, f) for q in range(cap + 2) for f in range(game.rules.faces + 2))
+        out.extend(Bid(p, q, f) for q in range(cap + 2) for f in range(game.rules.dice_faces + 2))
         out.append(Dudo(p))
         out.append(Calza(p))
     return out

@@ -55,7 +55,7 @@ VARIANTS: list[tuple[Variant, int]] = [
 
 def reroll_others(game: Game, player: int, rng: random.Random) -> Game:
     """The same position with every other seat's hidden dice rolled afresh."""
-    faces = game.rules.faces
+    faces = game.rules.dice_faces
     dice = tuple(
         cup if s == player else tuple(rng.randint(1, faces) for _ in cup)
         for s, cup in enumerate(game.dice)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -52,7 +54,7 @@ def candidates(g: Game) -> list[object]:
     cap = g.dice_in_play
     for p in range(-1, g.players + 1):
         out += [Dudo(p), Calza(p)]
-        out += [Bid(p, q, f) for q in range(0, cap + 2) for f in range(0, g.rules.faces + 2)]
+        out += [Bid(p, q, f) for q in range(0, cap + 2) for f in range(0, g.rules.dice_faces + 2)]
     return out
 
 
@@ -529,3 +531,17 @@ def test_observations_share_past_round_views_without_leaking() -> None:
     assert first.own_dice == (5,) and first.revealed == (2, 0)
     assert g.observation(1).past_rounds[0].own_dice == (3, 3, 6, 2, 2)
     assert (3, 3, 6, 2, 2) not in first.shown  # seat 1's cup was never lifted
+
+
+def test_fast_builders_set_every_field() -> None:
+    """The engine builds games, results and records without the dataclass ``__init__``
+    (for speed): every field must still be set, and the value equal its constructor's."""
+    import dataclasses
+
+    from perudo_rules.fastplay import step_play
+
+    game = step_play(load_variant("italian"), 4, random.Random(3))
+    objs: list[Any] = [game, *game.history, *(r.result for r in game.history)]
+    for obj in objs:
+        values = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init}
+        assert type(obj)(**values) == obj

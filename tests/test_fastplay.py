@@ -19,7 +19,8 @@ from perudo_rules import load_variant
 from perudo_rules.actions import Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.fastplay import RandomGame, play, random_games, step_play
-from perudo_rules.game import Game, _opening, roll_die
+from perudo_rules.game import Game, roll_die
+from perudo_rules.kernel import opening
 from perudo_rules.knobs import KNOBS
 from perudo_rules.variant import Variant, available_variants
 
@@ -57,7 +58,7 @@ def _same_game(v: Variant, players: int, seed: int) -> tuple[RandomGame, Game]:
 
 
 def _seat_counts(v: Variant) -> list[int]:
-    lo, hi = v.rules.min_players, v.rules.max_players
+    lo, hi = v.rules.players_min, v.rules.players_max
     return sorted({lo, min(hi, 3), hi})
 
 
@@ -76,9 +77,9 @@ def test_fast_play_is_the_step_api_game(variant_id: str) -> None:
             palifico_rounds += sum(t.palifico for t in fast.trace)
     # the comparison covered both calls and, where the edition has them, palifico rounds
     assert "dudo" in kinds
-    if v.rules.calza:
+    if v.rules.calza_enabled:
         assert "calza" in kinds
-    if v.rules.palifico:
+    if v.rules.palifico_enabled:
         assert palifico_rounds > 0
 
 
@@ -137,7 +138,7 @@ def test_game_new_is_start_on_the_opening_draws(variant_id: str) -> None:
     v = load_variant(variant_id)
     for players in _seat_counts(v):
         for seed in range(30):
-            first, dice = _opening(v.rules, players, random.Random(seed))
+            first, dice = opening(v.rules, players, random.Random(seed))
             fast = Game.new(v, players, seed=seed)
             slow = Game.start(v, [list(c) for c in dice], first)
             assert fast == slow
@@ -162,14 +163,14 @@ def _reference_after_bid(g: Game, bid: Bid) -> Game:
         last_result=g.last_result,
         winner=None,
         first_player=g.first_player,
-        _space=g.space,
+        _round=g.round_rules,
     )
 
 
 def _probes(g: Game, rng: random.Random) -> list[Any]:
     n = g.players
     cap = g.dice_in_play
-    faces = g.rules.faces
+    faces = g.rules.dice_faces
     to_move = g.to_move if g.to_move is not None else 0
     out: list[Any] = [
         Bid(to_move, rng.randint(-1, cap + 2), rng.randint(0, faces + 1)) for _ in range(12)
@@ -198,7 +199,7 @@ def test_apply_agrees_with_violation(variant_id: str) -> None:
     rng = random.Random(11)
     checked = 0
     for seed in range(25):
-        g = Game.new(v, rng.randint(v.rules.min_players, v.rules.max_players), seed=seed)
+        g = Game.new(v, rng.randint(v.rules.players_min, v.rules.players_max), seed=seed)
         while g.winner is None:
             if g.to_move is None:
                 g = g.roll(rng=rng)
@@ -236,7 +237,7 @@ def _legal_by_violation(g: Game) -> list[Any]:
 def test_dice_are_roll_die_draws_seat_by_seat() -> None:
     """``Game.new`` and ``roll`` draw inline for speed; they must stay ``roll_die`` draws."""
     v = load_variant("italian", overrides={"setup.first_player": "seat_zero"})
-    faces = v.rules.faces
+    faces = v.rules.dice_faces
     for seed in range(20):
         r = random.Random(seed)
         want = tuple(tuple(roll_die(r, faces) for _ in range(5)) for _ in range(4))

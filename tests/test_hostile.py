@@ -410,7 +410,7 @@ def test_fuzz_variant_loader_documents(doc: Any, tmp_path_factory: pytest.TempPa
     except VariantError as exc:
         assert "\n" not in str(exc)
     else:
-        assert v.rules.faces >= 2
+        assert v.rules.dice_faces >= 2
 
 
 @FUZZ

@@ -364,10 +364,10 @@ def test_openspiel_checks_pass_on_house_rules_nobody_wrote(variant: Any, data: A
     """Any variant the format can express is a valid OpenSpiel game: out-of-turn Dudo,
     right-hand play, Calza for the player to move only, odd dice and faces..."""
     rules = variant.rules
-    players = data.draw(st.integers(rules.min_players, rules.max_players), label="players")
+    players = data.draw(st.integers(rules.players_min, rules.players_max), label="players")
     game = load_game(variant, players, max_rounds=6)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
     assert game.num_distinct_actions() == game.action_map.num_bids + 3
     assert game.max_chance_outcomes() == max(
-        rules.faces, players if rules.first_player == "roll_off" else 0
+        rules.dice_faces, players if rules.setup_first_player == "roll_off" else 0
     )

@@ -103,7 +103,7 @@ def engine_odds(game: Game, player: int, bid: Bid) -> tuple[Fraction, Fraction]:
     """P(holds), P(exact) by rolling every other seat's dice through the engine's own count."""
     others = [s for s in range(game.players) if s != player]
     shapes = [game.dice_counts[s] for s in others]
-    faces = game.rules.faces
+    faces = game.rules.dice_faces
     n = sum(shapes)
     holds = exact = 0
     for roll in itertools.product(range(1, faces + 1), repeat=n):

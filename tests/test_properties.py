@@ -137,7 +137,7 @@ def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
     assert cur_rank is not None
     wild = wild_active(g)
     for q in range(1, g.dice_in_play + 1):
-        for f in range(1, g.rules.faces + 1):
+        for f in range(1, g.rules.dice_faces + 1):
             bid = Bid(g.to_move, q, f)
             if f == wild and wild_banned(g):
                 continue
@@ -170,7 +170,7 @@ def test_calls_follow_the_rules(g: Game) -> None:
         has = g.dice_counts[p] > 0
         standing = g.to_move is not None and bidder is not None and has and p != bidder
         dudo = standing and (r.challenge_who == "any_except_bidder" or p == g.to_move)
-        calza = standing and r.calza
+        calza = standing and r.calza_enabled
         if r.calza_who == "player_to_move":
             calza = calza and p == g.to_move
         elif r.calza_who == "any_except_bidder_and_next":
@@ -231,7 +231,7 @@ def test_dice_conservation(game: Game, seed: int) -> None:
     changes the total by -1 (Dudo, wrong Calza), +1 (exact Calza below the cap) or 0
     (exact Calza at the cap); nobody holds fewer than 0 or more than the maximum."""
     rules = game.rules
-    d0 = game.players * rules.per_player
+    d0 = game.players * rules.dice_per_player
     out = 0
     assert sum(game.dice_counts) == d0
     for before, step, after in random_play(game, seed):
@@ -242,14 +242,14 @@ def test_dice_conservation(game: Game, seed: int) -> None:
             delta = sum(after.dice_counts) - sum(before.dice_counts)
             if isinstance(step, Dudo) or r.count != bid.quantity:
                 expected = -1
-            elif before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.max_dice):
+            elif before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.dice_max_per_player):
                 expected = 1
             else:
                 expected = 0
             assert delta == expected, (step, r)
             out += (r.loser is not None) - (r.gainer is not None)
         assert sum(after.dice_counts) + out == d0
-        assert all(0 <= c <= rules.max_dice for c in after.dice_counts)
+        assert all(0 <= c <= rules.dice_max_per_player for c in after.dice_counts)
         if after.to_move is not None:
             assert [len(c) for c in after.dice] == list(after.dice_counts)
 
@@ -279,11 +279,11 @@ def test_dudo_and_calza_outcomes(game: Game, seed: int) -> None:
         else:
             if r.count == bid.quantity:
                 assert r.loser is None
-                gains = before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.max_dice)
+                gains = before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.dice_max_per_player)
                 assert r.gainer == (step.player if gains else None)
             else:
                 assert (r.loser, r.gainer) == (step.player, None)
-            starter = step.player if rules.calza_next == "caller" else before.to_move
+            starter = step.player if rules.calza_next_starts == "caller" else before.to_move
         if after.is_over:
             assert r.next_player is None
             continue
@@ -314,7 +314,7 @@ def test_reveal_order(game: Game, seed: int) -> None:
         first = step.player if isinstance(step, Calza) else step.player + step_dir
         order = [(first + step_dir * i) % n for i in range(n)]
         order = [s for s in order if before.dice_counts[s]]
-        if isinstance(step, Dudo) and rules.early_stop:
+        if isinstance(step, Dudo) and rules.challenge_early_stop:
             wild = wild_active(before)
             running = 0
             for i, s in enumerate(order):
@@ -397,24 +397,24 @@ def test_game_ends_with_one_winner_within_bound(game: Game, seed: int) -> None:
     winners = [s for s, c in enumerate(last.dice_counts) if c]
     assert last.winner in winners
     rounds = len(last.history)
-    if rules.single_round:
+    if (rules.end_condition == "single_round"):
         assert rounds == 1 and last.winner != last.history[0].result.loser
     else:
         assert winners == [last.winner]
     gains = sum(1 for h in last.history if h.result.gainer is not None)
     neutral = sum(1 for h in last.history if h.result.gainer is None and h.result.loser is None)
     d_end = sum(last.dice_counts)
-    if not rules.single_round:
+    if not (rules.end_condition == "single_round"):
         assert rounds == d0 - d_end + 2 * gains + neutral
         assert rounds <= d0 - 1 + 2 * gains + neutral
     bound = 0
     for h in last.history:
         in_play = sum(len(c) for c in h.dice)
-        assert len(h.actions) <= rules.faces * in_play + 1
-        bound += rules.faces * in_play + 1
+        assert len(h.actions) <= rules.dice_faces * in_play + 1
+        bound += rules.dice_faces * in_play + 1
     assert steps <= bound
     if gains == 0 and neutral == 0:
-        assert steps <= sum(rules.faces * d + 1 for d in range(2, d0 + 1))
+        assert steps <= sum(rules.dice_faces * d + 1 for d in range(2, d0 + 1))
 
 
 # --- purity and determinism -----------------------------------------------------------------
@@ -448,7 +448,7 @@ def test_same_seed_same_game(v: Variant, data: st.DataObject, seed: int, play: i
     """Game.new with the same seed gives the same game; the same seeded play gives the same
     history; the same roll seed gives the same dice."""
     rules = v.rules
-    players = data.draw(st.integers(rules.min_players, min(rules.max_players, 5)))
+    players = data.draw(st.integers(rules.players_min, min(rules.players_max, 5)))
     a = Game.new(v, players, seed=seed)
     b = Game.new(v, players, seed=seed)
     assert snapshot(a) == snapshot(b)
@@ -464,19 +464,19 @@ def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
     seat rolls setup.rolloff_dice dice, the highest total opens, ties re-roll among the tied
     (in seat order); then the dice are rolled seat by seat. seat_zero always opens at 0."""
     rules = v.rules
-    players = min(players, rules.max_players)
+    players = min(players, rules.players_max)
     rng = random.Random(seed)
     first = 0
-    if rules.first_player == "roll_off":
+    if rules.setup_first_player == "roll_off":
         tied = list(range(players))
         while len(tied) > 1:
             totals = [
-                sum(roll_die(rng, rules.faces) for _ in range(rules.rolloff_dice)) for _ in tied
+                sum(roll_die(rng, rules.dice_faces) for _ in range(rules.setup_rolloff_dice)) for _ in tied
             ]
             tied = [s for s, t in zip(tied, totals, strict=True) if t == max(totals)]
         first = tied[0]
     dice = tuple(
-        tuple(roll_die(rng, rules.faces) for _ in range(rules.per_player)) for _ in range(players)
+        tuple(roll_die(rng, rules.dice_faces) for _ in range(rules.dice_per_player)) for _ in range(players)
     )
     g = Game.new(v, players, seed=seed)
     assert (g.to_move, g.first_player, g.dice) == (first, first, dice)
@@ -492,7 +492,7 @@ def test_observation_hides_other_dice(g: Game, data: st.DataObject) -> None:
     seat's cup leaves p's observation unchanged."""
     assume(g.to_move is not None)
     p = data.draw(st.sampled_from(range(g.players)))
-    faces = g.rules.faces
+    faces = g.rules.dice_faces
     other = [
         list(cup) if s == p else [data.draw(st.integers(1, faces)) for _ in cup]
         for s, cup in enumerate(g.dice)
@@ -556,11 +556,11 @@ def _palifico_variants() -> st.SearchStrategy[object]:
 def palifico_positions(draw: st.DrawFn) -> Game:
     v = draw(_palifico_variants())
     r = v.rules  # type: ignore[attr-defined]
-    n = draw(st.integers(max(2, r.min_players), min(r.max_players, 5)))
-    counts = [draw(st.integers(1, r.max_dice)) for _ in range(n)]
+    n = draw(st.integers(max(2, r.players_min), min(r.players_max, 5)))
+    counts = [draw(st.integers(1, r.dice_max_per_player)) for _ in range(n)]
     first = draw(st.integers(0, n - 1))
     counts[first] = 1
-    dice = [[draw(st.integers(1, r.faces)) for _ in range(c)] for c in counts]
+    dice = [[draw(st.integers(1, r.dice_faces)) for _ in range(c)] for c in counts]
     g = Game.start(v, dice, first, palifico=True)  # type: ignore[arg-type]
     for _ in range(draw(st.integers(0, 5))):
         acts = g.legal_actions()
@@ -575,9 +575,9 @@ def palifico_positions(draw: st.DrawFn) -> Game:
 def test_palifico_wilds_do_not_count(g: Game) -> None:
     """In a palifico round wilds count only where the variant says so (both editions: never);
     the Dudo count agrees."""
-    wild = g.rules.wild if g.rules.palifico_wilds else None
+    wild = g.rules.wild if g.rules.palifico_wilds_count else None
     assert g.wilds_active == (wild is not None)
-    for f in range(1, g.rules.faces + 1):
+    for f in range(1, g.rules.dice_faces + 1):
         assert g.count(f) == true_count(g.dice, f, wild)
     if g.to_move is not None and g.bids:
         r = g.apply(Dudo(g.to_move)).last_result
@@ -594,7 +594,7 @@ def test_palifico_face_lock(g: Game) -> None:
     assume(g.to_move is not None and g.bids)
     assert g.to_move is not None
     cur = g.bids[-1]
-    lock = g.rules.face_lock
+    lock = g.rules.palifico_face_lock
     free = lock == "free" or (lock == "locked_except_single_die" and g.dice_counts[g.to_move] == 1)
     for a in g.legal_actions():
         if isinstance(a, Bid) and a.face != cur.face:
@@ -604,7 +604,7 @@ def test_palifico_face_lock(g: Game) -> None:
     if free:
         cur_rank = g.rank(cur)
         assert cur_rank is not None
-        for f in range(1, g.rules.faces + 1):
+        for f in range(1, g.rules.dice_faces + 1):
             for q in range(1, g.dice_in_play + 1):
                 rank = g.rank(Bid(g.to_move, q, f))
                 assert rank is not None
@@ -649,7 +649,7 @@ def test_palifico_rounds_follow_the_trigger(game: Game, seed: int) -> None:
         expected = (
             cand is not None
             and (rules.palifico_heads_up or n_alive > 2)
-            and not (rules.palifico_once and cand in used)
+            and not (rules.palifico_once_per_player and cand in used)
         )
         assert r.next_palifico == expected, (r, used)
         if expected:

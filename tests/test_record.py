@@ -90,7 +90,7 @@ def variant_of(name: str) -> Variant:
 )
 def test_round_trip_is_exact(name: str, players: int, seed: int, stop: int | None) -> None:
     variant = variant_of(name)
-    players = min(players, variant.rules.max_players)
+    players = min(players, variant.rules.players_max)
     game = play(Game.new(variant, players, seed=seed), seed, stop)
     record = game.record()
     text = json.dumps(record)
@@ -106,13 +106,13 @@ def explicit_positions(draw: st.DrawFn) -> Game:
     """A game started from a random explicit position (Game.start), as a setup record holds."""
     variant = variant_of(draw(VARIANTS))
     rules = variant.rules
-    n = draw(st.integers(rules.min_players, min(rules.max_players, 5)))
-    counts = [draw(st.integers(0, rules.max_dice)) for _ in range(n)]
+    n = draw(st.integers(rules.players_min, min(rules.players_max, 5)))
+    counts = [draw(st.integers(0, rules.dice_max_per_player)) for _ in range(n)]
     if sum(1 for c in counts if c) < 2:
         counts[0] = counts[1] = 1
-    dice = [[draw(st.integers(1, rules.faces)) for _ in range(c)] for c in counts]
+    dice = [[draw(st.integers(1, rules.dice_faces)) for _ in range(c)] for c in counts]
     first = draw(st.sampled_from([s for s, c in enumerate(counts) if c]))
-    palifico = rules.palifico and counts[first] == 1 and draw(st.booleans())
+    palifico = rules.palifico_enabled and counts[first] == 1 and draw(st.booleans())
     used = draw(st.sets(st.integers(0, n - 1), max_size=n))
     return Game.start(variant, dice, first, palifico, draw(st.integers(1, 40)), used)
 

@@ -17,7 +17,7 @@ from perudo_rules.simulate import UNIFORM, simulate, summarise, summarise_fast
 @pytest.mark.parametrize("vid", available_variants())
 def test_fast_summary_equals_step_api_summary(vid: str) -> None:
     v = load_variant(vid)
-    players = min(4, v.rules.max_players)
+    players = min(4, v.rules.players_max)
     for seed in range(15):
         fast = play(v, players, random.Random(seed), record=True)
         slow = step_play(v, players, random.Random(seed))

@@ -33,9 +33,9 @@ class PerudoMachine(RuleBasedStateMachine):
     gone: set[int]
 
     def _new(self, variant: Variant, players: int, seed: int) -> None:
-        players = max(variant.rules.min_players, min(players, variant.rules.max_players))
+        players = max(variant.rules.players_min, min(players, variant.rules.players_max))
         self.game = Game.new(variant, players, seed=seed)
-        self.d0 = players * variant.rules.per_player
+        self.d0 = players * variant.rules.dice_per_player
         self.out = 0
         self.gone = set()
 
@@ -118,7 +118,7 @@ class PerudoMachine(RuleBasedStateMachine):
     def dice_are_conserved(self) -> None:
         g = self.game
         assert sum(g.dice_counts) + self.out == self.d0
-        assert all(0 <= c <= g.rules.max_dice for c in g.dice_counts)
+        assert all(0 <= c <= g.rules.dice_max_per_player for c in g.dice_counts)
         if g.to_move is not None:
             assert [len(c) for c in g.dice] == list(g.dice_counts)
 
@@ -138,7 +138,7 @@ class PerudoMachine(RuleBasedStateMachine):
         alive = [s for s, c in enumerate(g.dice_counts) if c]
         if g.is_over:
             assert g.winner in alive and g.to_move is None and not g.legal_actions()
-            if not g.rules.single_round:
+            if g.rules.end_condition != "single_round":
                 assert alive == [g.winner]
         else:
             assert len(alive) >= 2

@@ -63,15 +63,15 @@ def check_bids(
     ``ValueError`` for a text that is not a bid or a position the variant does not allow.
     """
     rules = variant.rules
-    n = rules.max_players if players is None else players
-    per = rules.per_player if dice is None else dice
+    n = rules.players_max if players is None else players
+    per = rules.dice_per_player if dice is None else dice
     if per < 1:
         raise ValueError(f"--dice must be at least 1, not {per}")
     if n < 1:
         raise ValueError(f"--players must be at least 1, not {n}")
-    cups = [[rules.faces] * per for _ in range(n)]
+    cups = [[rules.dice_faces] * per for _ in range(n)]
     if palifico:
-        cups[0] = [rules.faces]
+        cups[0] = [rules.dice_faces]
     game = Game.start(variant, cups, first_player=0, palifico=palifico, round=round)
     parsed = [parse_bid(text) for text in bids]
     verdicts = []

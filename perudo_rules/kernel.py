@@ -1,0 +1,440 @@
+"""The rules kernel: every rule that varies between editions, decided in one place.
+
+Pure functions and precomputed per-round tables over compact values (bid ranks, tuples of
+dice counts, flags). The step API (:class:`~perudo_rules.game.Game` and its
+``LegalActions``), the fast path (:mod:`perudo_rules.fastplay`) and the OpenSpiel adapter
+all ask this module; none of them decides a rule itself. Each decision names its rule id:
+a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.yaml``.
+
+Where each rule is decided (rule id -> code):
+
+==============================================  =========================================
+``setup.first_player``, ``setup.rolloff_dice``  :func:`roll_off`
+``play.roll``                                   :func:`roll_cups`
+``setup.direction``, ``play.next_seat``         :func:`next_seat`
+``play.count``, wild face, palifico wilds       :func:`count_matching`, :class:`RoundRules`
+``bidding.*`` (order, wilds, cap)               :mod:`perudo_rules.ranks` (the bid table)
+``bidding.wild_opening``                        :attr:`RoundRules.ban_open`, ``ban_later``
+``palifico.face_lock``                          :meth:`RoundRules.face_free`
+which raises are legal                          :meth:`RoundRules.raise_ranks`,
+                                                :meth:`RoundRules.bid_verdict`
+``challenge.who``, ``calza.*`` (who may call)   :meth:`RoundRules.calls`,
+                                                :meth:`RoundRules.call_verdict`
+``play.reveal``, ``challenge.early_stop``       :meth:`RoundRules.reveal`
+``play.dudo``, ``play.calza``, ``calza.gain_cap``,
+``round.starter``, ``calza.next_starts``,
+``play.elimination``, ``end.condition``,
+``palifico.trigger``/``once_per_player``/
+``heads_up``                                    :meth:`RoundRules.settle`
+==============================================  =========================================
+
+The module is plain typed Python that ``mypyc`` compiles (``make bench`` measures that).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.ranks import BidSpace, bid_space
+from perudo_rules.ruleset import Ruleset
+
+__all__ = [
+    "RoundRules",
+    "Settlement",
+    "Verdict",
+    "count_matching",
+    "next_seat",
+    "opening",
+    "roll_cups",
+    "roll_off",
+    "round_rules",
+]
+
+Verdict = tuple[str, str] | None
+"""``None`` when an action is legal, else ``(rule id, reason)``."""
+
+
+# --- seats, dice and the roll-off -------------------------------------------------------
+
+
+def next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
+    """The next seat after ``seat`` holding dice, ``step`` (+1 or -1) at a time
+    (``setup.direction``, ``play.next_seat``)."""
+    n = len(counts)
+    s = seat
+    for _ in range(n):
+        s = (s + step) % n
+        if counts[s]:
+            return s
+    raise ValueError("no seat holds dice")
+
+
+def roll_off(rules: Ruleset, players: int, rng: random.Random) -> int:
+    """Who opens a new game (``setup.first_player``): seat 0, or the roll-off, where every
+    seat rolls ``setup.rolloff_dice`` dice, the highest total opens and ties re-roll among
+    the tied, in seat order."""
+    if rules.setup_first_player != "roll_off":
+        return 0
+    rand = rng.random
+    faces = rules.dice_faces
+    tied = list(range(players))
+    while len(tied) > 1:
+        totals = [
+            sum([int(rand() * faces) + 1 for _ in range(rules.setup_rolloff_dice)]) for _ in tied
+        ]
+        best = max(totals)
+        tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
+    return tied[0]
+
+
+def roll_cups(faces: int, counts: Sequence[int], rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """Every seat's dice, seat by seat, each ``int(rng.random() * faces) + 1`` (``play.roll``).
+
+    Only ``rng.random()`` is used: Python guarantees its sequence for a seed on every
+    platform and version, so the same seed gives the same game on any machine.
+    """
+    rand = rng.random
+    flat = [int(rand() * faces) + 1 for _ in range(sum(counts))]  # one run, cut into cups
+    cups: list[tuple[int, ...]] = []
+    cut = 0
+    for c in counts:
+        cups.append(tuple(flat[cut : cut + c]))
+        cut += c
+    return tuple(cups)
+
+
+def opening(
+    rules: Ruleset, players: int, rng: random.Random
+) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """Who opens a new game and every seat's starting dice, drawn from ``rng`` in that order."""
+    first = roll_off(rules, players, rng)
+    return first, roll_cups(rules.dice_faces, (rules.dice_per_player,) * players, rng)
+
+
+def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None) -> int:
+    """Dice on the table that count as ``face`` (``play.count``): the face itself and the
+    wild face if wilds count this round; a bid on the wild face counts only wilds."""
+    total = 0
+    if wild is None or face == wild:
+        for cup in dice:
+            total += cup.count(face)
+    else:
+        for cup in dice:
+            total += cup.count(face) + cup.count(wild)
+    return total
+
+
+# --- one round --------------------------------------------------------------------------
+
+
+class Settlement(NamedTuple):
+    """How a called round settles: the new dice counts, who lost or gained a die, the
+    winner (or ``None``), who opens the next round (``None`` once the game is over),
+    whether that round is palifico, and the seats that have had their palifico round."""
+
+    counts: tuple[int, ...]
+    loser: int | None
+    gainer: int | None
+    winner: int | None
+    next_player: int | None
+    next_palifico: bool
+    used: frozenset[int]
+
+
+class RoundRules:
+    """The rules of one round, precomputed once: everything needed to decide any action.
+
+    Built by :func:`round_rules` (cached by value) from the ruleset, the dice counts at
+    the round's start, whether it is a palifico round (and whose), whether it is the first
+    round of the game, and the seats that already had their palifico round.
+    """
+
+    __slots__ = (
+        "_calls",
+        "ban_later",
+        "ban_open",
+        "counts",
+        "locked",
+        "n_calls",
+        "opening_ranks",
+        "palifico",
+        "palifico_player",
+        "plain",
+        "rules",
+        "step",
+        "successor",
+        "table",
+        "used",
+        "wild",
+    )
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        counts: tuple[int, ...],
+        palifico: bool,
+        first_round: bool,
+        palifico_player: int | None,
+        used: frozenset[int],
+    ) -> None:
+        self.rules = rules
+        self.counts = counts
+        self.palifico = palifico
+        self.palifico_player = palifico_player
+        self.used = used
+        self.step = rules.step
+        # play.next_seat: each seat's successor with dice this round (the counts are fixed)
+        self.successor = tuple([next_seat(counts, rules.step, s) for s in range(len(counts))])
+        table = bid_space(rules, sum(counts), palifico)
+        self.table: BidSpace = table
+        # palifico.wilds_count: in a palifico round without wilds the table has none
+        self.wild: int | None = table.wild
+        # bidding.wild_opening: never applies in a palifico round
+        opening_rule = rules.bidding_wild_opening
+        banned = table.wild is not None and not palifico
+        self.ban_later = banned and opening_rule == "not_in_first_round" and first_round
+        self.ban_open = self.ban_later or (banned and opening_rule == "not_as_opening_bid")
+        self.locked = palifico and rules.palifico_face_lock != "free"
+        # every rank above the standing bid is a legal raise for every seat
+        self.plain = not self.ban_later and not self.locked
+        self.opening_ranks: Sequence[int] = (
+            table.nonwild_above(-1) if self.ban_open else table.all_ranks
+        )
+        self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
+        alive = [s for s, c in enumerate(counts) if c]
+        # who may call is the same number of seats for any (player to move, bidder) pair
+        self.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
+
+    # --- bids ---------------------------------------------------------------------------
+
+    def face_free(self, player: int) -> bool:
+        """Whether ``player`` may change the face in this palifico round
+        (``palifico.face_lock``)."""
+        lock = self.rules.palifico_face_lock
+        return lock == "free" or (lock == "locked_except_single_die" and self.counts[player] == 1)
+
+    def wild_banned(self, opening_bid: bool) -> bool:
+        """Whether a bid on the wild face is forbidden now (``bidding.wild_opening``)."""
+        return self.ban_open if opening_bid else self.ban_later
+
+    def raise_ranks(self, to_move: int, current: int) -> Sequence[int]:
+        """The ranks ``to_move`` may bid over the standing bid of rank ``current`` (-1: none),
+        ascending."""
+        if current < 0:
+            return self.opening_ranks
+        table = self.table
+        if self.locked and not self.face_free(to_move):
+            q, f = table.bids[current]
+            return table.same_face_above(q, f)
+        if self.ban_later:
+            return table.nonwild_above(current)
+        return range(current + 1, table.size)
+
+    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Verdict:
+        """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid)."""
+        if bid.player != to_move:
+            return "play.turn", f"it is seat {to_move}'s turn, not seat {bid.player}'s"
+        q, f = bid.quantity, bid.face
+        table = self.table
+        if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
+            return "play.bid_range", f"{q!r}x{f!r} is not a bid on a d{table.faces}"
+        rank = table.rank(q, f)
+        if rank is None:
+            return "bidding.quantity_cap", f"only {table.cap} dice are in play; {q} is too many"
+        if f == self.wild and self.wild_banned(current is None):
+            when = "as the opening bid" if current is None else "in the first round"
+            return "bidding.wild_opening", f"no bid on the wild face {when}"
+        if current is None:
+            return None
+        if self.locked and f != current.face and not self.face_free(bid.player):
+            return "palifico.face_lock", f"in this palifico round the face stays {current.face}"
+        cur_rank = table.rank(current.quantity, current.face)
+        if cur_rank is None or rank > cur_rank:
+            return None
+        return self._order_verdict(current, q, f)
+
+    def _order_verdict(self, current: Bid, q: int, f: int) -> tuple[str, str]:
+        rules = self.rules
+        k = rules.bidding_wild_worth
+        wild = self.wild
+        if (
+            (f == wild) != (current.face == wild)
+            and rules.bidding_order == "quantity_then_face"
+            # with worth 1 a wild on the highest face ranks as that face: plain order
+            and not (k == 1 and wild == self.table.faces)
+        ):
+            if f == wild:
+                need = -(-current.quantity // k)
+                return "bidding.wild_worth", (
+                    f"after {current} a wild bid needs at least {need} dice"
+                )
+            return "bidding.wild_worth", (
+                f"after {current} an ordinary bid needs at least {k * current.quantity + 1} dice"
+            )
+        return "bidding.order", f"{q}x{f} does not raise the standing bid {current}"
+
+    # --- calls --------------------------------------------------------------------------
+
+    def calls(self, to_move: int, bidder: int) -> tuple[Action, ...]:
+        """The Dudo calls, then the Calza calls, open after ``bidder``'s bid, by seat
+        (``challenge.who``, ``calza.enabled``, ``calza.who``)."""
+        key = (to_move, bidder)
+        hit = self._calls.get(key)
+        if hit is not None:
+            return hit
+        rules = self.rules
+        seats = [s for s, c in enumerate(self.counts) if c and s != bidder]
+        out: list[Action] = []
+        if rules.challenge_who == "player_to_move":
+            out.append(Dudo(to_move))
+        else:
+            out += [Dudo(s) for s in seats]
+        if rules.calza_enabled:
+            who = rules.calza_who
+            if who == "player_to_move":
+                out.append(Calza(to_move))
+            elif who == "any_except_bidder_and_next":
+                out += [Calza(s) for s in seats if s != to_move]
+            else:
+                out += [Calza(s) for s in seats]
+        calls = self._calls[key] = tuple(out)
+        return calls
+
+    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Verdict:
+        """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
+        p = call.player
+        rules = self.rules
+        if type(call) is Dudo:
+            if rules.challenge_who == "player_to_move" and p != to_move:
+                return "challenge.who", f"only seat {to_move}, the player to move, may call Dudo"
+            if p == bidder:
+                return "challenge.who", "the bidder may not doubt their own bid"
+            return None
+        if not rules.calza_enabled:
+            return "calza.enabled", "this variant has no Calza"
+        who = rules.calza_who
+        if p == bidder:
+            return "calza.who", "the bidder may not call Calza on their own bid"
+        if who == "any_except_bidder_and_next" and p == to_move:
+            return "calza.who", "the player to move may not call Calza"
+        if who == "player_to_move" and p != to_move:
+            return "calza.who", f"only seat {to_move}, the player to move, may call Calza"
+        return None
+
+    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Verdict:
+        """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round."""
+        if type(action) is Bid:
+            if self._not_a_seat(action.player):
+                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+            return self.bid_verdict(to_move, bids[-1] if bids else None, action)
+        if type(action) is Dudo or type(action) is Calza:
+            if self._not_a_seat(action.player):
+                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+            if not bids:
+                what = "doubt" if type(action) is Dudo else "match"
+                return "play.bid_needed", f"there is no bid to {what} yet"
+            return self.call_verdict(to_move, bids[-1].player, action)
+        return "play.turn", f"{action!r} is not a Bid, Dudo or Calza"
+
+    def _not_a_seat(self, p: object) -> bool:
+        counts = self.counts
+        return type(p) is not int or not 0 <= p < len(counts) or not counts[p]
+
+    # --- resolution ---------------------------------------------------------------------
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat after ``seat`` with dice this round, in the direction of play."""
+        return self.successor[seat]
+
+    def count(self, dice: Sequence[tuple[int, ...]], face: int) -> int:
+        """Dice of ``dice`` that count as ``face`` this round."""
+        return count_matching(dice, face, self.wild)
+
+    def reveal(
+        self, dice: Sequence[tuple[int, ...]], caller: int, dudo: bool, bid: Bid
+    ) -> tuple[int, ...]:
+        """The seats whose cups are lifted, in order (``play.reveal``): after a Dudo from the
+        seat after the caller, stopping once the bid is reached when
+        ``challenge.early_stop``; after a Calza from the caller, every cup."""
+        counts = self.counts
+        n = len(counts)
+        step = self.step
+        start = caller + step if dudo else caller
+        order = [s for s in ((start + step * i) % n for i in range(n)) if counts[s]]
+        if dudo and self.rules.challenge_early_stop:
+            running = 0
+            for i, s in enumerate(order):
+                running += count_matching((dice[s],), bid.face, self.wild)
+                if running >= bid.quantity:
+                    return tuple(order[: i + 1])
+        return tuple(order)
+
+    def settle(self, dudo: bool, caller: int, bid: Bid, count: int, to_move: int) -> Settlement:
+        """How a Dudo (``dudo=True``) or a Calza by ``caller`` against ``bid`` settles, given
+        the true ``count``; the rules it decides are listed in the module docstring."""
+        rules = self.rules
+        counts = list(self.counts)
+        loser: int | None = None
+        gainer: int | None = None
+        if dudo:  # play.dudo: the bid stands when at least its quantity shows
+            loser = caller if count >= bid.quantity else bid.player
+            challenge_winner = bid.player if loser == caller else caller
+            counts[loser] -= 1
+            starter = loser if rules.round_starter == "loser" else challenge_winner
+        else:  # play.calza, calza.gain_cap
+            if count == bid.quantity:
+                if counts[caller] < min(rules.calza_gain_cap, rules.dice_max_per_player):
+                    gainer = caller
+                    counts[caller] += 1
+            else:
+                loser = caller
+                counts[caller] -= 1
+            starter = caller if rules.calza_next_starts == "caller" else to_move
+        new_counts = tuple(counts)
+        alive = len(new_counts) - new_counts.count(0)
+        used = self.used
+        single = rules.end_condition == "single_round"
+        if alive == 1 or single:  # end.condition: the first seat with dice (not the loser)
+            for s, c in enumerate(new_counts):
+                if c and (alive == 1 or s != loser):
+                    return Settlement(new_counts, loser, gainer, s, None, False, used)
+        if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
+            starter = next_seat(new_counts, self.step, starter)
+        candidate: int | None = None
+        if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):
+            if rules.palifico_trigger == "reduced_to_one":
+                if loser is not None and new_counts[loser] == 1:
+                    candidate = loser
+            elif new_counts[starter] == 1:
+                candidate = starter
+        if candidate is not None and not (rules.palifico_once_per_player and candidate in used):
+            return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
+        return Settlement(new_counts, loser, gainer, None, starter, False, used)
+
+
+_ROUNDS: dict[
+    tuple[Ruleset, tuple[int, ...], bool, bool, int | None, frozenset[int]], RoundRules
+] = {}
+_ROUNDS_MAX = 4096
+
+
+def round_rules(
+    rules: Ruleset,
+    counts: tuple[int, ...],
+    palifico: bool,
+    round_no: int,
+    palifico_player: int | None,
+    used: frozenset[int],
+) -> RoundRules:
+    """The :class:`RoundRules` of a round, cached by value (a bounded table)."""
+    key = (rules, counts, palifico, round_no == 1, palifico_player, used)
+    hit = _ROUNDS.get(key)
+    if hit is not None:
+        return hit
+    if len(_ROUNDS) >= _ROUNDS_MAX:
+        _ROUNDS.clear()
+    made = _ROUNDS[key] = RoundRules(*key)
+    return made

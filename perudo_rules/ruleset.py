@@ -1,0 +1,90 @@
+"""The knob values of a variant in typed form: one field per knob of :mod:`perudo_rules.knobs`.
+
+A field is named after its knob's path with the dot replaced by an underscore
+(``calza.next_starts`` is ``rules.calza_next_starts``); a choice knob is typed as a
+``Literal`` of exactly its choices. :meth:`Ruleset.from_values` builds the fields from
+:data:`~perudo_rules.knobs.KNOB_PATHS`, and ``tests/test_variant.py`` checks that the
+fields and the ``Literal`` choices match the knob table, so the two cannot drift.
+
+Two values are derived, not knobs: :attr:`Ruleset.wild` (the wild face as a number, with
+``"highest"`` resolved) and :attr:`Ruleset.step` (``+1`` or ``-1`` from
+``setup.direction``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from perudo_rules.knobs import KNOB_PATHS
+
+__all__ = ["Ruleset", "field_name"]
+
+
+def field_name(path: str) -> str:
+    """The :class:`Ruleset` field of a knob path: ``"calza.who"`` -> ``"calza_who"``."""
+    return path.replace(".", "_")
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The knob values of a variant, typed, as the rules kernel reads them.
+
+    Hashable by value; the hash is computed once (the kernel keys its per-round tables
+    by the ruleset, so hashing must be cheap).
+    """
+
+    players_min: int
+    players_max: int
+    dice_per_player: int
+    dice_faces: int
+    dice_max_per_player: int
+    wild_face: int | Literal["highest"] | None
+    wild_name: str
+    setup_first_player: Literal["roll_off", "seat_zero"]
+    setup_rolloff_dice: int
+    setup_direction: Literal["left", "right"]
+    bidding_order: Literal["quantity_then_face", "face_then_quantity"]
+    bidding_wild_worth: int
+    bidding_wild_opening: Literal["allowed", "not_as_opening_bid", "not_in_first_round"]
+    bidding_quantity_cap: Literal["dice_in_play"]
+    challenge_who: Literal["player_to_move", "any_except_bidder"]
+    challenge_early_stop: bool
+    calza_enabled: bool
+    calza_who: Literal["any_except_bidder_and_next", "any_except_bidder", "player_to_move"]
+    calza_gain_cap: int
+    calza_next_starts: Literal["caller", "player_to_move"]
+    palifico_enabled: bool
+    palifico_trigger: Literal["reduced_to_one", "starts_with_one"]
+    palifico_once_per_player: bool
+    palifico_wilds_count: bool
+    palifico_face_lock: Literal["locked", "locked_except_single_die", "free"]
+    palifico_heads_up: bool
+    round_starter: Literal["loser", "challenge_winner"]
+    end_condition: Literal["last_player_standing", "single_round"]
+    wild: int | None = field(init=False, compare=False, repr=False)
+    step: int = field(init=False, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        wild = self.dice_faces if self.wild_face == "highest" else self.wild_face
+        object.__setattr__(self, "wild", wild)
+        object.__setattr__(self, "step", 1 if self.setup_direction == "left" else -1)
+        object.__setattr__(
+            self, "_hash", hash(tuple(getattr(self, field_name(p)) for p in KNOB_PATHS))
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> Ruleset:
+        """Build from a mapping of knob path to value (complete and consistent)."""
+        return cls(**{field_name(p): values[p] for p in KNOB_PATHS})
+
+    def value(self, path: str) -> Any:
+        """The value of the knob at ``path`` (``KeyError`` if the path is not a knob)."""
+        if path not in KNOB_PATHS:
+            raise KeyError(path)
+        return getattr(self, field_name(path))
