@@ -86,6 +86,16 @@ class RoundRecord:
     _views: tuple[PastRound, ...] | None = field(
         default=None, init=False, compare=False, repr=False
     )
+    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __hash__(self) -> int:
+        # by value, computed once: records are shared by every later position and used
+        # as cache keys (e.g. the OpenSpiel adapter's text of past rounds)
+        h = self._hash
+        if h is None:
+            h = hash((self.round, self.first_player, self.palifico, self.dice, self.actions))
+            object.__setattr__(self, "_hash", h)
+        return h
 
     def seen_by(self, player: int) -> PastRound:
         """What seat ``player`` saw of this round (the views of all seats are built once,
@@ -543,6 +553,7 @@ _h_round, _h_first, _h_pal, _h_dice, _h_actions, _h_result = _setters(
     RoundRecord, "round first_player palifico dice actions result"
 )
 _h_views = RoundRecord.__dict__["_views"].__set__
+_h_hash = RoundRecord.__dict__["_hash"].__set__
 
 
 def _make_result(
@@ -589,6 +600,7 @@ def _make_record(
     _h_actions(h, actions)
     _h_result(h, result)
     _h_views(h, None)
+    _h_hash(h, None)
     return h
 
 

@@ -46,11 +46,13 @@ __all__ = [
     "Settlement",
     "Verdict",
     "count_matching",
+    "most_dice_per_seat",
     "next_seat",
     "opening",
     "roll_cups",
     "roll_off",
     "round_rules",
+    "rounds_may_keep_dice",
 ]
 
 Verdict = tuple[str, str] | None
@@ -125,6 +127,21 @@ def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None)
         for cup in dice:
             total += cup.count(face) + cup.count(wild)
     return total
+
+
+def most_dice_per_seat(rules: Ruleset) -> int:
+    """The most dice one seat can ever hold in a game: its starting dice, or more when an
+    exact Calza gains dice (``calza.gain_cap``, ``dice.max_per_player``)."""
+    most = rules.dice_per_player
+    if rules.calza_enabled:
+        most = max(most, min(rules.calza_gain_cap, rules.dice_max_per_player))
+    return most
+
+
+def rounds_may_keep_dice(rules: Ruleset) -> bool:
+    """Whether a round can end without any die lost (an exact Calza gains one or changes
+    nothing), so that a game has no bound on its number of rounds."""
+    return rules.calza_enabled
 
 
 # --- one round --------------------------------------------------------------------------

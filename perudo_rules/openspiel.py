@@ -55,6 +55,7 @@ legal actions and returns (``tests/test_openspiel_diff.py`` proves it).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import json
@@ -74,6 +75,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.game import Game, RoundRecord
+from perudo_rules.kernel import most_dice_per_seat, rounds_may_keep_dice
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.variant import Variant, available_variants, load_variant
 
@@ -81,19 +83,6 @@ __all__ = ["ActionMap", "PerudoGame", "PerudoState", "action_map", "game_name", 
 
 
 # --- the fixed action ids --------------------------------------------------------------
-
-
-def _max_seat_dice(variant: Variant) -> int:
-    rules = variant.rules
-    most = rules.dice_per_player
-    if rules.calza_enabled:
-        most = max(most, min(rules.calza_gain_cap, rules.dice_max_per_player))
-    return most
-
-
-def _unbounded(variant: Variant) -> bool:
-    """Whether a round can end without a die lost: an exact Calza gains one or changes nothing."""
-    return variant.rules.calza_enabled
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -180,7 +169,7 @@ def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
     """The :class:`ActionMap` of ``variant`` played by ``players`` seats."""
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     _check_players(v, players)
-    most = players * _max_seat_dice(v)
+    most = players * most_dice_per_seat(v.rules)
     return ActionMap(players=players, max_dice=most, space=bid_space(v.rules, most, False))
 
 
@@ -241,7 +230,7 @@ def _register(v: Variant, players: int) -> _Spec:
     amap = action_map(v, players)
     total = players * rules.dice_per_player
     natural = total - 1
-    default_rounds = 10 * total if _unbounded(v) else natural
+    default_rounds = 10 * total if rounds_may_keep_dice(rules) else natural
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{v.name}, {players} players (perudo-rules)",
@@ -263,7 +252,7 @@ def _register(v: Variant, players: int) -> _Spec:
         variant=v,
         players=players,
         amap=amap,
-        seat_dice=_max_seat_dice(v),
+        seat_dice=most_dice_per_seat(rules),
         roll_off=rules.setup_first_player == "roll_off",
         natural_rounds=natural,
         default_max_rounds=default_rounds,
@@ -318,7 +307,8 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         params["max_rounds"] = max_rounds
         n = spec.players
         amap = spec.amap
-        rounds = max_rounds if _unbounded(spec.variant) else min(max_rounds, spec.natural_rounds)
+        bounded = not rounds_may_keep_dice(spec.variant.rules)
+        rounds = min(max_rounds, spec.natural_rounds) if bounded else max_rounds
         # Per round: every bid, each followed by at most n-2 out-of-turn offers (neither to
         # the bidder nor to the player to move), then the call.
         rules = spec.variant.rules
@@ -673,30 +663,16 @@ def _round_text(
     return " ".join(x for x in (f"r{number}{pal} opener s{opener}", cups, acts) if x)
 
 
-# Text of finished rounds, per record and view: records are immutable and shared by every
-# later position, and the cache holds them, so an id is never reused while cached.
-_PAST_TEXT: dict[int, tuple[RoundRecord, dict[tuple[int | None, str], str]]] = {}
-
-
+@functools.lru_cache(maxsize=65536)
 def _past_round_text(r: RoundRecord, viewer: int | None, private: str) -> str:
-    hit = _PAST_TEXT.get(id(r))
-    if hit is None or hit[0] is not r:
-        if len(_PAST_TEXT) > 50_000:
-            _PAST_TEXT.clear()
-        hit = (r, {})
-        _PAST_TEXT[id(r)] = hit
-    views = hit[1]
-    text = views.get((viewer, private))
-    if text is None:
-        res = r.result
-        shown = " ".join(f"s{s}:{_cup(c)}" for s, c in zip(res.revealed, res.shown, strict=True))
-        outcome = f"lost s{res.loser}" if res.loser is not None else "no loss"
-        if res.gainer is not None:
-            outcome = f"gained s{res.gainer}"
-        head = _round_text(r.round, r.first_player, r.palifico, r.dice, r.actions, viewer, private)
-        text = f"{head} ; shown {shown} ; {outcome}"
-        views[(viewer, private)] = text
-    return text
+    """The text of a finished round for one view (cached by value: a record hashes once)."""
+    res = r.result
+    shown = " ".join(f"s{s}:{_cup(c)}" for s, c in zip(res.revealed, res.shown, strict=True))
+    outcome = f"lost s{res.loser}" if res.loser is not None else "no loss"
+    if res.gainer is not None:
+        outcome = f"gained s{res.gainer}"
+    head = _round_text(r.round, r.first_player, r.palifico, r.dice, r.actions, viewer, private)
+    return f"{head} ; shown {shown} ; {outcome}"
 
 
 def _history_text(game: Game, viewer: int | None, private: str = "all", recall: bool = True) -> str:
