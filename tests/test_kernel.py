@@ -78,9 +78,7 @@ def test_opening_is_deterministic_per_seed() -> None:
 def test_most_dice_per_seat_follows_calza_gains() -> None:
     italian = load_variant("italian")
     assert most_dice_per_seat(italian.rules) == 5  # Calza gains stop at five dice
-    more = load_variant(
-        "italian", overrides={"dice.max_per_player": 7, "calza.gain_cap": 7}
-    )
+    more = load_variant("italian", overrides={"dice.max_per_player": 7, "calza.gain_cap": 7})
     assert most_dice_per_seat(more.rules) == 7
     no_calza = load_variant(
         "italian",

@@ -242,7 +242,9 @@ def test_dice_conservation(game: Game, seed: int) -> None:
             delta = sum(after.dice_counts) - sum(before.dice_counts)
             if isinstance(step, Dudo) or r.count != bid.quantity:
                 expected = -1
-            elif before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.dice_max_per_player):
+            elif before.dice_counts[step.player] < min(
+                rules.calza_gain_cap, rules.dice_max_per_player
+            ):
                 expected = 1
             else:
                 expected = 0
@@ -279,7 +281,9 @@ def test_dudo_and_calza_outcomes(game: Game, seed: int) -> None:
         else:
             if r.count == bid.quantity:
                 assert r.loser is None
-                gains = before.dice_counts[step.player] < min(rules.calza_gain_cap, rules.dice_max_per_player)
+                gains = before.dice_counts[step.player] < min(
+                    rules.calza_gain_cap, rules.dice_max_per_player
+                )
                 assert r.gainer == (step.player if gains else None)
             else:
                 assert (r.loser, r.gainer) == (step.player, None)
@@ -397,14 +401,14 @@ def test_game_ends_with_one_winner_within_bound(game: Game, seed: int) -> None:
     winners = [s for s, c in enumerate(last.dice_counts) if c]
     assert last.winner in winners
     rounds = len(last.history)
-    if (rules.end_condition == "single_round"):
+    if rules.end_condition == "single_round":
         assert rounds == 1 and last.winner != last.history[0].result.loser
     else:
         assert winners == [last.winner]
     gains = sum(1 for h in last.history if h.result.gainer is not None)
     neutral = sum(1 for h in last.history if h.result.gainer is None and h.result.loser is None)
     d_end = sum(last.dice_counts)
-    if not (rules.end_condition == "single_round"):
+    if rules.end_condition != "single_round":
         assert rounds == d0 - d_end + 2 * gains + neutral
         assert rounds <= d0 - 1 + 2 * gains + neutral
     bound = 0
@@ -471,12 +475,14 @@ def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
         tied = list(range(players))
         while len(tied) > 1:
             totals = [
-                sum(roll_die(rng, rules.dice_faces) for _ in range(rules.setup_rolloff_dice)) for _ in tied
+                sum(roll_die(rng, rules.dice_faces) for _ in range(rules.setup_rolloff_dice))
+                for _ in tied
             ]
             tied = [s for s, t in zip(tied, totals, strict=True) if t == max(totals)]
         first = tied[0]
     dice = tuple(
-        tuple(roll_die(rng, rules.dice_faces) for _ in range(rules.dice_per_player)) for _ in range(players)
+        tuple(roll_die(rng, rules.dice_faces) for _ in range(rules.dice_per_player))
+        for _ in range(players)
     )
     g = Game.new(v, players, seed=seed)
     assert (g.to_move, g.first_player, g.dice) == (first, first, dice)
