@@ -32,7 +32,7 @@ test: lint
 	$(PY) -m pytest
 
 mutants: $(VENV)/.installed
-	$(PY) tests/mutants.py
+	$(PY) .ci/mutants.py
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/run.py

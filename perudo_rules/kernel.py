@@ -296,27 +296,17 @@ class RoundRules:
     # --- calls --------------------------------------------------------------------------
 
     def calls(self, to_move: int, bidder: int) -> tuple[Action, ...]:
-        """The Dudo calls, then the Calza calls, open after ``bidder``'s bid, by seat
-        (``challenge.who``, ``calza.enabled``, ``calza.who``)."""
+        """The Dudo calls, then the Calza calls, that :meth:`call_verdict` accepts after
+        ``bidder``'s bid, by seat (listed once per pair of seats and kept)."""
         key = (to_move, bidder)
         hit = self._calls.get(key)
         if hit is not None:
             return hit
-        rules = self.rules
-        seats = [s for s, c in enumerate(self.counts) if c and s != bidder]
-        out: list[Action] = []
-        if rules.challenge_who == "player_to_move":
-            out.append(Dudo(to_move))
-        else:
-            out += [Dudo(s) for s in seats]
-        if rules.calza_enabled:
-            who = rules.calza_who
-            if who == "player_to_move":
-                out.append(Calza(to_move))
-            elif who == "any_except_bidder_and_next":
-                out += [Calza(s) for s in seats if s != to_move]
-            else:
-                out += [Calza(s) for s in seats]
+        seats = [s for s, c in enumerate(self.counts) if c]
+        out: list[Action] = [
+            d for s in seats if self.call_verdict(to_move, bidder, d := Dudo(s)) is None
+        ]
+        out += [c for s in seats if self.call_verdict(to_move, bidder, c := Calza(s)) is None]
         calls = self._calls[key] = tuple(out)
         return calls
 

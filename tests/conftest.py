@@ -18,7 +18,7 @@ settings.register_profile(
 settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-# tests/mutants.py: the ci examples, but no shrinking (a mutant only needs to turn red).
+# .ci/mutants.py: the ci examples, but no shrinking (a mutant only needs to turn red).
 settings.register_profile(
     "mutants",
     parent=settings.get_profile("ci"),

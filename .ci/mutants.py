@@ -1,17 +1,17 @@
 """Mutation run: deliberate rule breaks, one at a time, each must turn the suite red.
 
-``make mutants`` (or ``.venv/bin/python tests/mutants.py``) copies the package, its data
+``make mutants`` (or ``.venv/bin/python .ci/mutants.py``) copies the package, its data
 and the tests into a temporary directory, applies ONE mutant there (an exact text
-replacement in an engine file), runs the relevant tests against the copy (``PYTHONPATH``
-points at it), and prints a kill table: each mutant and the tests that failed. The
-working tree is never modified. A mutant whose snippet is no longer in the engine (it was
-refactored) is reported as ``snippet not found`` instead of crashing the run.
+replacement in a rules file: the kernel, the bid table, the ruleset or the game), runs
+the relevant tests against the copy (``PYTHONPATH`` points at it), and prints a kill
+table: each mutant and the tests that failed. The working tree is never modified. A
+mutant whose snippet is no longer in the engine (it was refactored) is reported as
+``snippet not found`` instead of crashing the run.
 
 Options: ``--jobs N`` (parallel copies, default 2), ``--only NAME`` (repeatable),
-``--tests PATH`` (repeatable; default: the scenario, property and stateful tests),
-``--check`` (only check that every snippet is still found). Exit status 0 when every
-mutant is killed, 1 otherwise.
-"""
+``--tests PATH`` (repeatable; default: the scenario, property, stateful, kernel and fast-
+path tests), ``--check`` (only check that every snippet is still found). Exit status 0
+when every mutant is killed, 1 otherwise."""
 
 from __future__ import annotations
 
@@ -28,7 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_TESTS = ("tests/test_scenarios.py", "tests/test_properties.py", "tests/test_stateful.py")
+DEFAULT_TESTS = (
+    "tests/test_scenarios.py",
+    "tests/test_properties.py",
+    "tests/test_stateful.py",
+    "tests/test_kernel.py",
+    "tests/test_fastplay.py",
+)
 COPY = ("perudo_rules", "spec", "variants", "tests", "pyproject.toml")
 
 
@@ -43,12 +49,12 @@ class Mutant:
     new: str
 
 
-G = "perudo_rules/game.py"
+K = "perudo_rules/kernel.py"
 R = "perudo_rules/ranks.py"
-V = "perudo_rules/variant.py"
+RS = "perudo_rules/ruleset.py"
+G = "perudo_rules/game.py"
 
 MUTANTS: tuple[Mutant, ...] = (
-    # The six the issue names.
     Mutant(
         "to-wild-floor",
         "to wilds needs floor(q/k) instead of ceil(q/k) (wild key shifted by k-1)",
@@ -71,167 +77,186 @@ MUTANTS: tuple[Mutant, ...] = (
         "wild = rules.wild",
     ),
     Mutant(
+        "quantity-cap-off-by-one",
+        "a bid naming every die in play is refused",
+        R,
+        "for face in range(1, self.faces + 1):\n            for q in range(1, cap + 1):",
+        "for face in range(1, self.faces + 1):\n            for q in range(1, cap):",
+    ),
+    Mutant(
         "calza-cap-dropped",
         "an exact Calza gains a die even at the cap",
-        G,
+        K,
         "if counts[caller] < min(rules.calza_gain_cap, rules.dice_max_per_player):",
         "if True:",
     ),
     Mutant(
         "wrong-next-starter",
         "after a Dudo the challenge winner starts instead of the loser (and vice versa)",
-        G,
-        'starter = loser if rules.round_starter == "loser" else winner_of_challenge',
-        'starter = winner_of_challenge if rules.round_starter == "loser" else loser',
+        K,
+        'starter = loser if rules.round_starter == "loser" else challenge_winner',
+        'starter = challenge_winner if rules.round_starter == "loser" else loser',
     ),
     Mutant(
         "reveal-no-early-stop",
         "the Italian reveal lifts every cup instead of stopping when the bid is reached",
-        G,
-        "if rules.challenge_early_stop:",
+        K,
+        "if dudo and self.rules.challenge_early_stop:",
         "if False:",
     ),
-    # Our own.
     Mutant(
         "palifico-once-ignored",
         "palifico rounds repeat for a seat although once_per_player",
-        G,
+        K,
         "if candidate is not None and not (rules.palifico_once_per_player and candidate in used):",
         "if candidate is not None:",
     ),
     Mutant(
         "face-lock-ignored",
         "in palifico rounds anyone may change the face",
-        G,
+        K,
         'return lock == "free" or (',
         'return True or lock == "free" or (',
     ),
     Mutant(
         "single-die-exception-wrong",
-        "the face-change exception goes to seats with no die instead of one die",
-        G,
-        'lock == "locked_except_single_die" and self.dice_counts[player] == 1',
-        'lock == "locked_except_single_die" and self.dice_counts[player] == 2',
+        "the face-change exception goes to seats with two dice instead of one",
+        K,
+        'lock == "locked_except_single_die" and self.counts[player] == 1',
+        'lock == "locked_except_single_die" and self.counts[player] == 2',
     ),
     Mutant(
         "dudo-by-non-mover",
         "any seat but the bidder may call Dudo where only the player to move may",
-        G,
-        'if who == "player_to_move" and p != self.to_move:\n                return (\n'
-        '                    "challenge.who"',
-        'if False:\n                return (\n                    "challenge.who"',
+        K,
+        'if rules.challenge_who == "player_to_move" and p != to_move:',
+        "if False:",
     ),
     Mutant(
         "wild-opening-ban-ignored",
         "a wild bid may always open (the Spanish ban and the first-round reading ignored)",
-        G,
-        'if self.palifico or opening == "allowed":',
-        "if True:",
+        K,
+        "banned = table.wild is not None and not palifico",
+        "banned = False",
     ),
     Mutant(
         "calza-by-bidder",
         "the bidder may call Calza on their own bid",
-        G,
+        K,
         'return "calza.who", "the bidder may not call Calza on their own bid"',
         "pass",
     ),
     Mutant(
         "calza-by-next-player",
         "the player to move may call Calza where the variant excludes them",
-        G,
-        'if who == "any_except_bidder_and_next" and p == self.to_move:',
+        K,
+        'if who == "any_except_bidder_and_next" and p == to_move:',
         "if False:",
     ),
     Mutant(
         "dudo-tie-flipped",
         "a Dudo with count exactly the quantity costs the bidder, not the challenger",
-        G,
+        K,
         "loser = caller if count >= bid.quantity else bid.player",
         "loser = caller if count > bid.quantity else bid.player",
     ),
     Mutant(
         "direction-ignored",
         "play always passes to the next higher seat, whatever setup.direction says",
-        V,
-        'step=1 if v["setup.direction"] == "left" else -1,',
-        "step=1,",
+        RS,
+        'object.__setattr__(self, "step", 1 if self.setup_direction == "left" else -1)',
+        'object.__setattr__(self, "step", 1)',
     ),
     Mutant(
         "out-starter-not-skipped",
         "an eliminated loser still opens the next round",
-        G,
+        K,
         "if not new_counts[starter]:",
         "if False:",
     ),
     Mutant(
         "reveal-lists-out-seats",
         "reveals list seats that are out",
-        G,
-        "return [s for s in seats if counts[s]]",
-        "return seats",
+        K,
+        "order = [s for s in ((start + step * i) % n for i in range(n)) if counts[s]]",
+        "order = [(start + step * i) % n for i in range(n)]",
     ),
     Mutant(
         "reveal-from-challenger",
         "a Dudo reveal starts at the challenger instead of the next seat",
-        G,
-        "start = caller if caller_first else caller + step",
+        K,
+        "start = caller + step if dudo else caller",
         "start = caller",
-    ),
-    Mutant(
-        "quantity-cap-off-by-one",
-        "a bid naming every die in play is refused",
-        G,
-        "if q > space.cap:",
-        "if q >= space.cap:",
     ),
     Mutant(
         "palifico-heads-up-ignored",
         "palifico rounds happen heads-up although palifico.heads_up is false",
-        G,
+        K,
         "if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):",
         "if rules.palifico_enabled:",
     ),
     Mutant(
         "calza-next-ignored",
         "after a Calza the player to move opens, whatever calza.next_starts says",
-        G,
+        K,
         'starter = caller if rules.calza_next_starts == "caller" else to_move',
         "starter = to_move",
     ),
     Mutant(
         "palifico-not-after-calza",
         "a wrong Calza that leaves the caller with one die brings no palifico round",
-        G,
+        K,
         "if loser is not None and new_counts[loser] == 1:",
-        'if kind == "dudo" and loser is not None and new_counts[loser] == 1:',
+        "if dudo and loser is not None and new_counts[loser] == 1:",
     ),
     Mutant(
         "wilds-never-count",
         "wild dice never count toward other faces",
-        G,
-        "return cup.count(face) + cup.count(wild)",
-        "return cup.count(face)",
+        K,
+        "total += cup.count(face) + cup.count(wild)",
+        "total += cup.count(face)",
     ),
     Mutant(
         "out-seat-may-call",
         "a seat without dice may call",
-        G,
-        "if type(p) is not int or not 0 <= p < len(counts) or not counts[p]:",
-        "if type(p) is not int or not 0 <= p < len(counts):",
+        K,
+        "return type(p) is not int or not 0 <= p < len(counts) or not counts[p]",
+        "return type(p) is not int or not 0 <= p < len(counts)",
     ),
     Mutant(
-        "apply-accepts-non-raise",
-        "apply()'s fast path takes a bid that does not raise the standing bid",
-        G,
-        "(not bids or rank > space._rank[(bids[-1].quantity, bids[-1].face)])",
-        "(True)",
+        "verdict-accepts-non-raise",
+        "the verdict takes a bid that does not raise the standing bid",
+        K,
+        "if cur_rank is None or rank > cur_rank:",
+        "if True:",
     ),
     Mutant(
         "round-not-counted",
         "the round number does not advance with a roll",
         G,
-        "self.round + 1,",
-        "self.round,",
+        "nxt = self.round + 1",
+        "nxt = self.round",
+    ),
+    Mutant(
+        "plain-window-wrong",
+        "the kernel tells the fast path every higher rank is open, under a face lock or a wild ban",
+        K,
+        "self.plain = not self.ban_later and not self.locked",
+        "self.plain = True",
+    ),
+    Mutant(
+        "raise-window-ignores-lock",
+        "the listed raises ignore the palifico face lock",
+        K,
+        "if self.locked and not self.face_free(to_move):",
+        "if False:",
+    ),
+    Mutant(
+        "successor-skips-none",
+        "the next seat with dice is the next seat even when it is out",
+        K,
+        "self.successor = tuple([next_seat(counts, rules.step, s) for s in range(len(counts))])",
+        "self.successor = tuple([(s + rules.step) % len(counts) for s in range(len(counts))])",
     ),
 )
 
