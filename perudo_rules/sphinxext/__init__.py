@@ -1,0 +1,126 @@
+"""Sphinx extension: the rules spec generated from the files the engine runs.
+
+Enable it with ``extensions = ["perudo_rules.sphinxext"]`` in ``conf.py``. It is
+imported only by Sphinx; ``import perudo_rules`` never imports it (nor Sphinx).
+
+Directives (every one builds docutils nodes and notes a dependency on each YAML
+file it reads, so editing a variant file rebuilds the pages that show it):
+
+``.. perudo-variant:: ID``
+    A whole edition rule by rule: anchor, statement, value, rulebook section,
+    quote and interpretation; then the fixed rules every edition shares.
+``.. perudo-compare:: [ID ...]``
+    A matrix of every knob, one column per variant (no argument: every variant
+    in the variants directory, so a new variant file appears without a clean
+    build). ``:differences:`` keeps only the rules that differ.
+``.. perudo-core-rules::``
+    The fixed rules (``spec/core-rules.yaml``).
+``.. perudo-format::``
+    The variant file format, from ``spec/variant.schema.json`` and the knob table.
+``.. perudo-interpretations:: [ID ...]``
+    Every interpretation, the chosen and the alternative reading.
+``.. perudo-editions::``
+    A table of every variant with a link to its page.
+``.. perudo-ladder:: ID``
+    Bids in engine rank order (``:bids:``, ``:dice:``, ``:window:``, ``:palifico:``).
+``.. perudo-scenarios::``
+    The conformance scenarios as step tables, grouped by rule
+    (filters ``:rule:``, ``:variant:``, ``:id:``).
+``.. perudo-witnesses:: A B``
+    Divergence witnesses between two variants, replayed by the engine.
+``.. perudo-simulation:: ID [ID ...]``
+    A small fixed-seed simulation: statistics table and plot.
+
+Rule anchors are cross-referenced with the ``:rule:`` role: ``:rule:`italian:calza.who```
+(a variant's rule), ``:rule:`calza.who``` (the knob in the format reference),
+``:rule:`play.dudo``` (a fixed rule); scenarios of the unfiltered catalogue with
+``:scenario:`it-opening-estimate```. Each rule of an edition page links to the scenarios
+that exercise it under that edition.
+
+Configuration: ``perudo_variants_dir`` (default: the bundled ``variants/``),
+``perudo_editions_dir`` (a source subdirectory that receives one generated page per
+variant at ``builder-inited``; empty to disable), ``perudo_sim_games``,
+``perudo_sim_players`` and ``perudo_sim_seed`` (the build-time simulation).
+
+The package is split the way sphinx-design splits its extension: ``shared`` (docutils
+node builders), ``events`` (event handlers and the dependency bookkeeping), ``base``
+(the directive base class: loading data and noting dependencies), then one module per
+directive family: ``editions``, ``fileformat``, ``compare``, ``interpretations``,
+``ladder``, ``scenarios``, ``witnesses`` and ``simulation``.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.roles import XRefRole
+from sphinx.util.typing import ExtensionMetadata
+
+import perudo_rules
+from perudo_rules.sphinxext import events
+from perudo_rules.sphinxext.compare import CompareDirective
+from perudo_rules.sphinxext.editions import (
+    CoreRulesDirective,
+    EditionsDirective,
+    VariantDirective,
+)
+from perudo_rules.sphinxext.fileformat import FormatDirective
+from perudo_rules.sphinxext.interpretations import InterpretationsDirective
+from perudo_rules.sphinxext.ladder import LadderDirective
+from perudo_rules.sphinxext.scenarios import ScenariosDirective
+from perudo_rules.sphinxext.shared import format_value, rule_anchor
+from perudo_rules.sphinxext.simulation import SimulationDirective
+from perudo_rules.sphinxext.witnesses import WitnessesDirective
+
+__all__ = ["format_value", "rule_anchor", "setup"]
+
+DIRECTIVES = {
+    "perudo-variant": VariantDirective,
+    "perudo-core-rules": CoreRulesDirective,
+    "perudo-format": FormatDirective,
+    "perudo-compare": CompareDirective,
+    "perudo-editions": EditionsDirective,
+    "perudo-interpretations": InterpretationsDirective,
+    "perudo-ladder": LadderDirective,
+    "perudo-scenarios": ScenariosDirective,
+    "perudo-witnesses": WitnessesDirective,
+    "perudo-simulation": SimulationDirective,
+}
+
+
+def _version() -> str:
+    """The installed distribution's version; the package's own in a bare source tree."""
+    try:
+        return importlib.metadata.version("perudo-rules")
+    except importlib.metadata.PackageNotFoundError:
+        return perudo_rules.__version__
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register the directives, the ``:rule:`` and ``:scenario:`` roles, the config values
+    and the event handlers."""
+    app.add_config_value("perudo_variants_dir", "", "env", types=frozenset({str}))
+    app.add_config_value("perudo_editions_dir", "", "env", types=frozenset({str}))
+    app.add_config_value("perudo_sim_games", 100, "env", types=frozenset({int}))
+    app.add_config_value("perudo_sim_players", 6, "env", types=frozenset({int}))
+    app.add_config_value("perudo_sim_seed", 1, "env", types=frozenset({int}))
+    for kind in ("rule", "scenario"):
+        app.add_crossref_type(kind, kind, indextemplate=f"pair: %s; {kind}", objname=kind)
+        app.add_role_to_domain(
+            "std", kind, XRefRole(innernodeclass=nodes.literal, warn_dangling=True), override=True
+        )
+    for name, directive in DIRECTIVES.items():
+        app.add_directive(name, directive)
+    app.connect("builder-inited", events.write_edition_pages)
+    app.connect("env-get-outdated", events.outdated)
+    app.connect("env-purge-doc", events.purge)
+    app.connect("env-merge-info", events.merge)
+    app.connect("missing-reference", events.missing_reference)
+    return {
+        "version": _version(),
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+        "env_version": 2,
+    }

@@ -1,0 +1,168 @@
+"""The variant file format reference: ``perudo-format``, from the JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from docutils import nodes
+
+from perudo_rules.knobs import KNOBS, SECTIONS, KnobSpec
+from perudo_rules.sphinxext.base import PerudoDirective
+from perudo_rules.sphinxext.shared import (
+    Cell,
+    format_value,
+    one_line,
+    para,
+    rule_anchor,
+    self_link,
+    table,
+)
+from perudo_rules.variant import data_dir
+
+__all__ = ["FormatDirective", "schema_type"]
+
+_META_DESCRIPTIONS = {
+    "id": "Identifier: lower-case letters, digits, '-' and '_'.",
+    "name": "Human-readable name.",
+    "description": "A paragraph about the variant.",
+    "extends": "A bundled variant id or a relative path: take every knob from there.",
+    "rulebook": "The rulebook the rules come from: title, file, language.",
+}
+
+
+def schema_type(schema: dict[str, Any]) -> str:
+    """A JSON Schema in words: ``integer (>= 1)``, ``one of a, b``."""
+    if "enum" in schema:
+        return "one of " + ", ".join(format_value(v) for v in schema["enum"])
+    if "oneOf" in schema:
+        return " or ".join(schema_type(s) for s in schema["oneOf"])
+    kind = str(schema.get("type", "any"))
+    bounds = []
+    if "minimum" in schema:
+        bounds.append(f">= {schema['minimum']}")
+    if "maximum" in schema:
+        bounds.append(f"<= {schema['maximum']}")
+    if "minLength" in schema:
+        bounds.append("non-empty")
+    return kind + (f" ({', '.join(bounds)})" if bounds else "")
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _meta_table(schema: dict[str, Any]) -> nodes.table:
+    """The top-level keys of a variant file (every key but the knob sections)."""
+    rows: list[list[Cell]] = []
+    for key, sub in schema["properties"].items():
+        if key in SECTIONS:
+            continue
+        rows.append(
+            [
+                nodes.literal(text=key),
+                schema_type(sub) if "type" in sub else "mapping",
+                _yes(key in schema.get("required", [])),
+                one_line(sub.get("description", "")) or _META_DESCRIPTIONS.get(key, ""),
+            ]
+        )
+    return table(
+        ["Key", "Type", "Required", "Meaning"],
+        rows,
+        classes=["perudo-format-meta"],
+        widths=[2, 3, 1, 6],
+    )
+
+
+def _documented_knob(schema: dict[str, Any]) -> list[nodes.Node]:
+    """The keys of a documented knob mapping (``value``, ``text``, ``source``, ...)."""
+    documented = next(
+        (
+            then
+            for sub in schema["properties"].values()
+            for knob in sub.get("properties", {}).values()
+            if (then := knob.get("then"))
+        ),
+        None,
+    )
+    if not documented:
+        return []
+    interp = schema.get("$defs", {}).get("interpretation", {})
+    rows: list[list[Cell]] = []
+    for key, sub in documented["properties"].items():
+        if key == "interpretation":
+            parts = ", ".join(interp.get("properties", {}))
+            desc = one_line(interp.get("description")) or "A reading chosen by us"
+            desc += f" (a mapping of {parts})."
+        else:
+            desc = one_line(sub.get("description")) or "The knob's value (see below)."
+        rows.append([nodes.literal(text=key), _yes(key in documented.get("required", [])), desc])
+    return [
+        nodes.paragraph(
+            text="A knob is either a bare value (house-rules files) or a documented "
+            "mapping with these keys:"
+        ),
+        table(
+            ["Key", "Required", "Meaning"],
+            rows,
+            classes=["perudo-format-knob"],
+            widths=[2, 1, 8],
+        ),
+    ]
+
+
+def _choices(spec: KnobSpec, value_schema: dict[str, Any]) -> Cell:
+    """The values an enumerated knob takes, each with its meaning."""
+    if not spec.choices or ("enum" not in value_schema and "oneOf" not in value_schema):
+        return "—"
+    blist = nodes.bullet_list(classes=["perudo-choices"])
+    for value, meaning in spec.choices:
+        item = nodes.list_item()
+        item += para(nodes.literal(text=format_value(value)), f": {meaning}")
+        blist += item
+    return blist
+
+
+class FormatDirective(PerudoDirective):
+    """``.. perudo-format::``: the variant file format, from the JSON Schema."""
+
+    def run(self) -> list[nodes.Node]:
+        path = data_dir("spec") / "variant.schema.json"
+        self.env.note_dependency(str(path))
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        out: list[nodes.Node] = [
+            nodes.paragraph(text=one_line(schema.get("description"))),
+            _meta_table(schema),
+            *_documented_knob(schema),
+        ]
+        for section in SECTIONS:
+            out.append(self.section_node(section, schema["properties"][section]["properties"]))
+        return out
+
+    def section_node(self, section: str, props: dict[str, Any]) -> nodes.section:
+        """One section of knobs: each anchored at its rule id (the ``:rule:`` target)."""
+        sec = nodes.section(ids=[nodes.make_id(f"format-section-{section}")])
+        sec += nodes.title(text=f"Section {section}")
+        rows: list[list[Cell]] = []
+        for spec in KNOBS:
+            if spec.section != section:
+                continue
+            sub = props[spec.name]
+            anchor = rule_anchor(spec.path)
+            self.note_rule(spec.path, anchor)
+            value_schema = sub.get("else", spec.schema)
+            rows.append(
+                [
+                    nodes.paragraph("", "", self_link(spec.path, anchor), ids=[anchor]),
+                    schema_type(value_schema),
+                    para(one_line(sub.get("description", spec.description))),
+                    _choices(spec, value_schema),
+                ]
+            )
+        sec += table(
+            ["Rule id", "Value", "Decides", "Choices"],
+            rows,
+            classes=["perudo-format-section"],
+            widths=[3, 3, 5, 6],
+        )
+        return sec

@@ -1,0 +1,91 @@
+"""Interpretations: ``perudo-interpretations``, both readings of every one, by rule."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from perudo_rules.knobs import KNOBS, KnobSpec
+from perudo_rules.sphinxext.base import CoreRule, PerudoDirective
+from perudo_rules.sphinxext.shared import (
+    interpretation_node,
+    one_line,
+    para,
+    rule_xref,
+    value_literal,
+)
+from perudo_rules.variant import Knob
+
+__all__ = ["InterpretationsDirective"]
+
+
+def _knob_section(spec: KnobSpec, readings: list[tuple[str, Knob]]) -> nodes.section:
+    """The interpretations of one knob, one box per variant that records one."""
+    sec = nodes.section(ids=[nodes.make_id(f"interpretations-{spec.path}")])
+    sec += nodes.title(text=spec.path)
+    sec += para(
+        nodes.emphasis(text=spec.description),
+        " (",
+        rule_xref(spec.path, nodes.inline(text="format reference")),
+        ")",
+    )
+    for vid, knob in readings:
+        assert knob.interpretation is not None
+        box = nodes.container(classes=["perudo-rule"])
+        box += para(
+            rule_xref(f"{vid}:{spec.path}"),
+            " = ",
+            value_literal(knob.value),
+            classes=["perudo-rule-head"],
+        )
+        if knob.text:
+            box += nodes.paragraph(text=one_line(knob.text))
+        box += interpretation_node(knob.interpretation)
+        sec += box
+    return sec
+
+
+def _fixed_section(fixed: list[CoreRule]) -> nodes.section:
+    """The interpretations of the fixed rules (they hold in every variant)."""
+    sec = nodes.section(ids=[nodes.make_id("interpretations-fixed-rules")])
+    sec += nodes.title(text="Rules every edition shares")
+    sec += nodes.paragraph(
+        text="Both rulebooks are silent here; the reading holds in every variant."
+    )
+    for rule_id, text, interp in fixed:
+        assert interp is not None
+        box = nodes.container(classes=["perudo-rule", "perudo-core-rule"])
+        box += para(rule_xref(rule_id, optional=True), classes=["perudo-rule-head"])
+        box += nodes.paragraph(text=text)
+        box += interpretation_node(interp)
+        sec += box
+    return sec
+
+
+class InterpretationsDirective(PerudoDirective):
+    """``.. perudo-interpretations:: [ID ...]``: both readings of every interpretation,
+    grouped by rule, then those of the fixed rules (unless ``:no-core:``)."""
+
+    optional_arguments = 100
+    option_spec: ClassVar[dict[str, Any]] = {"no-core": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        variants = self.load_all(self.arguments)
+        out: list[nodes.Node] = []
+        for spec in KNOBS:
+            readings = [
+                (vid, v.knob(spec.path))
+                for vid, v in variants
+                if v.knob(spec.path).interpretation is not None
+            ]
+            if readings:
+                out.append(_knob_section(spec, readings))
+        if "no-core" not in self.options:
+            fixed = [rule for rule in self.core_rules() if rule[2] is not None]
+            if fixed:
+                out.append(_fixed_section(fixed))
+        if not out:
+            out.append(nodes.paragraph(text="No variant records an interpretation."))
+        return out

@@ -1,0 +1,216 @@
+"""The scenario catalogue: ``perudo-scenarios``, conformance scenarios as step tables."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from perudo_rules.errors import PerudoError
+from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.rules import core_rules
+from perudo_rules.scenarios import Scenario, Start, Step, default_paths
+from perudo_rules.sphinxext.base import PerudoDirective, warn_located
+from perudo_rules.sphinxext.shared import (
+    Cell,
+    format_value,
+    join,
+    label,
+    one_line,
+    para,
+    rule_xref,
+    table,
+)
+
+__all__ = ["ScenariosDirective", "describe_value", "expect_node", "start_node"]
+
+_FILTERS = ("rule", "variant", "id")
+
+
+def _filter_list(text: str) -> list[str]:
+    return [p for p in re.split(r"[\s,]+", text or "") if p]
+
+
+def _rule_order(rule: str) -> tuple[int, str]:
+    """Knobs in table order, then the fixed rules in spec order, then anything else."""
+    order = [*KNOB_PATHS, *core_rules()]
+    return (order.index(rule), rule) if rule in order else (len(order), rule)
+
+
+def describe_value(value: Any) -> str:
+    """An expected value in one line: mappings as ``k: v; ...``, lists in brackets."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {describe_value(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(describe_value(v) for v in value) + "]"
+    return format_value(value)
+
+
+def start_node(start: Start) -> nodes.paragraph:
+    """The start position: round, kind of round, who opens, every cup."""
+    kind = "palifico round" if start.palifico else "ordinary round"
+    out = para(
+        label("Position: "),
+        f"round {start.round}, {kind}, seat {start.first_player} to open",
+        classes=["perudo-position"],
+    )
+    if start.palifico_used:
+        out += nodes.Text(
+            "; already had palifico: " + ", ".join(f"seat {s}" for s in start.palifico_used)
+        )
+    out += nodes.Text(". Dice: ")
+    cups = (
+        nodes.literal(
+            text=f"{seat}: [{', '.join(map(str, cup))}]" if cup else f"{seat}: out",
+            classes=["perudo-cup"],
+        )
+        for seat, cup in enumerate(start.dice)
+    )
+    join(out, cups, " ")
+    return out
+
+
+def _expect_items(expect: Mapping[str, Any], probe: bool, implicit_legal: bool) -> list[nodes.Node]:
+    items: list[nodes.Node] = []
+    played = "" if "illegal" in expect else (" (probe: not played)" if probe else " (played)")
+    if "illegal" not in expect and "legal" not in expect and implicit_legal:
+        items.append(para(nodes.strong(text="legal"), played))
+    for key, value in expect.items():
+        if key == "legal":
+            items.append(para(nodes.strong(text="legal" if value else "illegal"), played))
+        elif key == "illegal":
+            items.append(
+                para(
+                    nodes.strong(text="illegal", classes=["perudo-illegal"]),
+                    " by rule ",
+                    rule_xref(str(value), optional=True),
+                    " (refused, not played)",
+                )
+            )
+        else:
+            items.append(para(f"{key}: ", nodes.literal(text=describe_value(value))))
+    return items
+
+
+def expect_node(step: Step, variants: Sequence[str]) -> nodes.container:
+    """What must hold after ``step``: shared expectations, then those of each variant."""
+    expect = step.expect
+    shared = {k: v for k, v in expect.items() if k not in variants}
+    specific = {k: v for k, v in expect.items() if k in variants and isinstance(v, dict)}
+    split = any("legal" in v or "illegal" in v for v in specific.values())
+    box = nodes.container(classes=["perudo-expect"])
+    for node in _expect_items(shared, step.probe, implicit_legal=not split):
+        box += node
+    for vid, sub in specific.items():
+        inner = nodes.container(classes=["perudo-expect-variant"])
+        inner += para(label(f"Under {vid}:"))
+        for node in _expect_items(sub, step.probe, implicit_legal=False):
+            inner += node
+        box += inner
+    return box
+
+
+def _meta(s: Scenario) -> nodes.paragraph:
+    """Variants, rules, rulebook source and file:line of a scenario."""
+    meta = nodes.paragraph(classes=["perudo-rule-meta"])
+    meta += label("Variants: ")
+    join(meta, (nodes.literal(text=v) for v in s.variants))
+    meta += nodes.Text(" · ")
+    meta += label("Rules: ")
+    join(meta, (rule_xref(r, optional=True) for r in s.rules))
+    meta += nodes.Text(" · ")
+    meta += label("Source: ")
+    meta += nodes.emphasis(text=one_line(str(s.source)))
+    if s.file:
+        meta += nodes.Text(" · ")
+        meta += nodes.literal(text=f"{Path(s.file).name}:{s.line}" if s.line else s.file)
+    return meta
+
+
+class ScenariosDirective(PerudoDirective):
+    """``.. perudo-scenarios::``: conformance scenarios as step tables, grouped by rule.
+
+    Filters (each a list; a scenario matches when it shares an item with each given
+    filter): ``:rule:``, ``:variant:``, ``:id:``. Scenarios are grouped under the first
+    of their rules that passes the ``:rule:`` filter. The unfiltered catalogue is where
+    ``:scenario:`` references point.
+    """
+
+    option_spec: ClassVar[dict[str, Any]] = {name: directives.unchanged for name in _FILTERS}
+
+    def run(self) -> list[nodes.Node]:
+        try:
+            scenarios = self.bundled_scenarios()
+        except PerudoError as err:
+            warn_located(err, "cannot load scenarios", str(default_paths()))
+            return [self.error_node("The scenarios could not be loaded.")]
+        rules = _filter_list(self.options.get("rule", ""))
+        variants = set(_filter_list(self.options.get("variant", "")))
+        ids = set(_filter_list(self.options.get("id", "")))
+        chosen = [
+            s
+            for s in scenarios
+            if (not rules or set(rules) & set(s.rules))
+            and (not variants or variants & set(s.variants))
+            and (not ids or s.id in ids)
+        ]
+        if not chosen:
+            return [nodes.paragraph(text="No scenario matches.")]
+        by_rule: dict[str, list[Scenario]] = {}
+        for s in chosen:
+            first = next((r for r in s.rules if not rules or r in rules), "other")
+            by_rule.setdefault(first, []).append(s)
+        out: list[nodes.Node] = [
+            nodes.paragraph(
+                text=f"{len(chosen)} scenarios under {len(by_rule)} rules.",
+                classes=["perudo-compare-summary"],
+            )
+        ]
+        for rule in sorted(by_rule, key=_rule_order):
+            sec = nodes.section(ids=[nodes.make_id(f"scenarios-{self.env.docname}-{rule}")])
+            sec += nodes.title(text=rule)
+            n = len(by_rule[rule])
+            sec += para(
+                "Rule: ",
+                rule_xref(rule, optional=True),
+                f" ({n} scenario{'s' if n != 1 else ''})",
+            )
+            for s in by_rule[rule]:
+                sec += self.scenario_node(s)
+            out.append(sec)
+        return out
+
+    def scenario_node(self, s: Scenario) -> nodes.container:
+        """One scenario: head, facts, start position and its steps as a table."""
+        anchor = nodes.make_id(f"scenario-{s.id}")
+        if not any(name in self.options for name in _FILTERS):
+            self.note_rule(s.id, anchor, objtype="scenario")  # the catalogue: :scenario: target
+        box = nodes.container(ids=[anchor], classes=["perudo-scenario"])
+        box += para(
+            nodes.reference("", "", nodes.literal(text=s.id), refid=anchor),
+            " — ",
+            nodes.strong(text=one_line(s.title)),
+            nodes.inline(text=s.kind, classes=["perudo-badge", f"perudo-kind-{s.kind}"]),
+            classes=["perudo-scenario-head"],
+        )
+        box += _meta(s)
+        if s.description:
+            box += nodes.paragraph(text=one_line(s.description))
+        if s.overrides:
+            box += para(
+                label("Knobs set for this scenario: "),
+                nodes.literal(
+                    text=", ".join(f"{k} = {format_value(v)}" for k, v in s.overrides.items())
+                ),
+            )
+        box += start_node(s.start)
+        rows: list[list[Cell]] = [
+            [str(i), para(nodes.literal(text=str(step.action))), expect_node(step, s.variants)]
+            for i, step in enumerate(s.steps, 1)
+        ]
+        box += table(["#", "Action", "Expected"], rows, classes=["perudo-steps"], widths=[1, 4, 9])
+        return box

@@ -1,0 +1,173 @@
+"""Docutils node builders every directive shares: paragraphs, tables, rule links.
+
+Pure functions of their arguments: no Sphinx environment, no file access.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+
+from perudo_rules.commands.variants import format_value
+from perudo_rules.variant import Interpretation
+
+__all__ = [
+    "Cell",
+    "format_value",
+    "interpretation_node",
+    "join",
+    "label",
+    "one_line",
+    "para",
+    "rule_anchor",
+    "rule_xref",
+    "scenario_links",
+    "scrolling",
+    "self_link",
+    "table",
+    "value_literal",
+]
+
+#: What a table cell may hold: text, an inline node (wrapped in a paragraph) or a body node.
+Cell = nodes.Node | str
+
+
+def rule_anchor(rule: str, variant: str | None = None) -> str:
+    """The HTML anchor of a rule: ``rule-italian-calza-who`` for ``italian:calza.who``."""
+    name = f"{variant}-{rule}" if variant else rule
+    return nodes.make_id(f"rule-{name}")
+
+
+def one_line(text: str | None) -> str:
+    """``text`` with its runs of whitespace (YAML line breaks) folded to single spaces."""
+    return " ".join((text or "").split())
+
+
+def para(*children: nodes.Node | str, classes: Sequence[str] = ()) -> nodes.paragraph:
+    """A paragraph of ``children`` (strings become text)."""
+    out = nodes.paragraph(classes=list(classes))
+    for child in children:
+        out += nodes.Text(child) if isinstance(child, str) else child
+    return out
+
+
+def join(parent: nodes.Element, children: Iterable[nodes.Node], separator: str = ", ") -> None:
+    """Append ``children`` to ``parent`` with ``separator`` text between them."""
+    for i, child in enumerate(children):
+        if i:
+            parent += nodes.Text(separator)
+        parent += child
+
+
+def label(text: str) -> nodes.inline:
+    """The label that starts a line of facts: ``Rulebook: ``, ``Position: ``."""
+    return nodes.inline(text=text, classes=["perudo-label"])
+
+
+def value_literal(value: Any) -> nodes.literal:
+    """A knob value as the variant file writes it, styled as a value."""
+    return nodes.literal(text=format_value(value), classes=["perudo-value"])
+
+
+def self_link(text: str, anchor: str) -> nodes.reference:
+    """``text`` as a rule id that links to its own ``anchor`` (a permalink)."""
+    return nodes.reference(
+        "", "", nodes.literal(text=text), refid=anchor, classes=["perudo-rule-id"]
+    )
+
+
+def rule_xref(
+    target: str,
+    content: nodes.Node | None = None,
+    optional: bool = False,
+    reftype: str = "rule",
+) -> addnodes.pending_xref:
+    """A ``:rule:`` (or ``:scenario:``) reference showing ``content`` (default: the target
+    as code). ``optional`` ones fall back to plain text when the target is documented
+    nowhere (a compare table of variants without pages)."""
+    ref = addnodes.pending_xref(
+        "",
+        refdomain="std",
+        reftype=reftype,
+        reftarget=target,
+        refexplicit=True,
+        refwarn=not optional,
+    )
+    ref["perudo_optional"] = optional
+    ref += content if content is not None else nodes.literal(text=target)
+    return ref
+
+
+def scenario_links(ids: Sequence[str]) -> nodes.paragraph:
+    """``Scenarios: a, b``: links to the catalogue entries of the scenarios ``ids``."""
+    out = para(label("Scenarios: "), classes=["perudo-rule-meta"])
+    join(out, (rule_xref(sid, optional=True, reftype="scenario") for sid in ids))
+    return out
+
+
+def interpretation_node(interp: Interpretation) -> nodes.container:
+    """The boxed interpretation: chosen reading, alternative reading, reason."""
+    box = nodes.container(classes=["perudo-interpretation"])
+    box += para(nodes.strong(text="Interpretation"), classes=["perudo-interpretation-title"])
+    fields = nodes.field_list()
+    for name, text in (
+        ("Chosen", interp.chosen),
+        ("Alternative", interp.alternative),
+        ("Reason", interp.reason),
+    ):
+        field = nodes.field(classes=[f"perudo-{name.lower()}"])
+        field += nodes.field_name(text=name)
+        body = nodes.field_body()
+        body += nodes.paragraph(text=one_line(text))
+        field += body
+        fields += field
+    box += fields
+    return box
+
+
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Cell]],
+    classes: Sequence[str] = (),
+    widths: Sequence[int] | None = None,
+    row_classes: Sequence[Sequence[str]] | None = None,
+    cell_classes: Sequence[Sequence[Sequence[str]]] | None = None,
+) -> nodes.table:
+    """A table with a header row; ``widths`` are relative column widths."""
+    given = ["colwidths-given"] if widths else []
+    out = nodes.table(classes=["perudo-table", *given, *classes])
+    group = nodes.tgroup(cols=len(headers))
+    out += group
+    for w in widths or [1] * len(headers):
+        group += nodes.colspec(colwidth=w)
+    head = nodes.thead()
+    row = nodes.row()
+    for h in headers:
+        row += nodes.entry("", nodes.paragraph(text=h))
+    head += row
+    group += head
+    body = nodes.tbody()
+    for i, cells in enumerate(rows):
+        row = nodes.row(classes=list(row_classes[i]) if row_classes else [])
+        for j, cell in enumerate(cells):
+            entry = nodes.entry(classes=list(cell_classes[i][j]) if cell_classes else [])
+            if isinstance(cell, str):
+                entry += nodes.paragraph(text=cell)
+            elif isinstance(cell, nodes.Body):
+                entry += cell
+            else:
+                entry += para(cell)
+            row += entry
+        body += row
+    group += body
+    return out
+
+
+def scrolling(node: nodes.Node) -> nodes.container:
+    """``node`` (a wide table) in a box that scrolls sideways on a narrow window."""
+    box = nodes.container(classes=["perudo-scroll"])
+    box += node
+    return box

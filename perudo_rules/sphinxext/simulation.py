@@ -1,0 +1,107 @@
+"""The build-time simulation: ``perudo-simulation``, a statistics table and a plot."""
+
+from __future__ import annotations
+
+import base64
+import math
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from perudo_rules.errors import PerudoError
+from perudo_rules.simulate import SimStats, comparison_rows, plot, simulate
+from perudo_rules.sphinxext.base import PerudoDirective, logger
+from perudo_rules.sphinxext.shared import Cell, scrolling, table
+
+__all__ = ["SimulationDirective", "plot_node", "stats_table"]
+
+
+def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.container:
+    """A row per statistic (as :func:`perudo_rules.simulate.comparison_rows` orders them),
+    a column per edition: each estimate with its 95% interval."""
+    columns = [dict(s.summary_rows()) for s in stats]
+    rows: list[list[Cell]] = []
+    for name, *_ in comparison_rows(stats):
+        cells: list[Cell] = [name]
+        for column in columns:
+            est = column.get(name)
+            if est is None or math.isnan(est.value):
+                cells.append("—")
+                continue
+            cell = nodes.paragraph()
+            cell += nodes.strong(text=f"{est.value:.3f}")
+            cell += nodes.inline(text=f" [{est.low:.3f}, {est.high:.3f}]", classes=["perudo-ci"])
+            cells.append(cell)
+        rows.append(cells)
+    return scrolling(
+        table(
+            ["Statistic", *ids],
+            rows,
+            classes=["perudo-stats"],
+            widths=[4, *([3] * len(ids))],
+        )
+    )
+
+
+def plot_node(stats: Sequence[SimStats]) -> nodes.image | None:
+    """The plot of ``stats`` inlined as a PNG (``None`` without matplotlib)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        png = Path(tmp) / "simulation.png"
+        try:
+            plot(stats, png)
+        except PerudoError as err:  # matplotlib missing
+            logger.info("perudo: no simulation plot: %s", err)
+            return None
+        data = base64.b64encode(png.read_bytes()).decode("ascii")
+    return nodes.image(
+        uri=f"data:image/png;base64,{data}",
+        alt="Simulated distributions of each edition, side by side",
+        classes=["perudo-plot"],
+    )
+
+
+class SimulationDirective(PerudoDirective):
+    """``.. perudo-simulation:: ID [ID ...]``: a small fixed-seed simulation, table and plot.
+
+    Options ``:games:``, ``:players:``, ``:seed:`` (defaults from the ``perudo_sim_*``
+    config values), ``:bot:`` (``baseline``) and ``:no-plot:``.
+    """
+
+    required_arguments = 1
+    optional_arguments = 20
+    option_spec: ClassVar[dict[str, Any]] = {
+        "games": directives.positive_int,
+        "players": directives.positive_int,
+        "seed": directives.nonnegative_int,
+        "bot": directives.unchanged,
+        "no-plot": directives.flag,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        variants = self.load_all(self.arguments)
+        games = self.options.get("games", self.config.perudo_sim_games)
+        players = self.options.get("players", self.config.perudo_sim_players)
+        seed = self.options.get("seed", self.config.perudo_sim_seed)
+        bot = self.options.get("bot", "baseline")
+        try:
+            stats = [
+                simulate(v, players=players, games=games, seed=seed, bot=bot, workers=1)
+                for _, v in variants
+            ]
+        except ValueError as err:
+            raise self.error(f"perudo-simulation: {err}") from None
+        out: list[nodes.Node] = [
+            nodes.paragraph(
+                text=f"{games} games per edition, {players} players, {bot} bots, seed {seed}; "
+                "each figure is the estimate and its 95% confidence interval. Computed when "
+                "the docs are built: the same seed gives the same numbers."
+            ),
+            stats_table([vid for vid, _ in variants], stats),
+        ]
+        if "no-plot" not in self.options and (image := plot_node(stats)) is not None:
+            out.append(image)
+        return out

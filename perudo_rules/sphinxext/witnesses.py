@@ -1,0 +1,91 @@
+"""Divergence witnesses: ``perudo-witnesses``, where two variants disagree in play."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from docutils import nodes
+
+from perudo_rules.actions import Action, Bid
+from perudo_rules.sphinxext.base import PerudoDirective
+from perudo_rules.sphinxext.shared import (
+    Cell,
+    label,
+    one_line,
+    para,
+    rule_xref,
+    table,
+    value_literal,
+)
+from perudo_rules.variant import Variant
+from perudo_rules.witness import Roll, Witness, find_witnesses
+
+__all__ = ["WitnessesDirective", "step_words", "witness_node"]
+
+
+def step_words(step: Action | Roll) -> str:
+    """``seat 2: bid 3x4``, ``seat 0: dudo``, or the roll between two rounds."""
+    if isinstance(step, Roll):
+        return str(step)
+    return f"seat {step.player}: " + (f"bid {step}" if isinstance(step, Bid) else str(step))
+
+
+def _head(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.paragraph:
+    """The rule, its value under each variant, and the kind of divergence."""
+    head = para(rule_xref(w.rule), ": ", classes=["perudo-rule-head"])
+    for i, (vid, variant) in enumerate(pair):
+        if i:
+            head += nodes.Text(" vs ")
+        value = w.values.get(variant.id, variant[w.rule])
+        head += nodes.Text(f"{vid} ")
+        head += rule_xref(f"{vid}:{w.rule}", value_literal(value), optional=True)
+    status = "confirmed in both engines" if w.confirmed else "not confirmed"
+    if w.kind == "none":
+        status = "no difference in play"
+    head += nodes.inline(text=f"{w.kind}: {status}", classes=["perudo-badge"])
+    return head
+
+
+def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.container:
+    """One witness: the head, the position, the moves up to the decisive action, and what
+    happens under each variant of ``pair`` (``(id, variant)`` twice)."""
+    box = nodes.container(classes=["perudo-witness", f"perudo-kind-{w.kind}"])
+    box += _head(w, pair)
+    if w.kind == "none" or w.start is None:
+        box += nodes.paragraph(text=one_line(w.note))
+        return box
+    box += para(label("Position: "), w.start.describe() + ".")
+    if w.action is not None:
+        moves = para(label("Moves: "))
+        for step in w.actions:
+            moves += nodes.literal(text=step_words(step))
+            moves += nodes.Text(", then ")
+        moves += nodes.literal(text=step_words(w.action), classes=["perudo-decisive"])
+        moves += nodes.Text(" (the decisive action)")
+        box += moves
+    rows: list[list[Cell]] = [
+        [nodes.literal(text=vid), one_line(w.outcomes.get(variant.id, w.outcomes.get(vid, "")))]
+        for vid, variant in pair
+    ]
+    box += table(["Under", "What happens"], rows, classes=["perudo-outcomes"], widths=[1, 8])
+    if not w.confirmed and w.note:
+        box += nodes.paragraph(text=one_line(w.note))
+    return box
+
+
+class WitnessesDirective(PerudoDirective):
+    """``.. perudo-witnesses:: A B``: concrete situations where two variants disagree,
+    found and replayed by the engine (:func:`perudo_rules.witness.find_witnesses`)."""
+
+    required_arguments = 2
+
+    def run(self) -> list[nodes.Node]:
+        a_id, b_id = (Path(a).stem for a in self.arguments)
+        a, b = self.load(self.arguments[0]), self.load(self.arguments[1])
+        if a is None or b is None:
+            return [self.error_node("A variant could not be loaded.")]
+        witnesses = find_witnesses(a, b)
+        if not witnesses:
+            return [nodes.paragraph(text=f"No rule differs between {a_id} and {b_id}.")]
+        return [witness_node(w, ((a_id, a), (b_id, b))) for w in witnesses]
