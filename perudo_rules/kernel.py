@@ -6,27 +6,27 @@ dice counts, flags). The step API (:class:`~perudo_rules.game.Game` and its
 all ask this module; none of them decides a rule itself. Each decision names its rule id:
 a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.yaml``.
 
-Where each rule is decided (rule id -> code):
+Where each rule is decided (rule id: code):
 
-==============================================  =========================================
-``setup.first_player``, ``setup.rolloff_dice``  :func:`roll_off`
-``play.roll``                                   :func:`roll_cups`
-``setup.direction``, ``play.next_seat``         :func:`next_seat`
-``play.count``, wild face, palifico wilds       :func:`count_matching`, :class:`RoundRules`
-``bidding.*`` (order, wilds, cap)               :mod:`perudo_rules.ranks` (the bid table)
-``bidding.wild_opening``                        :attr:`RoundRules.ban_open`, ``ban_later``
-``palifico.face_lock``                          :meth:`RoundRules.face_free`
-which raises are legal                          :meth:`RoundRules.raise_ranks`,
-                                                :meth:`RoundRules.bid_verdict`
-``challenge.who``, ``calza.*`` (who may call)   :meth:`RoundRules.calls`,
-                                                :meth:`RoundRules.call_verdict`
-``play.reveal``, ``challenge.early_stop``       :meth:`RoundRules.reveal`
-``play.dudo``, ``play.calza``, ``calza.gain_cap``,
-``round.starter``, ``calza.next_starts``,
-``play.elimination``, ``end.condition``,
-``palifico.trigger``/``once_per_player``/
-``heads_up``                                    :meth:`RoundRules.settle`
-==============================================  =========================================
+* ``setup.first_player``, ``setup.rolloff_dice``: :func:`roll_off`
+* ``play.roll``: :func:`roll_cups`
+* ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
+* ``play.count`` (wilds, palifico wilds): :func:`count_matching`
+* ``bidding.order``, ``bidding.wild_worth``, ``bidding.quantity_cap``: the bid table of
+  :mod:`perudo_rules.ranks`
+* ``bidding.wild_opening``: :meth:`RoundRules.wild_banned`
+* ``palifico.face_lock``: :meth:`RoundRules.face_free`
+* which raises are open: :meth:`RoundRules.raise_ranks` (listed) and
+  :meth:`RoundRules.bid_verdict` (explained), both from the two rules above and the ranks
+* ``challenge.who``, ``calza.enabled``, ``calza.who``: :meth:`RoundRules.call_verdict`
+  (and :meth:`RoundRules.calls`, which lists what it accepts)
+* ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`
+* ``play.reveal``, ``challenge.early_stop``: :meth:`RoundRules.reveal`
+* ``play.dudo``, ``play.calza``, ``calza.gain_cap``, ``round.starter``,
+  ``calza.next_starts``, ``play.elimination``, ``end.condition``, ``palifico.trigger``,
+  ``palifico.once_per_player``, ``palifico.heads_up``: :meth:`RoundRules.settle`
+* the most dice a seat can hold, and whether rounds can keep every die:
+  :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
 
 The module is plain typed Python that ``mypyc`` compiles (``make bench`` measures that).
 """

@@ -32,7 +32,6 @@ from perudo_rules.schema import variant_schema
 __all__ = [
     "Interpretation",
     "Knob",
-    "Ruleset",
     "Variant",
     "available_variants",
     "data_dir",
