@@ -15,9 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from perudo_rules.record import RecordError, Violation, check_record, load_record
-from perudo_rules.record import _Stop as _RecordStop
-from perudo_rules.record import _walk as _walk_record
+from perudo_rules.record import (
+    RecordError,
+    RecordViolation,
+    Violation,
+    check_record,
+    load_record,
+    walk,
+)
 
 if TYPE_CHECKING:
     from perudo_rules.game import Game, RoundResult
@@ -162,9 +167,9 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
     game: Game | None = None
     violation: Violation | None = None
     try:
-        for state in _walk_record(data, variant):
+        for state in walk(data, variant):
             game = state
-    except _RecordStop as stop:
+    except RecordViolation as stop:
         violation = stop.violation
     except RecordError as exc:  # pragma: no cover - check_record validated the actions
         raise RecordError(exc.message, file=file, key_path=exc.key_path) from None

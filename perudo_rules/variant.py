@@ -36,6 +36,7 @@ __all__ = [
     "available_variants",
     "data_dir",
     "load_variant",
+    "variant_from_document",
     "variant_path",
 ]
 
@@ -438,4 +439,27 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         rulebook=meta.get("rulebook"),
         ref=ref_str,
         overrides=dict(overrides) if overrides else None,
+    )
+
+
+def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> Variant:
+    """A variant from an in-memory document, as a variant file would state it.
+
+    ``data`` is the parsed mapping (for example the variant embedded in a game
+    record); it is checked like a file: schema, ``extends`` chain (a bundled id or
+    a path), completeness and consistency. ``file`` names it in errors. Raises
+    :class:`VariantError`, whose ``key_path`` is relative to ``data``.
+    """
+    doc = YamlDoc(dict(data), None, file)
+    _schema_errors(doc)
+    knobs, meta = _merge_doc(doc, None, ())
+    _check_consistency(knobs, file)
+    name = meta.get("id", "house-rules")
+    return Variant(
+        id=str(name),
+        name=str(meta.get("name", name)),
+        description=str(meta.get("description", "")),
+        knobs=tuple(knobs[p] for p in KNOB_PATHS),
+        extends=meta.get("extends"),
+        rulebook=meta.get("rulebook"),
     )

@@ -301,3 +301,34 @@ def test_error_line_escapes_control_characters_in_key_paths(tmp_path: Path) -> N
         load_variant(f)
     assert "\n" not in str(e.value) and "a\\nb" in str(e.value)
     assert e.value.key_path == "a\nb" and e.value.line == 2
+
+
+def test_variant_from_document_checks_like_a_file() -> None:
+    from perudo_rules.variant import variant_from_document
+
+    italian = load_variant("italian")
+    doc = {"id": "short", "name": "Short", "extends": "italian", "dice": {"per_player": 2}}
+    v = variant_from_document(doc)
+    assert (v.id, v.extends, v["dice.per_player"]) == ("short", "italian", 2)
+    assert v["calza.enabled"] == italian["calza.enabled"]
+    full = {"id": "full", "name": "Full", **{s: dict(d) for s, d in _sections(italian).items()}}
+    assert variant_from_document(full).values() == italian.values()
+    with pytest.raises(VariantError, match="unknown key") as err:
+        variant_from_document(
+            {"id": "x", "name": "X", "extends": "italian", "dice": {"sides": 6}}, "<mine>"
+        )
+    assert err.value.file == "<mine>" and err.value.key_path.startswith("dice")
+    with pytest.raises(VariantError, match="missing required key"):
+        variant_from_document({"id": "x", "name": "X", "dice": {"per_player": 2}})
+    with pytest.raises(VariantError, match=r"players\.min is larger"):
+        variant_from_document(
+            {"id": "x", "name": "X", "extends": "italian", "players": {"min": 9, "max": 3}}
+        )
+
+
+def _sections(v: Variant) -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    for k in v.knobs:
+        section, name = k.path.split(".", 1)
+        out.setdefault(section, {})[name] = k.value
+    return out

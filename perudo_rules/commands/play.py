@@ -24,6 +24,7 @@ from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_bid
 from perudo_rules.bots import Bot, derive_seed, make_bot, out_of_turn_calls
 from perudo_rules.game import Game
 from perudo_rules.probability import from_game
+from perudo_rules.record import to_record
 from perudo_rules.variant import load_variant
 
 __all__ = ["HELP", "TerminalGame", "register"]
@@ -270,7 +271,7 @@ def _run(args: argparse.Namespace) -> int:
         game, args.seat, bots, derive_seed(seed, "roll"), _read_line(sys.stdin, out), write
     )
     final = tg.run()
-    record: dict[str, Any] = final.record()
+    record: dict[str, Any] = to_record(final)
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     write(f"record saved to {path} (check it: perudo-rules referee {path})")
     return 0
