@@ -24,8 +24,10 @@ defined its variant::
   document may also ``extend`` a bundled id.
 * Each round lists the dice of every seat (``[]`` for a seat that is out) and
   the actions in order, each ``"seat:QxF"`` (a bid), ``"seat:dudo"`` or
-  ``"seat:calza"``. ``result`` (how the round ended) is for readers; when
-  present it must agree with the rules. The last round may be unfinished.
+  ``"seat:calza"``: the JSON shape of a position plus actions
+  (:mod:`perudo_rules.position`), with ``palifico_used`` stated once, in ``setup``.
+  ``result`` (how the round ended) is for readers; when present it must agree
+  with the rules. The last round may be unfinished.
 * ``setup`` (optional, like PGN's SetUp tag) marks a game that started from an
   explicit position (:meth:`Game.start`): its first round may have any number,
   dice counts and palifico flag, and ``setup.palifico_used`` lists the seats
@@ -49,12 +51,12 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, format_action, parse_action
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.game import Game, RoundRecord, RoundResult
 from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.position import Position
 from perudo_rules.recordformat import (
-    ACTION_PATTERN,
     FORMAT,
     MAX_RECORD_BIDS,
     MAX_RECORD_BYTES,
@@ -97,29 +99,7 @@ __all__ = [
     "walk",
 ]
 
-_ACTION_RE = re.compile(ACTION_PATTERN)
 _ID_RE = re.compile(VARIANT_ID_PATTERN)
-
-# --- actions ------------------------------------------------------------------------------
-
-
-def format_action(action: Action) -> str:
-    """The record text of an action: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``."""
-    return f"{action.player}:{action}"
-
-
-def parse_action(text: str) -> Action:
-    """Parse the record text of an action (``RecordError`` if it is not one)."""
-    m = _ACTION_RE.fullmatch(text) if isinstance(text, str) else None
-    if m is None:
-        raise RecordError(f"not an action: {text!r} (write seat:QxF, seat:dudo or seat:calza)")
-    seat = int(m.group(1))
-    if m.group(4) == "dudo":
-        return Dudo(seat)
-    if m.group(4) == "calza":
-        return Calza(seat)
-    return Bid(seat, int(m.group(2)), int(m.group(3)))
-
 
 # --- export -------------------------------------------------------------------------------
 
@@ -164,15 +144,19 @@ def _result_dict(res: RoundResult) -> dict[str, Any]:
     }
 
 
+def _round_json(position: Position, actions: Sequence[Action]) -> dict[str, Any]:
+    """A round in the JSON shape of a position plus actions; a record states
+    ``palifico_used`` once for the game (``setup``), not per round."""
+    out = position.to_json()
+    del out["palifico_used"]
+    out["actions"] = [format_action(a) for a in actions]
+    return out
+
+
 def _round_dict(rec: RoundRecord) -> dict[str, Any]:
-    return {
-        "round": rec.round,
-        "first_player": rec.first_player,
-        "palifico": rec.palifico,
-        "dice": [list(c) for c in rec.dice],
-        "actions": [format_action(a) for a in rec.actions],
-        "result": _result_dict(rec.result),
-    }
+    out = _round_json(Position(rec.dice, rec.first_player, rec.palifico, rec.round), rec.actions)
+    out["result"] = _result_dict(rec.result)
+    return out
 
 
 def to_record(game: Game) -> dict[str, Any]:
@@ -184,15 +168,8 @@ def to_record(game: Game) -> dict[str, Any]:
     rounds = [_round_dict(r) for r in game.history]
     if game.to_move is not None:
         assert game.first_player is not None
-        rounds.append(
-            {
-                "round": game.round,
-                "first_player": game.first_player,
-                "palifico": game.palifico,
-                "dice": [list(c) for c in game.dice],
-                "actions": [format_action(a) for a in game.bids],
-            }
-        )
+        start = Position(game.dice, game.first_player, game.palifico, game.round)
+        rounds.append(_round_json(start, game.bids))
     rules = game.rules
     added = {r["first_player"] for r in rounds if r["palifico"]}
     if game.awaiting_roll and game.palifico and game.palifico_player is not None:
@@ -357,8 +334,9 @@ def _start_round(
             used = setup.get("palifico_used", ())
         if first >= seats or not dice[first]:
             raise stop("play.next_seat", f"seat {first} opens but holds no dice")
+        cups = tuple(tuple(cup) for cup in dice)
         try:
-            return Game.start(variant, dice, first, rnd["palifico"], number, used)
+            return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
         except ValueError as exc:
             rule = "palifico.enabled" if "palifico" in str(exc) else "play.roll"
             raise stop(rule, f"not a valid starting position: {exc}") from None

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from perudo_rules._yaml import MAX_NODES
+from perudo_rules.actions import ACTION_PATTERN
 from perudo_rules.errors import LocatedError, PerudoError
 from perudo_rules.variant import MAX_PLAYERS
 
 __all__ = [
-    "ACTION_PATTERN",
     "FORMAT",
     "MAX_RECORD_BIDS",
     "MAX_RECORD_BYTES",
@@ -53,8 +53,6 @@ MAX_RECORD_NODES = 500_000
 #: summed over the rounds): each round builds its table of bids, so this bounds the work.
 MAX_RECORD_BIDS = 1_000_000
 
-#: The record text of an action: ``"seat:QxF"``, ``"seat:dudo"`` or ``"seat:calza"``.
-ACTION_PATTERN = r"^(0|[1-9][0-9]{0,5}):(?:([1-9][0-9]{0,8})x([1-9][0-9]{0,2})|(dudo|calza))$"
 #: A bundled variant id, as a record names it.
 VARIANT_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 _ACTION_RE = re.compile(ACTION_PATTERN)

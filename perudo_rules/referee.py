@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from perudo_rules.describe import describe_result
 from perudo_rules.record import (
     RecordError,
     RecordViolation,
@@ -25,7 +26,7 @@ from perudo_rules.record import (
 )
 
 if TYPE_CHECKING:
-    from perudo_rules.game import Game, RoundResult
+    from perudo_rules.game import Game
 
 __all__ = ["RoundSummary", "Verdict", "referee"]
 
@@ -100,24 +101,6 @@ class Verdict:
         }
 
 
-def outcome_text(res: RoundResult, counts_after: tuple[int, ...]) -> str:
-    """A sentence for how a round ended."""
-    bidder = res.bid.player
-    if res.kind == "dudo":
-        text = f"seat {res.caller} doubted {res.bid} by seat {bidder}: {res.count} counted"
-    else:
-        text = f"seat {res.caller} called calza on {res.bid} by seat {bidder}: {res.count} counted"
-    if res.loser is not None:
-        text += f"; seat {res.loser} loses a die"
-        if counts_after[res.loser] == 0:
-            text += " and is out"
-    elif res.gainer is not None:
-        text += f"; seat {res.gainer} gains a die"
-    else:
-        text += "; exact, but no die to gain"
-    return text
-
-
 def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
     if game is None:
         return ()
@@ -134,7 +117,9 @@ def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
                 palifico=rec.palifico,
                 dice_counts=tuple(len(c) for c in rec.dice),
                 actions=len(rec.actions),
-                outcome=outcome_text(rec.result, after),
+                outcome=describe_result(
+                    rec.result, after, winner=game.winner if i + 1 == len(history) else None
+                ),
             )
         )
     if game.to_move is not None:

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from referencing.jsonschema import DRAFT202012
 
 from perudo_rules import Bid, Calza, Dudo, Game, RecordError, load_variant, replay, to_record
+from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.record import (
     FORMAT,
     format_action,
@@ -275,11 +276,20 @@ def test_parse_action(text: str, action: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "5x4", "0:5x", "0:0x4", "-1:dudo", "0:DUDO", "01:dudo", "a:b", "0:5x4 ", "0:5x4\n"]
+    "text", ["", "5x4", "0:5x", "-1:dudo", "a:b", "0:5x4x", "0:dudo calza", "1234567:dudo"]
 )
 def test_parse_action_rejects(text: str) -> None:
-    with pytest.raises(RecordError, match="not an action"):
+    with pytest.raises(ActionSyntaxError, match="not an action"):
         parse_action(text)
+
+
+@pytest.mark.parametrize("text", ["0:0x4", "0:DUDO", "01:dudo", "0:5x4 ", "0:5x4\n", "0: bid 5x4"])
+def test_records_write_only_the_canonical_notation(text: str) -> None:
+    # parse_action reads looser spellings; a record file holds only the canonical form
+    rec = to_record(Game.start(load_variant("italian"), [[1], [2]], first_player=0))
+    rec["rounds"][0]["actions"] = [text]
+    with pytest.raises(RecordError, match="not an action"):
+        replay(rec)
 
 
 def test_schema_file_is_fresh() -> None:
