@@ -45,7 +45,7 @@ from perudo_rules.describe import describe_result, describe_step
 from perudo_rules.errors import PerudoError, VariantError
 from perudo_rules.game import Game, roll_die
 from perudo_rules.position import Position, Roll, Step, format_step
-from perudo_rules.variant import Variant, load_variant
+from perudo_rules.variant import Variant, differing_knobs, format_value, load_variant
 
 __all__ = [
     "NewGame",
@@ -115,7 +115,7 @@ class Witness:
     def describe(self) -> str:
         """One readable paragraph."""
         a, b = self.variants
-        vals = f"{a} has {_fmt(self.values[a])}, {b} has {_fmt(self.values[b])}"
+        vals = f"{a} has {format_value(self.values[a])}, {b} has {format_value(self.values[b])}"
         head = f"{self.rule} ({vals})"
         if self.kind == "none":
             return f"{head}: {self.note}"
@@ -180,14 +180,6 @@ class SearchLimits:
     node_budget: int = 5000
     setup_seeds: int = 100
     setup_seats: int = 10
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 # --- comparing two engines -----------------------------------------------------------------
@@ -510,11 +502,6 @@ def _labels(a: Variant, b: Variant) -> tuple[str, str]:
     if a.id != b.id:
         return a.id, b.id
     return f"{a.id}#1", f"{b.id}#2"
-
-
-def differing_knobs(a: Variant, b: Variant) -> list[str]:
-    """The knob paths (rule ids) whose values differ between ``a`` and ``b``, in knob order."""
-    return [k.path for k in a.knobs if a[k.path] != b[k.path]]
 
 
 def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:

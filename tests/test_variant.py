@@ -332,3 +332,45 @@ def _sections(v: Variant) -> dict[str, dict[str, object]]:
         section, name = k.path.split(".", 1)
         out.setdefault(section, {})[name] = k.value
     return out
+
+
+def test_resolve_extends_and_the_chain(tmp_path: Path) -> None:
+    from perudo_rules.variant import extends_chain, resolve_extends, variant_path
+
+    write(tmp_path, "a.yaml", "extends: spanish\nname: A\npalifico: {heads_up: false}\n")
+    (tmp_path / "sub").mkdir()
+    b = write(tmp_path, "sub/b.yaml", "extends: ../a.yaml\n")
+    assert resolve_extends("../a.yaml", b) == (tmp_path / "a.yaml").resolve()
+    assert resolve_extends("spanish") == variant_path("spanish").resolve()
+    with pytest.raises(VariantError, match="klingon"):
+        resolve_extends("klingon")
+    assert extends_chain(b) == [
+        b.resolve(),
+        (tmp_path / "a.yaml").resolve(),
+        variant_path("spanish").resolve(),
+    ]
+    # a cycle or a broken link ends the chain; loading reports it
+    write(tmp_path, "x.yaml", "extends: y.yaml\n")
+    y = write(tmp_path, "y.yaml", "extends: x.yaml\n")
+    assert extends_chain(y) == [y.resolve(), (tmp_path / "x.yaml").resolve()]
+    k = write(tmp_path, "k.yaml", "extends: klingon\n")
+    assert extends_chain(k) == [k.resolve()]
+
+
+def test_format_value_and_differing_knobs() -> None:
+    from perudo_rules.variant import differing_knobs, format_value
+
+    assert [format_value(v) for v in (True, False, None, 3, "left", [1, 2])] == [
+        "true",
+        "false",
+        "null",
+        "3",
+        "left",
+        "[1, 2]",
+    ]
+    it, es = load_variant("italian"), load_variant("spanish")
+    diff = differing_knobs(it, es)
+    assert diff and diff == [k.path for k in it.knobs if it[k.path] != es[k.path]]
+    assert differing_knobs(it, it) == [] and differing_knobs(it) == []
+    house = load_variant("italian", overrides={"dice.per_player": 3})
+    assert differing_knobs(it, it, house) == ["dice.per_player"]

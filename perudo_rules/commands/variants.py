@@ -14,19 +14,17 @@ from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
 from perudo_rules.rules import core_rules
 from perudo_rules.table import format_table
-from perudo_rules.variant import Knob, Variant, available_variants, load_variant
+from perudo_rules.variant import (
+    Knob,
+    Variant,
+    available_variants,
+    differing_knobs,
+    format_value,
+    load_variant,
+)
 from perudo_rules.witness import Witness, find_witnesses
 
 __all__ = ["diff_variants", "format_value", "register"]
-
-
-def format_value(value: Any) -> str:
-    """A knob value as the YAML file writes it: ``true``, ``null``, ``2``, ``allowed``."""
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value)
 
 
 def _statement(knob: Knob) -> str:
@@ -43,9 +41,9 @@ def diff_variants(variants: list[Variant], include_all: bool = False) -> list[di
     the rule's statement in that variant, with its rulebook source).
     """
     rows = []
+    differing = set(differing_knobs(*variants))
     for knob in variants[0].knobs:
-        values = [v[knob.path] for v in variants]
-        differs = any(x != values[0] for x in values[1:])
+        differs = knob.path in differing
         if differs or include_all:
             rows.append(
                 {
