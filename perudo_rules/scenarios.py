@@ -41,6 +41,7 @@ from perudo_rules.errors import ActionSyntaxError, IllegalAction, LocatedError
 from perudo_rules.game import Game
 from perudo_rules.position import Position, Roll, parse_step
 from perudo_rules.variant import Variant, data_dir, load_variant
+from perudo_rules.version import __version__
 
 __all__ = [
     "EXPECT_KEYS",
@@ -417,8 +418,6 @@ def export_document(scenarios: Sequence[Scenario] | None = None) -> dict[str, An
 
     The document validates against ``spec/scenario.schema.json`` (:func:`scenario_schema`).
     """
-    from perudo_rules import __version__
-
     scs = load_scenarios() if scenarios is None else list(scenarios)
     variants: dict[str, dict[str, Any]] = {}
     for sc in scs:

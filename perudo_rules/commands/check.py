@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from perudo_rules.actions import Bid
+from perudo_rules.commands.table import format_table
 from perudo_rules.errors import PositionError
 from perudo_rules.game import Game
 from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import rule_text
-from perudo_rules.table import format_table
 from perudo_rules.variant import Variant, load_variant
 
 __all__ = ["BidVerdict", "check_bids", "fresh_position", "read_position", "register"]

@@ -10,10 +10,10 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
 from perudo_rules.rules import core_rules
-from perudo_rules.table import format_table
 from perudo_rules.variant import (
     Knob,
     Variant,
