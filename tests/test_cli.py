@@ -422,3 +422,8 @@ def test_check_from_a_position_file(capsys: Capsys, tmp_path: Path) -> None:
         capsys, "check", "italian", "--position", str(path), "--players", "3", "--bids", "5x4"
     )
     assert code == 2 and "--position replaces" in err
+    path.write_bytes(b"{" + b" " * (1 << 20) + b"}")
+    code, _, err = run(capsys, "check", "italian", "--position", str(path), "--bids", "5x4")
+    assert code == 2 and "file too large" in err
+    code, _, err = run(capsys, "check", "italian", "--position", "nowhere.json", "--bids", "5x4")
+    assert code == 2 and "nowhere.json: cannot read the position" in err

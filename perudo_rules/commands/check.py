@@ -24,7 +24,17 @@ from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import rule_text
 from perudo_rules.variant import Variant, load_variant
 
-__all__ = ["BidVerdict", "check_bids", "fresh_position", "read_position", "register"]
+__all__ = [
+    "MAX_POSITION_BYTES",
+    "BidVerdict",
+    "check_bids",
+    "fresh_position",
+    "read_position",
+    "register",
+]
+
+#: Largest position file ``--position`` reads.
+MAX_POSITION_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +95,11 @@ def read_position(path: str | Path) -> tuple[Position, tuple[Step, ...]]:
     """A position plus actions from a JSON file (:class:`PositionError` if it is not one)."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as fh:
+            raw = fh.read(MAX_POSITION_BYTES + 1)
+        if len(raw) > MAX_POSITION_BYTES:
+            raise PositionError(f"file too large (limit {MAX_POSITION_BYTES} bytes)", file=name)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise PositionError(f"cannot read the position: {exc}", file=name) from None
     try:
