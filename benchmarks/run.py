@@ -47,9 +47,9 @@ if str(ROOT) not in sys.path and importlib.util.find_spec("perudo_rules") is Non
 import perudo_rules.kernel  # noqa: E402
 from perudo_rules import load_variant  # noqa: E402
 from perudo_rules.actions import Bid, Dudo  # noqa: E402
+from perudo_rules.commands.table import format_table  # noqa: E402
 from perudo_rules.game import Game  # noqa: E402
 from perudo_rules.ranks import BidSpace  # noqa: E402
-from perudo_rules.table import format_table  # noqa: E402
 from perudo_rules.variant import Variant, VariantError  # noqa: E402
 
 try:

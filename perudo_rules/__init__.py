@@ -14,10 +14,11 @@ from perudo_rules.game import (
     RoundRecord,
     RoundResult,
 )
-from perudo_rules.record import RecordError, replay
+from perudo_rules.record import RecordError, replay, to_record
 from perudo_rules.referee import referee
 from perudo_rules.rules import core_rules, rule_text
 from perudo_rules.variant import Knob, Variant, available_variants, load_variant
+from perudo_rules.version import __version__ as __version__
 
 __all__ = [
     "Action",
@@ -43,6 +44,5 @@ __all__ = [
     "referee",
     "replay",
     "rule_text",
+    "to_record",
 ]
-
-__version__ = "0.1.0"

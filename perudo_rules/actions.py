@@ -1,15 +1,47 @@
-"""Actions: value objects whose ``repr`` pastes back as code."""
+"""Actions and their notation: value objects whose ``repr`` pastes back as code.
+
+The notation lives here, in one place. A bid is written ``QxF`` (``str(bid)``,
+:meth:`Bid.parse`); a call is ``dudo`` or ``calza``. With its seat in front,
+as game records and scenarios write it, an action is ``"0:3x4"``, ``"1:dudo"``,
+``"2:calza"`` (:func:`format_action`, :func:`parse_action`). Every parser raises
+:class:`~perudo_rules.errors.ActionSyntaxError` on a malformed text.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-__all__ = ["Action", "Bid", "Calza", "Dudo", "parse_bid"]
+from perudo_rules.errors import ActionSyntaxError
+
+__all__ = [
+    "ACTION_PATTERN",
+    "Action",
+    "Bid",
+    "Calza",
+    "Dudo",
+    "format_action",
+    "parse_action",
+    "parse_bid",
+]
+
+#: The canonical seat-prefixed form that files write (``"0:3x4"``, ``"1:dudo"``), as a
+#: regular expression; :func:`parse_action` also reads looser spellings.
+ACTION_PATTERN = r"^(0|[1-9][0-9]{0,5}):(?:([1-9][0-9]{0,8})x([1-9][0-9]{0,2})|(dudo|calza))$"
+
+_BID = re.compile(r"\s*([0-9]{1,9})\s*(?:[x*]|\s)\s*([0-9]{1,9})\s*", re.IGNORECASE)
+_ACTION = re.compile(
+    r"\s*([0-9]{1,6})\s*:\s*(?:(?:bid\s+)?([0-9]{1,9})\s*x\s*([0-9]{1,9})|(dudo|calza))\s*",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Bid:
-    """``player`` claims that at least ``quantity`` dice on the table count as ``face``."""
+    """``player`` claims that at least ``quantity`` dice on the table count as ``face``.
+
+    ``str(bid)`` is its notation, ``"5x4"``; :meth:`parse` reads it back.
+    """
 
     player: int
     quantity: int
@@ -17,6 +49,20 @@ class Bid:
 
     def __str__(self) -> str:
         return f"{self.quantity}x{self.face}"
+
+    @classmethod
+    def parse(cls, text: str, player: int = 0) -> Bid:
+        """Read ``"5x4"`` (also ``"5 4"``, ``"5*4"``) as a bid by ``player``.
+
+        Raises :class:`~perudo_rules.errors.ActionSyntaxError` if ``text`` is not a bid.
+
+        >>> Bid.parse("5x4", player=2)
+        Bid(player=2, quantity=5, face=4)
+        """
+        m = _BID.fullmatch(text) if isinstance(text, str) else None
+        if m is None:
+            raise ActionSyntaxError(f"not a bid: {_shown(text)} (write quantity x face, e.g. 5x4)")
+        return cls(player, int(m[1]), int(m[2]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +88,47 @@ class Calza:
 Action = Bid | Dudo | Calza
 
 
+def _shown(text: object) -> str:
+    return repr(text[:60]) if isinstance(text, str) else type(text).__name__
+
+
 def parse_bid(text: str, player: int = 0) -> Bid:
-    """Parse ``"5x4"``, ``"5 4"`` or ``"5*4"`` into a :class:`Bid` (``ValueError`` if not a bid).
+    """Parse ``"5x4"``, ``"5 4"`` or ``"5*4"`` into a :class:`Bid` (same as :meth:`Bid.parse`).
 
     >>> parse_bid("5x4", player=2)
     Bid(player=2, quantity=5, face=4)
     """
-    cleaned = text.strip().lower().replace("*", "x").replace(" ", "x")
-    parts = [p for p in cleaned.split("x") if p]
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise ValueError(f"not a bid: {text!r} (write quantity x face, e.g. 5x4)")
-    return Bid(player=player, quantity=int(parts[0]), face=int(parts[1]))
+    return Bid.parse(text, player)
+
+
+def format_action(action: Action) -> str:
+    """An action with its seat, as records and scenarios write it.
+
+    >>> format_action(Bid(2, 5, 4)), format_action(Dudo(1)), format_action(Calza(0))
+    ('2:5x4', '1:dudo', '0:calza')
+    """
+    return f"{action.player}:{action}"
+
+
+def parse_action(text: str) -> Action:
+    """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``.
+
+    Spaces around the parts, capitals and the word ``bid`` (``"2: bid 5x4"``, as
+    scenario files write it) are accepted; :func:`format_action` writes the
+    canonical form. Raises :class:`~perudo_rules.errors.ActionSyntaxError`.
+
+    >>> parse_action("2:5x4"), parse_action("1: dudo")
+    (Bid(player=2, quantity=5, face=4), Dudo(player=1))
+    """
+    m = _ACTION.fullmatch(text) if isinstance(text, str) else None
+    if m is None:
+        raise ActionSyntaxError(
+            f"not an action: {_shown(text)} (write seat:QxF, seat:dudo or seat:calza, e.g. 0:5x4)"
+        )
+    seat = int(m[1])
+    call = (m[4] or "").lower()
+    if call == "dudo":
+        return Dudo(seat)
+    if call == "calza":
+        return Calza(seat)
+    return Bid(seat, int(m[2]), int(m[3]))

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalAction", "LocatedError", "PerudoError", "VariantError"]
+__all__ = [
+    "ActionSyntaxError",
+    "IllegalAction",
+    "LocatedError",
+    "PerudoError",
+    "PositionError",
+    "VariantError",
+]
 
 
 class PerudoError(ValueError):
     """Base class of every error this package raises on bad input."""
+
+
+class ActionSyntaxError(PerudoError):
+    """A text that is not an action in the notation (``"5x4"``, ``"0:5x4"``, ``"1:dudo"``).
+
+    Raised by every parser of actions: :meth:`perudo_rules.actions.Bid.parse`,
+    :func:`perudo_rules.actions.parse_action` and the readers built on them.
+    """
 
 
 class LocatedError(PerudoError):
@@ -61,3 +76,12 @@ class IllegalAction(PerudoError):
         self.rule = rule
         self.message = message
         super().__init__(f"{message} [{rule}]")
+
+
+class PositionError(LocatedError):
+    """A position (or a position plus actions) in JSON is malformed.
+
+    ``key_path`` names the key at fault; ``str(error)`` is one readable line.
+    """
+
+    placeholder = "<position>"

@@ -29,7 +29,7 @@ from fractions import Fraction
 from perudo_rules.actions import Bid
 from perudo_rules.game import Game
 from perudo_rules.ranks import bid_space
-from perudo_rules.variant import Ruleset
+from perudo_rules.ruleset import Ruleset
 
 __all__ = [
     "BidOdds",

@@ -15,12 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from perudo_rules.record import RecordError, Violation, check_record, load_record
-from perudo_rules.record import _Stop as _RecordStop
-from perudo_rules.record import _walk as _walk_record
+from perudo_rules.describe import describe_result
+from perudo_rules.record import (
+    RecordError,
+    RecordViolation,
+    Violation,
+    check_record,
+    load_record,
+    walk,
+)
 
 if TYPE_CHECKING:
-    from perudo_rules.game import Game, RoundResult
+    from perudo_rules.game import Game
 
 __all__ = ["RoundSummary", "Verdict", "referee"]
 
@@ -95,24 +101,6 @@ class Verdict:
         }
 
 
-def outcome_text(res: RoundResult, counts_after: tuple[int, ...]) -> str:
-    """A sentence for how a round ended."""
-    bidder = res.bid.player
-    if res.kind == "dudo":
-        text = f"seat {res.caller} doubted {res.bid} by seat {bidder}: {res.count} counted"
-    else:
-        text = f"seat {res.caller} called calza on {res.bid} by seat {bidder}: {res.count} counted"
-    if res.loser is not None:
-        text += f"; seat {res.loser} loses a die"
-        if counts_after[res.loser] == 0:
-            text += " and is out"
-    elif res.gainer is not None:
-        text += f"; seat {res.gainer} gains a die"
-    else:
-        text += "; exact, but no die to gain"
-    return text
-
-
 def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
     if game is None:
         return ()
@@ -129,7 +117,9 @@ def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
                 palifico=rec.palifico,
                 dice_counts=tuple(len(c) for c in rec.dice),
                 actions=len(rec.actions),
-                outcome=outcome_text(rec.result, after),
+                outcome=describe_result(
+                    rec.result, after, winner=game.winner if i + 1 == len(history) else None
+                ),
             )
         )
     if game.to_move is not None:
@@ -162,9 +152,9 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
     game: Game | None = None
     violation: Violation | None = None
     try:
-        for state in _walk_record(data, variant):
+        for state in walk(data, variant):
             game = state
-    except _RecordStop as stop:
+    except RecordViolation as stop:
         violation = stop.violation
     except RecordError as exc:  # pragma: no cover - check_record validated the actions
         raise RecordError(exc.message, file=file, key_path=exc.key_path) from None

@@ -6,9 +6,10 @@ may state what must hold. The same file format, exported as one JSON document
 (:func:`export_document`, ``perudo-rules export-scenarios OUT.json``), lets an
 implementation in another language test itself against this reference.
 
-Steps are short texts::
+The start is a :class:`~perudo_rules.position.Position` in its JSON shape.
+Steps are texts in the notation of :func:`~perudo_rules.position.parse_step`::
 
-    "0: bid 3x4"     seat 0 bids three fours
+    "0: bid 3x4"     seat 0 bids three fours (also written "0:3x4")
     "1: dudo"        seat 1 calls Dudo
     "2: calza"       seat 2 calls Calza
     "roll [[2, 3], [], [1]]"   the chance step between rounds, with explicit dice
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +36,12 @@ from typing import Any
 import jsonschema
 
 from perudo_rules._yaml import YamlDoc, load_yaml_file
-from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.errors import IllegalAction, LocatedError
+from perudo_rules.actions import Bid, Dudo
+from perudo_rules.errors import ActionSyntaxError, IllegalAction, LocatedError
 from perudo_rules.game import Game
+from perudo_rules.position import Position, Roll, parse_step
 from perudo_rules.variant import Variant, data_dir, load_variant
+from perudo_rules.version import __version__
 
 __all__ = [
     "EXPECT_KEYS",
@@ -51,7 +53,6 @@ __all__ = [
     "Step",
     "export_document",
     "load_scenarios",
-    "parse_action",
     "run_scenario",
     "scenario_schema",
 ]
@@ -90,26 +91,8 @@ class ScenarioError(LocatedError):
     placeholder = "<scenarios>"
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
-    """The position a scenario starts from (the arguments of :meth:`Game.start`)."""
-
-    dice: tuple[tuple[int, ...], ...]
-    first_player: int
-    palifico: bool = False
-    round: int = 1
-    palifico_used: tuple[int, ...] = ()
-
-    def game(self, variant: Variant) -> Game:
-        """The starting :class:`Game` under ``variant``."""
-        return Game.start(
-            variant,
-            dice=[list(c) for c in self.dice],
-            first_player=self.first_player,
-            palifico=self.palifico,
-            round=self.round,
-            palifico_used=self.palifico_used,
-        )
+#: The former name of :class:`~perudo_rules.position.Position`, where a scenario starts.
+Start = Position
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +134,7 @@ class Scenario:
     rules: tuple[str, ...]
     source: str
     description: str
-    start: Start
+    start: Position
     steps: tuple[Step, ...]
     overrides: Mapping[str, Any] = field(default_factory=dict)
     file: str | None = field(default=None, compare=False)
@@ -178,47 +161,13 @@ def _variant(variant_id: str, overrides_json: str) -> Variant:
     return load_variant(variant_id, overrides or None)
 
 
-# --- actions ------------------------------------------------------------------------------
-
-_ACTION = re.compile(
-    r"^\s*(?P<seat>\d+)\s*:\s*(?:(?P<bid>bid)\s+(?P<q>\d+)\s*x\s*(?P<f>\d+)|(?P<call>dudo|calza))\s*$"
-)
-
-
-def parse_action(text: str) -> Action | list[list[int]]:
-    """An action text as an :class:`Action`, or the dice of a ``roll`` step.
-
-    >>> parse_action("0: bid 3x4")
-    Bid(player=0, quantity=3, face=4)
-    >>> parse_action("roll [[2], [], [1, 6]]")
-    [[2], [], [1, 6]]
-    """
-    stripped = text.strip()
-    if stripped.startswith("roll"):
-        try:
-            dice = json.loads(stripped[4:])
-        except json.JSONDecodeError:
-            raise ValueError(f"not a roll: {text!r} (write roll [[1, 2], [], [6]])") from None
-        if not isinstance(dice, list) or not all(
-            isinstance(c, list) and all(type(d) is int for d in c) for c in dice
-        ):
-            raise ValueError(f"not a roll: {text!r} (one list of faces per seat)")
-        return dice
-    m = _ACTION.match(stripped)
-    if m is None:
-        raise ValueError(
-            f"not an action: {text!r} (write '0: bid 3x4', '1: dudo', '2: calza' or 'roll [[..]]')"
-        )
-    seat = int(m["seat"])
-    if m["bid"]:
-        return Bid(seat, int(m["q"]), int(m["f"]))
-    return Dudo(seat) if m["call"] == "dudo" else Calza(seat)
+# --- steps ------------------------------------------------------------------------------
 
 
 def _action_json(text: str) -> dict[str, Any]:
-    a = parse_action(text)
-    if isinstance(a, list):
-        return {"type": "roll", "dice": a}
+    a = parse_step(text)
+    if isinstance(a, Roll):
+        return {"type": "roll", "dice": [list(c) for c in a.dice]}
     if isinstance(a, Bid):
         return {"type": "bid", "player": a.player, "quantity": a.quantity, "face": a.face}
     return {"type": "dudo" if isinstance(a, Dudo) else "calza", "player": a.player}
@@ -251,8 +200,8 @@ def _schema_check(doc: YamlDoc) -> None:
         message = e.message
         if e.validator == "pattern" and isinstance(e.instance, str):
             try:
-                parse_action(e.instance)
-            except ValueError as exc:
+                parse_step(e.instance)
+            except ActionSyntaxError as exc:
                 message = str(exc)
         path = list(e.absolute_path)
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
@@ -294,8 +243,8 @@ def _scenarios_of(doc: YamlDoc) -> list[Scenario]:
                 )
             )
             try:
-                parse_action(step.action)
-            except ValueError as exc:
+                parse_step(step.action)
+            except ActionSyntaxError as exc:
                 raise fail(str(exc), "steps", j) from None
             for key in step.expect:
                 if key not in EXPECT_KEYS and key not in variants:
@@ -307,14 +256,7 @@ def _scenarios_of(doc: YamlDoc) -> list[Scenario]:
                         key,
                     )
             steps.append(step)
-        st = raw["start"]
-        start = Start(
-            dice=tuple(tuple(c) for c in st["dice"]),
-            first_player=st["first_player"],
-            palifico=st.get("palifico", False),
-            round=st.get("round", 1),
-            palifico_used=tuple(st.get("palifico_used", ())),
-        )
+        start = Position.from_json(raw["start"])
         out.append(
             Scenario(
                 id=raw["id"],
@@ -413,11 +355,11 @@ def run_scenario(scenario: Scenario, variant_id: str) -> None:
     for n, step in enumerate(scenario.steps, start=1):
         where = f"scenario {scenario.id}, step {n} ({step.action!r}, {variant_id})"
         expect = step.expect_for(variant_id)
-        action = parse_action(step.action)
+        action = parse_step(step.action)
         want_rule = expect.get("illegal")
-        if isinstance(action, list):
+        if isinstance(action, Roll):
             try:
-                game = game.roll(dice=action)
+                game = game.roll(dice=action.dice)
             except (IllegalAction, ValueError) as exc:
                 raise AssertionError(f"{where}: roll refused: {exc}") from None
             _check(game, expect, where)
@@ -463,13 +405,7 @@ def _scenario_json(sc: Scenario) -> dict[str, Any]:
         "source": sc.source,
         "description": sc.description,
         "kind": sc.kind,
-        "start": {
-            "dice": [list(c) for c in sc.start.dice],
-            "first_player": sc.start.first_player,
-            "palifico": sc.start.palifico,
-            "round": sc.start.round,
-            "palifico_used": list(sc.start.palifico_used),
-        },
+        "start": sc.start.to_json(),
         "steps": steps,
     }
     if sc.overrides:
@@ -482,8 +418,6 @@ def export_document(scenarios: Sequence[Scenario] | None = None) -> dict[str, An
 
     The document validates against ``spec/scenario.schema.json`` (:func:`scenario_schema`).
     """
-    from perudo_rules import __version__
-
     scs = load_scenarios() if scenarios is None else list(scenarios)
     variants: dict[str, dict[str, Any]] = {}
     for sc in scs:
@@ -495,10 +429,10 @@ def export_document(scenarios: Sequence[Scenario] | None = None) -> dict[str, An
         "version": 1,
         "generator": f"perudo-rules {__version__}",
         "steps": (
-            "action texts: '<seat>: bid <q>x<f>', '<seat>: dudo', '<seat>: calza', "
-            "'roll <dice per seat>'; 'parsed' gives the same as JSON. An action expected "
-            "'illegal' is not applied; a legal one is applied unless 'probe' is true. An "
-            "expect key naming a variant holds expectations for that variant only."
+            "action texts: '<seat>: bid <q>x<f>' (or '<seat>:<q>x<f>'), '<seat>: dudo', "
+            "'<seat>: calza', 'roll <dice per seat>'; 'parsed' gives the same as JSON. An "
+            "action expected 'illegal' is not applied; a legal one is applied unless 'probe' "
+            "is true. An expect key naming a variant holds expectations for that variant only."
         ),
         "variants": variants,
         "scenarios": [_scenario_json(sc) for sc in scs],

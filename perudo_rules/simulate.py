@@ -37,6 +37,7 @@ from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
 from perudo_rules.fastplay import RandomGame
 from perudo_rules.game import Game
+from perudo_rules.record import to_record
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -401,7 +402,7 @@ def _run_chunk(
             game = play_game(variant, players, bots, game_seed)
         if records is not None:
             path = Path(records) / f"{variant.id}-{i:06d}.json"
-            path.write_text(json.dumps(game.record()) + "\n", encoding="utf-8")
+            path.write_text(json.dumps(to_record(game)) + "\n", encoding="utf-8")
         out.append(summarise(game))
     return out
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,12 @@ __all__ = [
     "Variant",
     "available_variants",
     "data_dir",
+    "differing_knobs",
+    "extends_chain",
+    "format_value",
     "load_variant",
+    "resolve_extends",
+    "variant_from_document",
     "variant_path",
 ]
 
@@ -243,12 +249,7 @@ def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
 
 
 def _resolve_ref(ref: str, relative_to: Path | None) -> Path:
-    if "/" in ref or ref.endswith((".yaml", ".yml")):
-        path = Path(ref)
-        if not path.is_absolute() and relative_to is not None:
-            path = relative_to.parent / path
-        return path.resolve()
-    return variant_path(ref).resolve()
+    return resolve_extends(ref, relative_to)
 
 
 def _load_chain(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Knob], dict[str, Any]]:
@@ -370,3 +371,85 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         ref=ref_str,
         overrides=dict(overrides) if overrides else None,
     )
+
+
+def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> Variant:
+    """A variant from an in-memory document, as a variant file would state it.
+
+    ``data`` is the parsed mapping (for example the variant embedded in a game
+    record); it is checked like a file: schema, ``extends`` chain (a bundled id or
+    a path), completeness and consistency. ``file`` names it in errors. Raises
+    :class:`VariantError`, whose ``key_path`` is relative to ``data``.
+    """
+    doc = YamlDoc(dict(data), None, file)
+    _schema_errors(doc)
+    knobs, meta = _merge_doc(doc, None, ())
+    _check_consistency(knobs, file)
+    name = meta.get("id", "house-rules")
+    return Variant(
+        id=str(name),
+        name=str(meta.get("name", name)),
+        description=str(meta.get("description", "")),
+        knobs=tuple(knobs[p] for p in KNOB_PATHS),
+        extends=meta.get("extends"),
+        rulebook=meta.get("rulebook"),
+    )
+
+
+# --- for people and tools ------------------------------------------------------------------
+
+
+def resolve_extends(ref: str, relative_to: Path | None = None) -> Path:
+    """The file a variant reference names: what ``extends: REF`` in the file
+    ``relative_to`` (or ``load_variant(REF)``) reads.
+
+    A reference with a ``/`` or a ``.yaml``/``.yml`` ending is a path, relative to the
+    folder of ``relative_to`` when given; anything else is a bundled id
+    (:class:`VariantError` if there is no such edition).
+    """
+    if "/" in ref or ref.endswith((".yaml", ".yml")):
+        path = Path(ref)
+        if not path.is_absolute() and relative_to is not None:
+            path = relative_to.parent / path
+        return path.resolve()
+    return variant_path(ref).resolve()
+
+
+def extends_chain(path: str | Path) -> list[Path]:
+    """The variant file ``path`` and every file it ``extends``, in order, as far as they
+    can be read (a broken or missing file, or a cycle, ends the chain; loading the
+    variant reports it). For tools that watch files, such as the docs build."""
+    out: list[Path] = []
+    current: Path | None = Path(path).resolve()
+    while current is not None and current not in out and current.is_file():
+        out.append(current)
+        try:
+            data = load_yaml_file(current, VariantError).data
+            ref = data.get("extends") if isinstance(data, dict) else None
+            current = resolve_extends(ref, current) if isinstance(ref, str) else None
+        except VariantError:
+            break
+    return out
+
+
+def format_value(value: Any) -> str:
+    """A knob value for people, as a variant file writes it.
+
+    >>> [format_value(v) for v in (True, None, 2, "allowed", [1, 2])]
+    ['true', 'null', '2', 'allowed', '[1, 2]']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def differing_knobs(first: Variant, *others: Variant) -> list[str]:
+    """The knob paths (rule ids) whose values are not the same in every variant given,
+    in knob order.
+
+    >>> differing_knobs(load_variant("italian"), load_variant("italian"))
+    []
+    """
+    return [k.path for k in first.knobs if any(other[k.path] != k.value for other in others)]

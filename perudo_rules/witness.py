@@ -40,12 +40,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, Bid, Dudo
+from perudo_rules.describe import describe_result, describe_step
 from perudo_rules.errors import PerudoError, VariantError
 from perudo_rules.game import Game, roll_die
-from perudo_rules.variant import Variant, load_variant
+from perudo_rules.position import Position, Roll, Step, format_step
+from perudo_rules.variant import Variant, differing_knobs, format_value, load_variant
 
 __all__ = [
+    "NewGame",
     "Roll",
     "SearchLimits",
     "Start",
@@ -57,77 +60,28 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
-class Roll:
-    """The chance step between two rounds: every cup rolled to ``dice`` (one tuple per seat)."""
-
-    dice: tuple[tuple[int, ...], ...]
-
-    def __str__(self) -> str:
-        return "roll " + " ".join(f"seat {s}: {list(c)}" for s, c in enumerate(self.dice) if c)
-
-
-Step = Action | Roll
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """Where a witness begins.
-
-    An explicit position (:meth:`Game.start`): ``dice`` per seat, ``first_player``,
-    ``palifico``, ``round``, ``palifico_used``. Or, when ``seed`` is set, a new game
-    ``Game.new(variant, players=players, seed=seed)`` (then ``dice`` is empty and
-    ``first_player`` is ``None``: both depend on the variant).
-    """
+class NewGame:
+    """A new game ``Game.new(variant, players=players, seed=seed)``: where a setup witness
+    begins (who opens and the dice depend on the variant)."""
 
     players: int
-    dice: tuple[tuple[int, ...], ...] = ()
-    first_player: int | None = 0
-    palifico: bool = False
-    round: int = 1
-    palifico_used: tuple[int, ...] = ()
-    seed: int | None = None
+    seed: int
 
     def game(self, variant: Variant) -> Game:
-        """The starting game under ``variant`` (``ValueError`` if it is not a valid start there)."""
-        if self.seed is not None:
-            return Game.new(variant, players=self.players, seed=self.seed)
-        assert self.first_player is not None
-        return Game.start(
-            variant,
-            self.dice,
-            self.first_player,
-            palifico=self.palifico,
-            round=self.round,
-            palifico_used=self.palifico_used,
-        )
+        """The new game under ``variant`` (``ValueError`` if it refuses ``players``)."""
+        return Game.new(variant, players=self.players, seed=self.seed)
 
     def describe(self) -> str:
-        """One sentence: the seats, their dice and who opens what kind of round."""
-        if self.seed is not None:
-            return f"A new game of {self.players} players rolled from seed {self.seed}"
-        cups = ", ".join(f"seat {s} {list(c)}" for s, c in enumerate(self.dice))
-        kind = "a palifico round" if self.palifico else "an ordinary round"
-        text = (
-            f"{self.players} seats ({cups}), round {self.round}, "
-            f"seat {self.first_player} opens {kind}"
-        )
-        used = [s for s in self.palifico_used if not (self.palifico and s == self.first_player)]
-        if used:
-            seats = ("seats " if len(used) > 1 else "seat ") + ", ".join(map(str, used))
-            text += f"; {seats} already had a palifico round"
-        return text
+        """One sentence: the number of players and the seed."""
+        return f"A new game of {self.players} players rolled from seed {self.seed}"
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
-            "players": self.players,
-            "dice": [list(c) for c in self.dice],
-            "first_player": self.first_player,
-            "palifico": self.palifico,
-            "round": self.round,
-            "palifico_used": list(self.palifico_used),
-            "seed": self.seed,
-        }
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready mapping: ``{"players": n, "seed": s}``."""
+        return {"players": self.players, "seed": self.seed}
+
+
+Start = Position | NewGame
+"""Where a witness begins: a :class:`~perudo_rules.position.Position` or a :class:`NewGame`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,10 +93,11 @@ class Witness:
     one, illegal in the other), ``"resolution"`` (``action``, a Dudo or Calza,
     resolves differently), ``"setup"`` (a new game from ``start.seed`` starts
     differently; ``action`` is ``None``) or ``"none"`` (no divergence found;
-    ``note`` says why). ``start`` and ``actions`` (steps before the decisive one,
-    :class:`Roll` between rounds) give the position; ``outcomes`` one short text
-    per variant id; ``confirmed`` is true when the divergence was replayed in
-    both full variants.
+    ``note`` says why). ``start`` (a :class:`~perudo_rules.position.Position`, or a
+    :class:`NewGame` for a setup witness) and ``actions`` (steps before the decisive
+    one, :class:`~perudo_rules.position.Roll` between rounds) give the position;
+    ``outcomes`` one short text per variant id; ``confirmed`` is true when the
+    divergence was replayed in both full variants.
     """
 
     rule: str
@@ -160,7 +115,7 @@ class Witness:
     def describe(self) -> str:
         """One readable paragraph."""
         a, b = self.variants
-        vals = f"{a} has {_fmt(self.values[a])}, {b} has {_fmt(self.values[b])}"
+        vals = f"{a} has {format_value(self.values[a])}, {b} has {format_value(self.values[b])}"
         head = f"{self.rule} ({vals})"
         if self.kind == "none":
             return f"{head}: {self.note}"
@@ -172,16 +127,16 @@ class Witness:
             )
         else:
             assert self.action is not None
-            steps = ", ".join(_step_text(s) for s in self.actions)
+            steps = ", ".join(describe_step(s) for s in self.actions)
             if self.kind == "legality":
-                act = _step_text(self.action, gerund=True)
+                act = describe_step(self.action, gerund=True)
                 sentence = (
                     f"{act} is {self.outcomes[a]} under {a} but {self.outcomes[b]} under {b}."
                 )
                 if steps:
                     sentence = f"After {steps}, {sentence}"
             else:
-                act = _step_text(self.action)
+                act = describe_step(self.action)
                 sentence = f"{steps}, then {act}" if steps else act
                 sentence += f". Under {a}: {self.outcomes[a]}. Under {b}: {self.outcomes[b]}."
             text = f"{head}: {self.start.describe()}. {sentence[0].upper()}{sentence[1:]}"
@@ -190,15 +145,22 @@ class Witness:
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping (actions as ``{"player", "type", "bid"}`` or rolls)."""
+        """A JSON-ready mapping. ``start`` is the position in its JSON shape with the
+        steps before the decisive one as ``actions`` (``"0:3x4"``, ``"roll [[..]]"``),
+        or ``{"players", "seed"}`` for a new game; ``action`` is the decisive one."""
+        start: dict[str, Any] | None = None
+        if isinstance(self.start, Position):
+            start = self.start.to_json(self.actions)
+            start.setdefault("actions", [])
+        elif self.start is not None:
+            start = self.start.to_json()
         return {
             "rule": self.rule,
             "values": dict(self.values),
             "variants": list(self.variants),
             "kind": self.kind,
-            "start": None if self.start is None else self.start.to_dict(),
-            "actions": [_step_dict(s) for s in self.actions],
-            "action": None if self.action is None else _step_dict(self.action),
+            "start": start,
+            "action": None if self.action is None else format_step(self.action),
             "outcomes": dict(self.outcomes),
             "confirmed": self.confirmed,
             "note": self.note,
@@ -218,34 +180,6 @@ class SearchLimits:
     node_budget: int = 5000
     setup_seeds: int = 100
     setup_seats: int = 10
-
-
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
-def _step_text(step: Step, gerund: bool = False) -> str:
-    if isinstance(step, Bid):
-        verb = "bidding" if gerund else "bids"
-        return f"seat {step.player} {verb} {step.quantity}x{step.face}"
-    if isinstance(step, Dudo | Calza):
-        verb = "calling" if gerund else "calls"
-        return f"seat {step.player} {verb} {type(step).__name__}"
-    return f"the next round is rolled ({str(step)[5:]})"
-
-
-def _step_dict(step: Step) -> dict[str, Any]:
-    if isinstance(step, Bid):
-        return {"type": "bid", "player": step.player, "bid": f"{step.quantity}x{step.face}"}
-    if isinstance(step, Dudo):
-        return {"type": "dudo", "player": step.player}
-    if isinstance(step, Calza):
-        return {"type": "calza", "player": step.player}
-    return {"type": "roll", "dice": [list(c) for c in step.dice]}
 
 
 # --- comparing two engines -----------------------------------------------------------------
@@ -288,22 +222,7 @@ def _legality_text(g: Game, a: Action) -> str:
 def _resolution_text(g: Game) -> str:
     r = g.last_result
     assert r is not None
-    lifted = ", ".join(map(str, r.revealed))
-    counted = f"{r.count} die counts" if r.count == 1 else f"{r.count} dice count"
-    seats = "seats" if len(r.revealed) > 1 else "seat"
-    parts = [f"{r.kind}: {counted} for {r.bid}, cups lifted: {seats} {lifted}"]
-    if r.loser is not None:
-        parts.append(f"seat {r.loser} loses a die ({g.dice_counts[r.loser]} left)")
-    if r.gainer is not None:
-        parts.append(f"seat {r.gainer} gains a die ({g.dice_counts[r.gainer]} now)")
-    if r.loser is None and r.gainer is None:
-        parts.append("nobody gains or loses a die")
-    if g.winner is not None:
-        parts.append(f"seat {g.winner} wins the game")
-    else:
-        kind = "a palifico round" if r.next_palifico else "an ordinary round"
-        parts.append(f"seat {r.next_player} opens {kind}")
-    return "; ".join(parts)
+    return describe_result(r, g.dice_counts, winner=g.winner)
 
 
 def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[str, str]:
@@ -336,7 +255,7 @@ def _replay(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | s
     try:
         g = start.game(variant)
     except (PerudoError, ValueError) as exc:
-        return str(exc) if start.seed is not None else None
+        return str(exc) if isinstance(start, NewGame) else None
     try:
         for step in actions:
             g = g.roll(dice=step.dice) if isinstance(step, Roll) else g.apply(step)
@@ -390,7 +309,7 @@ def _outcomes(
 # --- the search ----------------------------------------------------------------------------
 
 
-def _starts(a: Variant, seats: int, top: int, limits: SearchLimits) -> Iterator[Start]:
+def _starts(a: Variant, seats: int, top: int, limits: SearchLimits) -> Iterator[Position]:
     """Explicit starts with ``seats`` seats whose largest cup holds ``top`` dice, smallest first.
 
     Seat 0 opens; every count vector, round 1 and a later round, ordinary and
@@ -413,8 +332,7 @@ def _starts(a: Variant, seats: int, top: int, limits: SearchLimits) -> Iterator[
                         dice = tuple(
                             tuple(roll_die(rng, rules.dice_faces) for _ in range(c)) for c in counts
                         )
-                        yield Start(
-                            players=seats,
+                        yield Position(
                             dice=dice,
                             first_player=0,
                             palifico=palifico,
@@ -523,7 +441,7 @@ def _search_setup(a: Variant, h: Variant, limits: SearchLimits) -> Iterator[_Can
     refusing the number of players. Seat counts 2 to ``limits.setup_seats``."""
     for n in range(2, limits.setup_seats + 1):
         for seed in range(limits.setup_seeds):
-            start = Start(players=n, dice=(), first_player=None, seed=seed)
+            start = NewGame(players=n, seed=seed)
             ga, gh = _replay(a, start, ()), _replay(h, start, ())
             assert ga is not None and gh is not None
             if _signature("setup", ga, None) != _signature("setup", gh, None):
@@ -585,11 +503,6 @@ def _labels(a: Variant, b: Variant) -> tuple[str, str]:
     if a.id != b.id:
         return a.id, b.id
     return f"{a.id}#1", f"{b.id}#2"
-
-
-def differing_knobs(a: Variant, b: Variant) -> list[str]:
-    """The knob paths (rule ids) whose values differ between ``a`` and ``b``, in knob order."""
-    return [k.path for k in a.knobs if a[k.path] != b[k.path]]
 
 
 def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:

@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The state: immutable games and pure transitions that ask the kernel.
     ("game", ("game",)),
     # What builds on games: the fast path, odds, positions, records.
-    ("record", ("fastplay", "probability", "position", "record", "recordcheck")),
+    ("record", ("fastplay", "probability", "describe", "position", "record", "recordformat")),
     # Tools over games and records.
     ("tools", ("referee", "scenarios", "witness", "bots", "simulate")),
     # Front ends: the command line, the Sphinx extension, the RL adapters, the package.
@@ -75,7 +75,8 @@ def _imports(module: str, path: Path, known: set[str]) -> list[tuple[int, str, s
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if (alias.name + ".").startswith("perudo_rules."):
-                    found.append((node.lineno, alias.name.removeprefix("perudo_rules."), ""))
+                    target = alias.name.removeprefix("perudo_rules").lstrip(".")
+                    found.append((node.lineno, target, ""))
     return found
 
 

@@ -385,3 +385,45 @@ def test_python_dash_m_entry_point(tmp_path: Path) -> None:
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert_one_line_error(bad.stderr, "no such variant file")
+
+
+def test_check_from_a_position_file(capsys: Capsys, tmp_path: Path) -> None:
+    # the JSON shape of a position plus actions: seat 1 opens, seat 2 raises, then the bids
+    path = tmp_path / "pos.json"
+    position = {
+        "variant": "italian",
+        "round": 2,
+        "first_player": 1,
+        "dice": [[2, 3], [4, 4, 5], [1]],
+        "actions": ["1:2x4", "2: bid 3x4"],
+    }
+    path.write_text(json.dumps(position), encoding="utf-8")
+    code, out, _ = run(capsys, "check", "italian", "--position", str(path), "--bids", "3x4 4x4")
+    assert code == 1 and "seat 1 opens, after 2 steps" in out
+    code, out, _ = run(
+        capsys, "check", "italian", "--position", str(path), "--bids", "3x4 4x4", "--json"
+    )
+    data = json.loads(out)
+    assert [b["seat"] for b in data["bids"]] == [0, 0]
+    assert [b["legal"] for b in data["bids"]] == [False, True]
+    # the position reached, in the same shape: the file's actions plus the bids that stood
+    assert data["position"]["actions"] == ["1:2x4", "2:3x4", "0:4x4"]
+    assert data["position"]["dice"] == position["dice"] and data["position"]["round"] == 2
+    for bad, needle in [
+        ({"dice": [[1], [2]]}, "missing required key 'first_player'"),
+        ({**position, "actions": ["1:2y4"]}, "actions.0: not an action"),
+        ({**position, "extra": 1}, "extra: unknown key"),
+        ({**position, "variant": "spanish"}, "the position is for spanish"),
+    ]:
+        path.write_text(json.dumps(bad), encoding="utf-8")
+        code, _, err = run(capsys, "check", "italian", "--position", str(path), "--bids", "5x4")
+        assert code == 2 and needle in err, err
+    code, _, err = run(
+        capsys, "check", "italian", "--position", str(path), "--players", "3", "--bids", "5x4"
+    )
+    assert code == 2 and "--position replaces" in err
+    path.write_bytes(b"{" + b" " * (1 << 20) + b"}")
+    code, _, err = run(capsys, "check", "italian", "--position", str(path), "--bids", "5x4")
+    assert code == 2 and "file too large" in err
+    code, _, err = run(capsys, "check", "italian", "--position", "nowhere.json", "--bids", "5x4")
+    assert code == 2 and "nowhere.json: cannot read the position" in err

@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from referencing.jsonschema import DRAFT202012
 
-from perudo_rules import Bid, Calza, Dudo, Game, RecordError, load_variant, replay
+from perudo_rules import Bid, Calza, Dudo, Game, RecordError, load_variant, replay, to_record
+from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.record import (
     FORMAT,
     format_action,
@@ -92,11 +93,11 @@ def test_round_trip_is_exact(name: str, players: int, seed: int, stop: int | Non
     variant = variant_of(name)
     players = min(players, variant.rules.players_max)
     game = play(Game.new(variant, players, seed=seed), seed, stop)
-    record = game.record()
+    record = to_record(game)
     text = json.dumps(record)
     again = replay(json.loads(text))
-    assert again.record() == record
-    assert json.dumps(again.record()) == text
+    assert to_record(again) == record
+    assert json.dumps(to_record(again)) == text
     assert public_fields(again) == public_fields(game)
     assert not list(published_validator().iter_errors(json.loads(text)))
 
@@ -120,9 +121,9 @@ def explicit_positions(draw: st.DrawFn) -> Game:
 @given(start=explicit_positions(), seed=st.integers(0, 2**32), stop=st.integers(0, 40))
 def test_round_trip_from_explicit_positions(start: Game, seed: int, stop: int) -> None:
     game = play(start, seed, stop)
-    record = json.loads(json.dumps(game.record()))
+    record = json.loads(json.dumps(to_record(game)))
     again = replay(record)
-    assert again.record() == record
+    assert to_record(again) == record
     assert again.history == game.history and again.dice == game.dice
     assert again.palifico_used == game.palifico_used
     assert (again.to_move, again.bids, again.round, again.winner) == (
@@ -136,12 +137,12 @@ def test_round_trip_from_explicit_positions(start: Game, seed: int, stop: int) -
 def test_replayed_bundled_game_equals_the_original() -> None:
     game = play(Game.new(load_variant("italian"), 4, seed=11), 11)
     assert game.is_over
-    assert replay(game.record()) == game
+    assert replay(to_record(game)) == game
 
 
 def test_record_shape() -> None:
     game = play(Game.new(load_variant("spanish"), 3, seed=5), 5)
-    rec = game.record()
+    rec = to_record(game)
     assert rec["format"] == FORMAT and rec["version"] == 1
     assert rec["variant"] == "spanish"
     assert rec["seats"] == 3
@@ -163,7 +164,7 @@ def test_unfinished_game_records_the_current_round() -> None:
     v = load_variant("italian")
     game = Game.start(v, [[1, 2, 3, 4, 5], [6, 6, 6, 6, 6]], first_player=1)
     game = game.apply(Bid(1, 3, 6)).apply(Bid(0, 4, 6))
-    rec = game.record()
+    rec = to_record(game)
     assert rec["winner"] is None
     assert rec["rounds"] == [
         {
@@ -177,7 +178,7 @@ def test_unfinished_game_records_the_current_round() -> None:
     assert replay(rec) == game
     # awaiting the roll of round 2: the resolved round is recorded, nothing more
     after = game.apply(Dudo(1))
-    rec2 = after.record()
+    rec2 = to_record(after)
     assert len(rec2["rounds"]) == 1
     result = rec2["rounds"][0]["result"]
     assert result["count"] == 6  # five 6s and one wild 1
@@ -196,11 +197,11 @@ def test_explicit_position_is_marked_by_setup() -> None:
         palifico_used=[3],
     )
     game = play(game, 3)
-    rec = game.record()
+    rec = to_record(game)
     assert rec["setup"] == {"palifico_used": [3]}
     assert rec["rounds"][0]["round"] == 7
     again = replay(json.loads(json.dumps(rec)))
-    assert again.record() == rec
+    assert to_record(again) == rec
     assert again == game
 
 
@@ -211,7 +212,7 @@ def test_house_rules_are_embedded_and_replay_without_the_file(tmp_path: Path) ->
     )
     v = load_variant(house)
     game = play(Game.new(v, 3, seed=2), 2)
-    rec = game.record()
+    rec = to_record(game)
     house.unlink()
     doc = rec["variant"]
     assert isinstance(doc, dict) and "extends" not in doc
@@ -220,18 +221,18 @@ def test_house_rules_are_embedded_and_replay_without_the_file(tmp_path: Path) ->
     assert doc["wild"]["face"] == 1  # inherited from the base, written out
     again = replay(json.loads(json.dumps(rec)))
     assert again.variant.values() == v.values()
-    assert again.record() == rec
+    assert to_record(again) == rec
 
 
 def test_embedded_document_may_extend_a_bundled_id() -> None:
     game = play(Game.new(load_variant("spanish"), 2, seed=4), 4)
-    rec = game.record()
+    rec = to_record(game)
     rec["variant"] = {"extends": "spanish", "name": "same rules, embedded"}
     assert replay(rec).history == game.history
 
 
 def test_embedded_document_may_not_extend_a_file() -> None:
-    rec = play(Game.new(load_variant("spanish"), 2, seed=4), 4).record()
+    rec = to_record(play(Game.new(load_variant("spanish"), 2, seed=4), 4))
     rec["variant"] = {"extends": "/etc/passwd", "name": "x"}
     with pytest.raises(RecordError, match="only a bundled id") as err:
         replay(rec)
@@ -240,7 +241,7 @@ def test_embedded_document_may_not_extend_a_file() -> None:
 
 def test_states_yield_every_position() -> None:
     game = play(Game.new(load_variant("italian"), 3, seed=8), 8)
-    rec = game.record()
+    rec = to_record(game)
     seen = list(states(rec))
     n_actions = sum(len(r["actions"]) for r in rec["rounds"])
     assert len(seen) == len(rec["rounds"]) + n_actions
@@ -250,7 +251,7 @@ def test_states_yield_every_position() -> None:
 
 
 def test_replay_raises_on_a_rule_violation() -> None:
-    rec = play(Game.new(load_variant("italian"), 3, seed=1), 1).record()
+    rec = to_record(play(Game.new(load_variant("italian"), 3, seed=1), 1))
     first = rec["rounds"][0]
     seat = first["first_player"]
     first["actions"][0] = f"{(seat + 1) % 3}:1x2"
@@ -275,11 +276,20 @@ def test_parse_action(text: str, action: object) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["", "5x4", "0:5x", "0:0x4", "-1:dudo", "0:DUDO", "01:dudo", "a:b", "0:5x4 ", "0:5x4\n"]
+    "text", ["", "5x4", "0:5x", "-1:dudo", "a:b", "0:5x4x", "0:dudo calza", "1234567:dudo"]
 )
 def test_parse_action_rejects(text: str) -> None:
-    with pytest.raises(RecordError, match="not an action"):
+    with pytest.raises(ActionSyntaxError, match="not an action"):
         parse_action(text)
+
+
+@pytest.mark.parametrize("text", ["0:0x4", "0:DUDO", "01:dudo", "0:5x4 ", "0:5x4\n", "0: bid 5x4"])
+def test_records_write_only_the_canonical_notation(text: str) -> None:
+    # parse_action reads looser spellings; a record file holds only the canonical form
+    rec = to_record(Game.start(load_variant("italian"), [[1], [2]], first_player=0))
+    rec["rounds"][0]["actions"] = [text]
+    with pytest.raises(RecordError, match="not an action"):
+        replay(rec)
 
 
 def test_schema_file_is_fresh() -> None:
@@ -289,7 +299,7 @@ def test_schema_file_is_fresh() -> None:
 
 
 def test_published_schema_rejects_what_the_loader_rejects() -> None:
-    rec = play(Game.new(load_variant("italian"), 2, seed=3), 3).record()
+    rec = to_record(play(Game.new(load_variant("italian"), 2, seed=3), 3))
     validator = published_validator()
     assert not list(validator.iter_errors(rec))
     for mutate in (
@@ -303,3 +313,34 @@ def test_published_schema_rejects_what_the_loader_rejects() -> None:
         assert list(validator.iter_errors(bad))
         with pytest.raises(RecordError):
             replay(bad)
+
+
+def test_to_record_is_the_package_export_and_names_no_private_helper() -> None:
+    import perudo_rules
+    from perudo_rules import record
+
+    game = play(Game.new(load_variant("italian"), 3, seed=5), 5)
+    assert perudo_rules.to_record is record.to_record
+    rec = to_record(game)
+    assert rec["format"] == FORMAT and rec["winner"] == game.winner
+    assert replay(rec) == game
+
+
+def test_walk_raises_record_violation_with_the_first_broken_step() -> None:
+    from perudo_rules.errors import PerudoError
+    from perudo_rules.record import RecordViolation, check_record, walk
+
+    game = Game.start(load_variant("italian"), [[1, 2], [3, 4]], first_player=0)
+    rec = to_record(game.apply(Bid(0, 1, 2)))
+    variant = check_record(rec)
+    assert [g.bids for g in walk(rec, variant)] == [(), (Bid(0, 1, 2),)]
+    rec["rounds"][0]["actions"].append("1:1x2")
+    seen = []
+    with pytest.raises(RecordViolation) as err:
+        for g in walk(rec, variant):
+            seen.append(g)
+    assert len(seen) == 2
+    assert isinstance(err.value, PerudoError)
+    v = err.value.violation
+    assert (v.round, v.step, v.action, v.rule) == (1, 2, "1:1x2", "bidding.order")
+    assert str(err.value) == str(v)

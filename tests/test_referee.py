@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from perudo_rules import Game, RecordError, load_variant, referee
+from perudo_rules import Game, RecordError, load_variant, referee, to_record
 from perudo_rules.cli import main
 from perudo_rules.record import parse_action
 from tests.test_record import play
@@ -31,13 +31,13 @@ def record_of(
     game = Game.start(load_variant(variant), dice, first, **start)
     for text in actions:
         game = game.apply(parse_action(text))
-    return game.record()
+    return to_record(game)
 
 
 def finished(seed: int = 1, variant: str = "italian", players: int = 3) -> dict[str, Any]:
     game = play(Game.new(load_variant(variant), players, seed=seed), seed)
     assert game.is_over
-    return game.record()
+    return to_record(game)
 
 
 def two_rounds() -> dict[str, Any]:
@@ -47,7 +47,7 @@ def two_rounds() -> dict[str, Any]:
         game = game.apply(parse_action(text))
     assert game.last_result is not None and game.last_result.loser == 1
     game = game.roll(dice=[[6, 6, 6, 6, 6], [3, 3, 3, 3], [2, 2, 2, 2, 2]])
-    return game.apply(parse_action("1:2x3")).record()
+    return to_record(game.apply(parse_action("1:2x3")))
 
 
 def test_valid_finished_game() -> None:

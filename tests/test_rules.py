@@ -15,12 +15,16 @@ ID = re.compile(r"^(play|" + "|".join(SECTIONS) + r")\.[a-z_]+$")
 
 
 def engine_rule_ids() -> set[str]:
-    tree = ast.parse((ROOT / "perudo_rules" / "game.py").read_text())
-    return {
-        n.value
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and ID.match(n.value)
-    }
+    """Every rule id the kernel and the game name in their refusals."""
+    ids: set[str] = set()
+    for name in ("kernel.py", "game.py"):
+        tree = ast.parse((ROOT / "perudo_rules" / name).read_text())
+        ids |= {
+            n.value
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and ID.match(n.value)
+        }
+    return ids
 
 
 def test_every_rule_id_named_by_the_engine_is_known() -> None:

@@ -19,14 +19,15 @@ import pytest
 from perudo_rules import Bid, Calza, Dudo, Game, available_variants, core_rules, load_variant
 from perudo_rules.cli import main
 from perudo_rules.commands.variants import diff_variants
+from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.position import Roll, parse_step
 from perudo_rules.scenarios import (
     EXPECT_KEYS,
     Scenario,
     ScenarioError,
     export_document,
     load_scenarios,
-    parse_action,
     run_scenario,
     scenario_schema,
 )
@@ -208,14 +209,21 @@ def test_loader_errors_name_file_and_line(
     assert str(err).startswith(f"{path}:{line}: ") and message in str(err)
 
 
-def test_parse_action() -> None:
-    assert parse_action(" 2 : bid 10x6 ") == Bid(2, 10, 6)
-    assert parse_action("1: dudo") == Dudo(1)
-    assert parse_action("3: calza") == Calza(3)
-    assert parse_action("roll [[1], [], [2, 3]]") == [[1], [], [2, 3]]
+def test_parse_step() -> None:
+    assert parse_step(" 2 : bid 10x6 ") == Bid(2, 10, 6)
+    assert parse_step("2:10x6") == Bid(2, 10, 6)
+    assert parse_step("1: dudo") == Dudo(1)
+    assert parse_step("3: calza") == Calza(3)
+    assert parse_step("roll [[1], [], [2, 3]]") == Roll(((1,), (), (2, 3)))
     for bad in ("bid 3x4", "0: bid 3", "roll [1, 2]", "roll [[", "0: pass"):
-        with pytest.raises(ValueError):
-            parse_action(bad)
+        with pytest.raises(ActionSyntaxError):
+            parse_step(bad)
+
+
+def test_scenario_files_may_use_the_record_notation(tmp_path: Path) -> None:
+    (sc,) = load_scenarios([_write(tmp_path, GOOD.replace("0: bid 3x2", "0:3x2"))])
+    assert sc.steps[0].action == "0:3x2"
+    run_scenario(sc, "italian")
 
 
 # --- the export -----------------------------------------------------------------------------

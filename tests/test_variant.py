@@ -301,3 +301,76 @@ def test_error_line_escapes_control_characters_in_key_paths(tmp_path: Path) -> N
         load_variant(f)
     assert "\n" not in str(e.value) and "a\\nb" in str(e.value)
     assert e.value.key_path == "a\nb" and e.value.line == 2
+
+
+def test_variant_from_document_checks_like_a_file() -> None:
+    from perudo_rules.variant import variant_from_document
+
+    italian = load_variant("italian")
+    doc = {"id": "short", "name": "Short", "extends": "italian", "dice": {"per_player": 2}}
+    v = variant_from_document(doc)
+    assert (v.id, v.extends, v["dice.per_player"]) == ("short", "italian", 2)
+    assert v["calza.enabled"] == italian["calza.enabled"]
+    full = {"id": "full", "name": "Full", **{s: dict(d) for s, d in _sections(italian).items()}}
+    assert variant_from_document(full).values() == italian.values()
+    with pytest.raises(VariantError, match="unknown key") as err:
+        variant_from_document(
+            {"id": "x", "name": "X", "extends": "italian", "dice": {"sides": 6}}, "<mine>"
+        )
+    assert err.value.file == "<mine>" and err.value.key_path.startswith("dice")
+    with pytest.raises(VariantError, match="missing required key"):
+        variant_from_document({"id": "x", "name": "X", "dice": {"per_player": 2}})
+    with pytest.raises(VariantError, match=r"players\.min is larger"):
+        variant_from_document(
+            {"id": "x", "name": "X", "extends": "italian", "players": {"min": 9, "max": 3}}
+        )
+
+
+def _sections(v: Variant) -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    for k in v.knobs:
+        section, name = k.path.split(".", 1)
+        out.setdefault(section, {})[name] = k.value
+    return out
+
+
+def test_resolve_extends_and_the_chain(tmp_path: Path) -> None:
+    from perudo_rules.variant import extends_chain, resolve_extends, variant_path
+
+    write(tmp_path, "a.yaml", "extends: spanish\nname: A\npalifico: {heads_up: false}\n")
+    (tmp_path / "sub").mkdir()
+    b = write(tmp_path, "sub/b.yaml", "extends: ../a.yaml\n")
+    assert resolve_extends("../a.yaml", b) == (tmp_path / "a.yaml").resolve()
+    assert resolve_extends("spanish") == variant_path("spanish").resolve()
+    with pytest.raises(VariantError, match="klingon"):
+        resolve_extends("klingon")
+    assert extends_chain(b) == [
+        b.resolve(),
+        (tmp_path / "a.yaml").resolve(),
+        variant_path("spanish").resolve(),
+    ]
+    # a cycle or a broken link ends the chain; loading reports it
+    write(tmp_path, "x.yaml", "extends: y.yaml\n")
+    y = write(tmp_path, "y.yaml", "extends: x.yaml\n")
+    assert extends_chain(y) == [y.resolve(), (tmp_path / "x.yaml").resolve()]
+    k = write(tmp_path, "k.yaml", "extends: klingon\n")
+    assert extends_chain(k) == [k.resolve()]
+
+
+def test_format_value_and_differing_knobs() -> None:
+    from perudo_rules.variant import differing_knobs, format_value
+
+    assert [format_value(v) for v in (True, False, None, 3, "left", [1, 2])] == [
+        "true",
+        "false",
+        "null",
+        "3",
+        "left",
+        "[1, 2]",
+    ]
+    it, es = load_variant("italian"), load_variant("spanish")
+    diff = differing_knobs(it, es)
+    assert diff and diff == [k.path for k in it.knobs if it[k.path] != es[k.path]]
+    assert differing_knobs(it, it) == [] and differing_knobs(it) == []
+    house = load_variant("italian", overrides={"dice.per_player": 3})
+    assert differing_knobs(it, it, house) == ["dice.per_player"]

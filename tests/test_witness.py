@@ -11,7 +11,8 @@ import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
 from perudo_rules.knobs import KNOBS
-from perudo_rules.witness import Roll, Witness, differing_knobs, find_witnesses
+from perudo_rules.position import Position, parse_line, parse_step
+from perudo_rules.witness import NewGame, Roll, Witness, differing_knobs, find_witnesses
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def it_es(italian: Variant, spanish: Variant) -> list[Witness]:
 def _replay(v: Variant, w: Witness) -> Game:
     """Rebuild the witness position under ``v`` from its start and steps (no witness code)."""
     s = w.start
-    assert s is not None and s.seed is None and s.first_player is not None
+    assert isinstance(s, Position)
     g = Game.start(
         v, s.dice, s.first_player, palifico=s.palifico, round=s.round, palifico_used=s.palifico_used
     )
@@ -44,7 +45,7 @@ def _replay(v: Variant, w: Witness) -> Game:
 def _assert_diverges(a: Variant, b: Variant, w: Witness) -> None:
     """The witness really separates ``a`` and ``b``, checked with the engine alone."""
     if w.kind == "setup":
-        assert w.start is not None and w.start.seed is not None
+        assert isinstance(w.start, NewGame)
         ga = Game.new(a, players=w.start.players, seed=w.start.seed)
         gb = Game.new(b, players=w.start.players, seed=w.start.seed)
         assert (ga.first_player, ga.dice_counts) != (gb.first_player, gb.dice_counts)
@@ -127,7 +128,7 @@ def test_legality_witnesses_name_the_differing_rule(it_es: list[Witness]) -> Non
 
 def test_witnesses_are_small(it_es: list[Witness]) -> None:
     for w in it_es:
-        if w.start is not None and w.start.seed is None:
+        if isinstance(w.start, Position):
             assert w.start.players <= 3
             assert sum(len(c) for c in w.start.dice) <= 4
             assert len(w.actions) <= 2, w.describe()
@@ -151,7 +152,7 @@ def test_rolloff_witness_is_a_seed_where_the_opener_differs(
 ) -> None:
     w = next(w for w in it_es if w.rule == "setup.rolloff_dice")
     assert w.kind == "setup" and w.confirmed and w.action is None
-    assert w.start is not None and w.start.seed is not None
+    assert isinstance(w.start, NewGame)
     ga = Game.new(italian, w.start.players, seed=w.start.seed)
     gb = Game.new(spanish, w.start.players, seed=w.start.seed)
     assert ga.first_player != gb.first_player
@@ -166,6 +167,10 @@ def test_describe_and_json(it_es: list[Witness]) -> None:
         data = json.loads(json.dumps(w.to_dict()))
         assert data["rule"] == w.rule and data["confirmed"] == w.confirmed
         assert data["description"] == text
+        if isinstance(w.start, Position):
+            # the start is a position plus actions in the one JSON shape
+            assert parse_line(data["start"]) == (w.start, w.actions)
+            assert parse_step(data["action"]) == w.action
 
 
 def test_search_is_deterministic_and_fast(
@@ -243,7 +248,7 @@ def test_a_setup_only_rule_gets_a_setup_witness(italian: Variant) -> None:
     fewer = load_variant("italian", overrides={"dice.per_player": 3})
     (w,) = find_witnesses(italian, fewer)
     assert w.rule == "dice.per_player" and w.kind == "setup" and w.confirmed
-    assert w.start is not None and w.start.seed is not None
+    assert isinstance(w.start, NewGame)
     assert Game.new(fewer, w.start.players, seed=w.start.seed).dice_counts[0] == 3
 
 
@@ -293,7 +298,7 @@ def test_every_single_rule_change_gets_a_witness(italian: Variant) -> None:
 
 def _assert_diverges_any(a: Variant, b: Variant, w: Witness) -> None:
     if w.kind == "setup":
-        assert w.start is not None and w.start.seed is not None
+        assert isinstance(w.start, NewGame)
         outs = []
         for v in (a, b):
             try:

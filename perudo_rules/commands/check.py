@@ -1,20 +1,40 @@
-"""The ``check`` command: is each bid of a sequence a legal raise of the one before?"""
+"""The ``check`` command: is each bid of a sequence a legal raise of the one before?
+
+The bids are checked from a :class:`~perudo_rules.position.Position`: a fresh round
+built from ``--players``/``--dice``/``--palifico``/``--round``, or one read with
+``--position FILE.json`` in the JSON shape of a position plus actions (its actions
+are played first). ``--json`` prints the position reached in the same shape.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import Bid, parse_bid
+from perudo_rules.actions import Bid
+from perudo_rules.commands.table import format_table
+from perudo_rules.errors import PositionError
 from perudo_rules.game import Game
+from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import rule_text
-from perudo_rules.table import format_table
 from perudo_rules.variant import Variant, load_variant
 
-__all__ = ["BidVerdict", "check_bids", "register"]
+__all__ = [
+    "MAX_POSITION_BYTES",
+    "BidVerdict",
+    "check_bids",
+    "fresh_position",
+    "read_position",
+    "register",
+]
+
+#: Largest position file ``--position`` reads.
+MAX_POSITION_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,22 +65,18 @@ class BidVerdict:
         }
 
 
-def check_bids(
+def fresh_position(
     variant: Variant,
-    bids: list[str],
     players: int | None = None,
     dice: int | None = None,
     palifico: bool = False,
     round: int = 1,
-) -> tuple[Game, list[BidVerdict]]:
-    """Check ``bids`` (``"8x4"`` ...) in turn in a fresh round of ``variant``.
+) -> Position:
+    """A fresh round of ``variant`` where seat 0 opens.
 
     ``players`` seats (default: the variant's most) hold ``dice`` dice each (default:
     ``dice.per_player``); with ``palifico`` seat 0 holds one die and opens a palifico
     round. Dice values never matter for legality, so every die shows the highest face.
-    A legal bid stands and passes the turn; an illegal one is refused and the same seat
-    bids again, so later bids are checked against the last legal one.
-    ``ValueError`` for a text that is not a bid or a position the variant does not allow.
     """
     rules = variant.rules
     n = rules.players_max if players is None else players
@@ -69,14 +85,61 @@ def check_bids(
         raise ValueError(f"--dice must be at least 1, not {per}")
     if n < 1:
         raise ValueError(f"--players must be at least 1, not {n}")
-    cups = [[rules.dice_faces] * per for _ in range(n)]
+    cups = [(rules.dice_faces,) * per for _ in range(n)]
     if palifico:
-        cups[0] = [rules.dice_faces]
-    game = Game.start(variant, cups, first_player=0, palifico=palifico, round=round)
-    parsed = [parse_bid(text) for text in bids]
+        cups[0] = (rules.dice_faces,)
+    return Position(tuple(cups), 0, palifico=palifico, round=round, variant=variant.ref or None)
+
+
+def read_position(path: str | Path) -> tuple[Position, tuple[Step, ...]]:
+    """A position plus actions from a JSON file (:class:`PositionError` if it is not one)."""
+    name = str(path)
+    try:
+        with Path(path).open("rb") as fh:
+            raw = fh.read(MAX_POSITION_BYTES + 1)
+        if len(raw) > MAX_POSITION_BYTES:
+            raise PositionError(f"file too large (limit {MAX_POSITION_BYTES} bytes)", file=name)
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PositionError(f"cannot read the position: {exc}", file=name) from None
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise PositionError(f"invalid JSON: {exc}", file=name) from None
+    try:
+        return parse_line(data)
+    except PositionError as exc:
+        raise PositionError(exc.message, file=name, key_path=exc.key_path) from None
+
+
+def check_bids(
+    variant: Variant,
+    bids: list[str],
+    players: int | None = None,
+    dice: int | None = None,
+    palifico: bool = False,
+    round: int = 1,
+    position: Position | None = None,
+    before: Sequence[Step] = (),
+) -> tuple[Game, list[BidVerdict]]:
+    """Check ``bids`` (``"8x4"`` ...) in turn from ``position`` after the steps ``before``.
+
+    ``position`` defaults to :func:`fresh_position` of the other arguments.
+    A legal bid stands and passes the turn; an illegal one is refused and the same seat
+    bids again, so later bids are checked against the last legal one.
+    ``ValueError`` for a text that is not a bid, a position the variant does not allow,
+    a step before that is illegal, or no seat to bid.
+    """
+    if position is None:
+        position = fresh_position(variant, players, dice, palifico, round)
+    game = position.game(variant)
+    for step in before:
+        game = game.roll(dice=step.dice) if isinstance(step, Roll) else game.apply(step)
+    parsed = [Bid.parse(text) for text in bids]
     verdicts = []
     for i, raw in enumerate(parsed, 1):
-        assert game.to_move is not None
+        if game.to_move is None:
+            raise ValueError("no seat is to bid: the round is over")
         bid = Bid(game.to_move, raw.quantity, raw.face)
         bad = game.violation(bid)
         if bad is None:
@@ -96,16 +159,25 @@ def _split_bids(values: list[str]) -> list[str]:
 
 def _run(args: argparse.Namespace) -> int:
     variant = load_variant(args.variant)
-    game, verdicts = check_bids(
-        variant,
-        _split_bids(args.bids),
-        players=args.players,
-        dice=args.dice,
-        palifico=args.palifico,
-        round=args.round,
-    )
+    before: tuple[Step, ...] = ()
+    if args.position is not None:
+        given = [
+            args.players,
+            args.dice,
+            args.palifico or None,
+            args.round if args.round != 1 else None,
+        ]
+        if any(x is not None for x in given):
+            raise ValueError("--position replaces --players, --dice, --palifico and --round")
+        position, before = read_position(args.position)
+        if position.variant is not None and load_variant(position.variant).id != variant.id:
+            raise ValueError(f"the position is for {position.variant}, not {variant.id}")
+    else:
+        position = fresh_position(variant, args.players, args.dice, args.palifico, args.round)
+    game, verdicts = check_bids(variant, _split_bids(args.bids), position=position, before=before)
     ok = all(v.legal for v in verdicts)
     if args.json:
+        played = (*before, *(v.bid for v in verdicts if v.legal))
         data = {
             "variant": variant.id,
             "players": game.players,
@@ -114,6 +186,7 @@ def _run(args: argparse.Namespace) -> int:
             "round": game.round,
             "legal": ok,
             "bids": [v.to_dict() for v in verdicts],
+            "position": position.to_json(played),
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return 0 if ok else 1
@@ -121,7 +194,8 @@ def _run(args: argparse.Namespace) -> int:
     counts = " ".join(map(str, game.dice_counts))
     print(
         f"{variant.name} ({variant.id}): {kind} {game.round}, {game.players} seats holding "
-        f"{counts} dice ({game.dice_in_play} in play), seat 0 opens"
+        f"{counts} dice ({game.dice_in_play} in play), seat {game.first_player} opens"
+        + (f", after {len(before)} steps" if before else "")
     )
     rows = [
         (
@@ -184,6 +258,14 @@ def register(subparsers: Any) -> None:
         default=1,
         metavar="N",
         help="the round number of the game (default 1; matters for wild-opening rules)",
+    )
+    p.add_argument(
+        "--position",
+        metavar="FILE.json",
+        help=(
+            "start from this position instead (JSON: dice, first_player, palifico, round, "
+            "palifico_used, and actions played before the bids)"
+        ),
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(handler=_run)

@@ -20,10 +20,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_bid
+from perudo_rules.actions import Action, Bid, parse_action
 from perudo_rules.bots import Bot, derive_seed, make_bot, out_of_turn_calls
+from perudo_rules.describe import describe_result
+from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
 from perudo_rules.probability import from_game
+from perudo_rules.record import to_record
 from perudo_rules.variant import load_variant
 
 __all__ = ["HELP", "TerminalGame", "register"]
@@ -97,18 +100,10 @@ class TerminalGame:
         g = self.game
         res = g.last_result
         assert res is not None
-        who = self._name(res.caller) if res.caller is not None else "?"
-        self.write(f"   {who} calls {res.kind} on {res.bid} by {self._name(res.bid.player)}")
         for s, cup in zip(res.revealed, res.shown, strict=True):
             self.write(f"     {self._name(s)} shows {' '.join(map(str, cup)) or '-'}")
-        self.write(f"   {res.count} dice count as {res.bid.face}")
-        if res.loser is not None:
-            out = " and is out" if g.dice_counts[res.loser] == 0 else ""
-            self.write(f"   {self._name(res.loser)} loses a die{out}")
-        elif res.gainer is not None:
-            self.write(f"   {self._name(res.gainer)} gains a die")
-        else:
-            self.write("   exact, but no die to gain")
+        text = describe_result(res, g.dice_counts, name=self._name, winner=g.winner)
+        self.write(f"   {text}")
 
     # --- input --------------------------------------------------------------------------
 
@@ -123,13 +118,13 @@ class TerminalGame:
         return text
 
     def _parse(self, text: str) -> Action | None:
-        if text == "dudo":
-            return Dudo(self.seat)
-        if text == "calza":
-            return Calza(self.seat)
         try:
-            return parse_bid(text, self.seat)
-        except ValueError:
+            return parse_action(f"{self.seat}:{text}")
+        except ActionSyntaxError:
+            pass
+        try:
+            return Bid.parse(text, self.seat)
+        except ActionSyntaxError:
             return None
 
     def _refusal(self, action: Action) -> str | None:
@@ -270,7 +265,7 @@ def _run(args: argparse.Namespace) -> int:
         game, args.seat, bots, derive_seed(seed, "roll"), _read_line(sys.stdin, out), write
     )
     final = tg.run()
-    record: dict[str, Any] = final.record()
+    record: dict[str, Any] = to_record(final)
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     write(f"record saved to {path} (check it: perudo-rules referee {path})")
     return 0

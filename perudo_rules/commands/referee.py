@@ -6,8 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from perudo_rules.commands.table import format_table
 from perudo_rules.referee import referee
-from perudo_rules.table import format_table
 
 __all__ = ["register"]
 

@@ -8,8 +8,8 @@ import json
 import sys
 
 from perudo_rules.bots import BOTS
+from perudo_rules.commands.table import format_table
 from perudo_rules.simulate import UNIFORM, comparison_rows, plot, simulate
-from perudo_rules.table import format_table
 from perudo_rules.variant import load_variant
 
 __all__ = ["register"]

@@ -10,22 +10,21 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from perudo_rules.commands.table import format_table
+from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
 from perudo_rules.rules import core_rules
-from perudo_rules.table import format_table
-from perudo_rules.variant import Knob, Variant, available_variants, load_variant
+from perudo_rules.variant import (
+    Knob,
+    Variant,
+    available_variants,
+    differing_knobs,
+    format_value,
+    load_variant,
+)
 from perudo_rules.witness import Witness, find_witnesses
 
 __all__ = ["diff_variants", "format_value", "register"]
-
-
-def format_value(value: Any) -> str:
-    """A knob value as the YAML file writes it: ``true``, ``null``, ``2``, ``allowed``."""
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return value
-    return json.dumps(value)
 
 
 def _statement(knob: Knob) -> str:
@@ -42,9 +41,9 @@ def diff_variants(variants: list[Variant], include_all: bool = False) -> list[di
     the rule's statement in that variant, with its rulebook source).
     """
     rows = []
+    differing = set(differing_knobs(*variants))
     for knob in variants[0].knobs:
-        values = [v[knob.path] for v in variants]
-        differs = any(x != values[0] for x in values[1:])
+        differs = knob.path in differing
         if differs or include_all:
             rows.append(
                 {
@@ -224,24 +223,16 @@ def _witness_lines(w: Witness) -> list[str]:
     assert w.start is not None
     lines.append(_wrap("  position:", w.start.describe(), 12))
     if w.actions:
-        moves = ", ".join(_step_words(s) for s in w.actions)
+        moves = ", ".join(describe_step(s) for s in w.actions)
         lines.append(_wrap("  moves:", moves, 12))
     if w.action is not None:
-        lines.append(_wrap("  then:", _step_words(w.action), 12))
+        lines.append(_wrap("  then:", describe_step(w.action), 12))
     width = max(len(vid) for vid in w.outcomes) + 4
     for vid, text in w.outcomes.items():
         lines.append(_wrap(f"  {vid}:", text, max(12, width)))
     if not w.confirmed and w.note:
         lines.append(_wrap("  note:", w.note, 12))
     return lines
-
-
-def _step_words(step: Any) -> str:
-    player = getattr(step, "player", None)
-    if player is None:
-        return str(step)
-    kind = type(step).__name__
-    return f"seat {player} bids {step}" if kind == "Bid" else f"seat {player} calls {kind}"
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:

@@ -51,14 +51,11 @@ directive family: ``editions``, ``fileformat``, ``compare``, ``interpretations``
 
 from __future__ import annotations
 
-import importlib.metadata
-
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.roles import XRefRole
 from sphinx.util.typing import ExtensionMetadata
 
-import perudo_rules
 from perudo_rules.sphinxext import events
 from perudo_rules.sphinxext.compare import CompareDirective
 from perudo_rules.sphinxext.editions import (
@@ -73,6 +70,7 @@ from perudo_rules.sphinxext.scenarios import ScenariosDirective
 from perudo_rules.sphinxext.shared import format_value, rule_anchor
 from perudo_rules.sphinxext.simulation import SimulationDirective
 from perudo_rules.sphinxext.witnesses import WitnessesDirective
+from perudo_rules.version import __version__
 
 __all__ = ["format_value", "rule_anchor", "setup"]
 
@@ -90,12 +88,6 @@ DIRECTIVES = {
 }
 
 
-def _version() -> str:
-    """The installed distribution's version; the package's own in a bare source tree."""
-    try:
-        return importlib.metadata.version("perudo-rules")
-    except importlib.metadata.PackageNotFoundError:
-        return perudo_rules.__version__
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -119,7 +111,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-merge-info", events.merge)
     app.connect("missing-reference", events.missing_reference)
     return {
-        "version": _version(),
+        "version": __version__,
         "parallel_read_safe": True,
         "parallel_write_safe": True,
         "env_version": 2,
