@@ -52,7 +52,9 @@ With ``variants/openspiel-liars-dice.yaml`` (and overrides of
 for move OpenSpiel's own ``liars_dice``: the same chance nodes, action ids,
 legal actions and returns (``tests/test_openspiel_diff.py`` proves it).
 
-The adapter's parts: :mod:`~perudo_rules.openspiel.actions` (the
+The adapter decides no rule itself: legality, settlement and every other rule come from
+the engine (:class:`~perudo_rules.game.Game`) and the rules kernel
+(:mod:`perudo_rules.kernel`). Its parts: :mod:`~perudo_rules.openspiel.actions` (the
 action ids), :mod:`~perudo_rules.openspiel.spec` (what is fixed per registered game),
 :mod:`~perudo_rules.openspiel.nodes` (positions and stepping),
 :mod:`~perudo_rules.openspiel.observer` (observations) and

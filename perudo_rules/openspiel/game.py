@@ -78,13 +78,8 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         amap = spec.amap
         bounded = not rounds_may_keep_dice(spec.variant.rules)
         rounds = min(max_rounds, spec.natural_rounds) if bounded else max_rounds
-        # Per round: every bid, each followed by at most n-2 out-of-turn offers (neither to
-        # the bidder nor to the player to move), then the call.
-        rules = spec.variant.rules
-        out_of_turn = rules.challenge_who != "player_to_move" or (
-            rules.calza_enabled and rules.calza_who != "player_to_move"
-        )
-        per_round = amap.num_bids * (1 + (n - 2 if out_of_turn else 0)) + 1
+        # Per round: every bid, each followed by its out-of-turn offers, then the call.
+        per_round = amap.num_bids * (1 + spec.offers_per_bid) + 1
         info = pyspiel.GameInfo(
             num_distinct_actions=amap.num_actions,
             max_chance_outcomes=max(len(spec.die_outcomes), n if spec.roll_off else 0),

@@ -4,7 +4,9 @@ A :class:`Node` wraps an engine :class:`~perudo_rules.game.Game` with what OpenS
 needs around it: the phase (roll-off, die rolls, play, over), the dice rolled so far and
 the seats still to be offered an out-of-turn call. Every rule is asked of the game:
 legality from :meth:`Game.legal_actions <perudo_rules.game.Game.legal_actions>` and
-:meth:`Game.is_legal <perudo_rules.game.Game.is_legal>`, the direction of play from
+:meth:`Game.is_legal <perudo_rules.game.Game.is_legal>`, who may call out of turn from
+the same kernel list (:meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>` of
+:attr:`Game.round_rules <perudo_rules.game.Game.round_rules>`), the direction of play from
 :meth:`Game.next_seat <perudo_rules.game.Game.next_seat>`, everything else from
 :meth:`Game.apply <perudo_rules.game.Game.apply>` and :meth:`Game.roll
 <perudo_rules.game.Game.roll>`.
@@ -12,6 +14,7 @@ legality from :meth:`Game.legal_actions <perudo_rules.game.Game.legal_actions>` 
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
 from typing import Any
@@ -21,7 +24,8 @@ import pyspiel  # type: ignore[import-not-found]
 from perudo_rules.actions import Bid, Calza, Dudo
 from perudo_rules.game import Game
 from perudo_rules.openspiel.spec import REGISTERED, GameSpec
-from perudo_rules.ranks import BidSpace
+from perudo_rules.ranks import bid_space
+from perudo_rules.ruleset import Ruleset
 
 __all__ = [
     "DRAW",
@@ -145,18 +149,19 @@ def replay(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
     return node
 
 
-_ID_CACHE: dict[tuple[str, int, int | None], tuple[tuple[int, ...], bool]] = {}
+@functools.lru_cache(maxsize=1024)
+def _round_ids(
+    rules: Ruleset, max_dice: int, cap: int, palifico: bool
+) -> tuple[tuple[int, ...], bool]:
+    """Rank in a round's bid table -> action id, and whether that map is increasing.
 
-
-def _ids_of(spec: GameSpec, space: BidSpace) -> tuple[tuple[int, ...], bool]:
-    """Round-space rank -> action id, and whether that map is increasing."""
-    key = (spec.name, space.cap, space.wild)
-    hit = _ID_CACHE.get(key)
-    if hit is None:
-        ids = tuple(spec.amap.space.rank_of[b] for b in space.bids)
-        hit = (ids, all(a < b for a, b in itertools.pairwise(ids)))
-        _ID_CACHE[key] = hit
-    return hit
+    Keyed by value: the round's table is ``bid_space(rules, cap, palifico)``, the action
+    ids are ranks in ``bid_space(rules, max_dice, False)`` (see :func:`action_map
+    <perudo_rules.openspiel.actions.action_map>`).
+    """
+    rank_of = bid_space(rules, max_dice, False).rank_of
+    ids = tuple([rank_of[b] for b in bid_space(rules, cap, palifico).bids])
+    return ids, all(a < b for a, b in itertools.pairwise(ids))
 
 
 def legal_ids(node: Node, player: int) -> list[int]:
@@ -164,7 +169,7 @@ def legal_ids(node: Node, player: int) -> list[int]:
     game = node.game
     assert game is not None
     amap = node.spec.amap
-    if node.pending:
+    if node.pending:  # an out-of-turn offer: call or pass
         out = []
         if game.is_legal(Dudo(player)):
             out.append(amap.dudo)
@@ -172,31 +177,38 @@ def legal_ids(node: Node, player: int) -> list[int]:
             out.append(amap.calza)
         out.append(amap.pass_)
         return out
-    ranks = game.legal_actions().bid_ranks
-    ids, increasing = _ids_of(node.spec, game.space)
+    legal = game.legal_actions()
+    ranks = legal.bid_ranks
+    ids, increasing = _round_ids(game.rules, amap.max_dice, game.space.cap, game.palifico)
     if ids[-1] == len(ids) - 1 and increasing:  # the round's table is the largest one
         out = list(ranks)
     else:
         out = [ids[r] for r in ranks]
         if not increasing:
             out.sort()
-    if game.bids:
-        if game.is_legal(Dudo(player)):
-            out.append(amap.dudo)
-        if game.is_legal(Calza(player)):
-            out.append(amap.calza)
+    # then the calls open to ``player`` (Dudo calls come before Calza calls)
+    for i in range(len(ranks), len(legal)):
+        call = legal[i]
+        if call.player == player:
+            out.append(amap.dudo if type(call) is Dudo else amap.calza)
     return out
 
 
 def _offers(game: Game) -> tuple[int, ...]:
-    """Seats offered an out-of-turn call after the bid just made, in order."""
+    """Seats offered an out-of-turn call after the bid just made: every seat but the player
+    to move that may call now (the kernel's list behind :meth:`Game.legal_actions
+    <perudo_rules.game.Game.legal_actions>` and :meth:`Game.is_legal
+    <perudo_rules.game.Game.is_legal>`), in the direction of play from the player to move."""
     to_move = game.to_move
     assert to_move is not None
-    bidder = game.bids[-1].player
+    callers = {call.player for call in game.round_rules.calls(to_move, game.bids[-1].player)}
+    callers.discard(to_move)
+    if not callers:
+        return ()
     out = []
     s = game.next_seat(to_move)
     while s != to_move:
-        if s != bidder and (game.is_legal(Calza(s)) or game.is_legal(Dudo(s))):
+        if s in callers:
             out.append(s)
         s = game.next_seat(s)
     return tuple(out)

@@ -12,11 +12,12 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.kernel import most_dice_per_seat, rounds_may_keep_dice
+from perudo_rules.kernel import most_dice_per_seat, round_rules, rounds_may_keep_dice
 from perudo_rules.openspiel.actions import ActionMap, action_map, check_players
+from perudo_rules.ruleset import Ruleset
 from perudo_rules.variant import Variant, available_variants, load_variant
 
-__all__ = ["REGISTERED", "GameSpec", "build_spec", "game_name"]
+__all__ = ["REGISTERED", "GameSpec", "build_spec", "game_name", "most_offers"]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -26,7 +27,8 @@ class GameSpec:
     ``start_counts`` are the seats' dice in the first round, ``seat_dice`` the most one
     seat can ever hold, ``roll_off`` whether a chance node settles who opens,
     ``natural_rounds`` the most rounds a game can last when every round costs a die,
-    ``default_max_rounds`` the default of the ``max_rounds`` parameter.
+    ``default_max_rounds`` the default of the ``max_rounds`` parameter, ``offers_per_bid``
+    the most seats offered an out-of-turn call after one bid (:func:`most_offers`).
     """
 
     name: str
@@ -38,6 +40,7 @@ class GameSpec:
     roll_off: bool
     natural_rounds: int
     default_max_rounds: int
+    offers_per_bid: int
     die_outcomes: tuple[tuple[int, float], ...]
     seat_outcomes: tuple[tuple[int, float], ...]
     game_type: Any
@@ -63,6 +66,18 @@ def game_name(variant: str | Path | Variant, players: int = 2) -> str:
         json.dumps(v.values(), sort_keys=True).encode(), usedforsecurity=False
     ).hexdigest()[:10]
     return f"{base}_{digest}"
+
+
+def most_offers(rules: Ruleset, start_counts: tuple[int, ...]) -> int:
+    """The most seats offered an out-of-turn call after one bid: the seats other than the
+    player to move that the kernel lets call (:meth:`RoundRules.calls
+    <perudo_rules.kernel.RoundRules.calls>`) at the full starting table. Who may call
+    depends only on being the bidder or the player to move, so a table with fewer seats
+    offers no more."""
+    rr = round_rules(rules, start_counts, False, 1, None, frozenset())
+    bidder = 0
+    to_move = rr.next_seat(bidder)
+    return len({call.player for call in rr.calls(to_move, bidder)} - {to_move})
 
 
 def build_spec(v: Variant, players: int) -> GameSpec:
@@ -99,6 +114,7 @@ def build_spec(v: Variant, players: int) -> GameSpec:
         roll_off=rules.setup_first_player == "roll_off",
         natural_rounds=natural,
         default_max_rounds=default_rounds,
+        offers_per_bid=most_offers(rules, start_counts),
         die_outcomes=tuple((k, 1.0 / rules.dice_faces) for k in range(rules.dice_faces)),
         seat_outcomes=tuple((k, 1.0 / players) for k in range(players)),
         game_type=game_type,
