@@ -1,0 +1,78 @@
+"""OpenSpiel adapter: any variant, with a seat count, as a ``pyspiel`` game.
+
+``load_game(variant, players)`` registers a Python game with OpenSpiel (once
+per variant and seat count) and returns it, so OpenSpiel's algorithms (MCTS,
+CFR, ...) and its test harness (``pyspiel.random_sim_test``) run on our
+editions. It needs the optional extra: ``pip install 'perudo-rules[openspiel]'``.
+Importing :mod:`perudo_rules` never imports this module or ``pyspiel``.
+
+The game, move by move:
+
+* **Chance nodes.** If the variant settles the first player by a roll-off
+  (``setup.first_player: roll_off``), the game opens with one chance node
+  whose outcome ``k`` (probability ``1/players``) makes seat ``k`` the opener:
+  a roll-off with ties re-rolled among the tied is symmetric, so every seat
+  opens with the same probability, and one node keeps the game finite.
+  Then every round starts with one chance node per die, seat 0's dice first,
+  then seat 1's and so on (out seats skipped); outcome ``k`` (probability
+  ``1/faces``) sets the die to face ``k+1``. Each cup is sorted once rolled.
+* **Action ids** (fixed for the whole game, see :class:`ActionMap`): bid
+  ``(q, f)`` has the id of its rank among all bids of the largest possible
+  table (``BidSpace`` with the most dice that can ever be in play, ordinary
+  ranking); rank order is the same at any smaller cap, so ids grow with rank.
+  Then ``DUDO = number of bids``, ``CALZA = DUDO + 1``, ``PASS = DUDO + 2``.
+* **Decision nodes.** The player to move chooses among its legal bids, Dudo
+  (when ``challenge.who`` allows it) and Calza (when ``calza.who`` allows the
+  player to move). Out-of-turn calls are explicit decisions: after every bid,
+  each seat that may call Dudo or Calza out of turn (``challenge.who:
+  any_except_bidder``, ``calza.who: any_except_bidder`` or
+  ``any_except_bidder_and_next``) is offered, one at a time, in the direction
+  of play starting after the player to move, the choice of Calza / Dudo /
+  ``PASS``. The first call ends the round; when everyone offered has passed,
+  the player to move acts. So each eligible seat gets exactly one chance to
+  call against each standing bid, before the next bid replaces it; the seat
+  order is the tie-break for calls that would be simultaneous at a table.
+* **Returns** (zero-sum, terminal only): the winner gets ``+1`` and every
+  other seat ``-1/(players-1)`` (so ``+1/-1`` with two seats, as in
+  OpenSpiel's ``liars_dice``). An exact Calza gives a die back or changes
+  nothing, so a game with Calza has no length bound; the game parameter
+  ``max_rounds`` caps it (default: ``10 x`` the starting dice with Calza,
+  else the natural bound ``starting dice - 1``, which is never reached). A
+  game stopped by the cap is a draw: every return is 0.
+* **Observations.** The information-state string is perfect recall: the
+  seat's own dice of every round, every public action, every lifted cup and
+  who is to act. The information-state tensor holds the seat, its dice, the
+  dice counts, the palifico state, the round's opener, every bid of the
+  current round by bidder and who is to act; earlier rounds appear only
+  through their effects (dice counts, palifico state). The observation string
+  and tensor show the same public state but only the standing bid.
+
+With ``variants/openspiel-liars-dice.yaml`` (and overrides of
+``dice.per_player``, ``dice.faces`` and ``bidding.order``) the game is move
+for move OpenSpiel's own ``liars_dice``: the same chance nodes, action ids,
+legal actions and returns (``tests/test_openspiel_diff.py`` proves it).
+
+The adapter decides no rule itself: legality, settlement and every other rule come from
+the engine (:class:`~perudo_rules.game.Game`) and the rules kernel
+(:mod:`perudo_rules.kernel`). Its parts: :mod:`~perudo_rules.openspiel.actions` (the
+action ids), :mod:`~perudo_rules.openspiel.spec` (what is fixed per registered game),
+:mod:`~perudo_rules.openspiel.nodes` (positions and stepping),
+:mod:`~perudo_rules.openspiel.observer` (observations) and
+:mod:`~perudo_rules.openspiel.game` (the ``pyspiel`` classes and registration).
+"""
+
+from __future__ import annotations
+
+try:
+    import numpy  # noqa: F401
+    import pyspiel  # type: ignore[import-not-found]  # noqa: F401
+except ImportError as _exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "perudo_rules.openspiel needs OpenSpiel: pip install 'perudo-rules[openspiel]'"
+    ) from _exc
+
+from perudo_rules.openspiel.actions import ActionMap, action_map
+from perudo_rules.openspiel.game import PerudoGame, PerudoState, load_game
+from perudo_rules.openspiel.spec import game_name
+
+__all__ = ["ActionMap", "PerudoGame", "PerudoState", "action_map", "game_name", "load_game"]

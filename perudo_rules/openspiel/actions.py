@@ -1,0 +1,116 @@
+"""The fixed action ids of an OpenSpiel game: every bid of the largest table, then the calls.
+
+A bid's id is its rank in the :class:`~perudo_rules.ranks.BidSpace` of the most dice
+that can ever be in play (:func:`~perudo_rules.kernel.most_dice_per_seat` per seat, an
+ordinary round); rank order is the same at any smaller cap, so ids grow with rank. Then
+``DUDO = number of bids``, ``CALZA = DUDO + 1``, ``PASS = DUDO + 2``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.kernel import most_dice_per_seat
+from perudo_rules.ranks import BidSpace, bid_space
+from perudo_rules.variant import Variant, load_variant
+
+__all__ = ["ActionMap", "action_map", "check_players"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ActionMap:
+    """The integer action ids of a variant played by ``players`` seats.
+
+    ``space`` is the :class:`~perudo_rules.ranks.BidSpace` of the largest
+    table (``max_dice`` dice in play, ordinary round); a bid's id is its rank
+    there. ``dudo``, ``calza`` and ``pass_`` follow the bids;
+    ``num_actions`` is their total.
+    """
+
+    players: int
+    max_dice: int
+    space: BidSpace
+
+    @property
+    def num_bids(self) -> int:
+        """Number of bid ids."""
+        return self.space.size
+
+    @property
+    def dudo(self) -> int:
+        """The id of Dudo (OpenSpiel's ``liars_dice`` calls it Liar)."""
+        return self.space.size
+
+    @property
+    def calza(self) -> int:
+        """The id of Calza."""
+        return self.space.size + 1
+
+    @property
+    def pass_(self) -> int:
+        """The id of passing on an out-of-turn call."""
+        return self.space.size + 2
+
+    @property
+    def num_actions(self) -> int:
+        """Number of distinct action ids."""
+        return self.space.size + 3
+
+    def bid_id(self, quantity: int, face: int) -> int:
+        """The id of bid ``quantity x face`` (``ValueError`` if no table allows it)."""
+        rank = self.space.rank(quantity, face)
+        if rank is None:
+            raise ValueError(f"{quantity}x{face} is not a bid of this game")
+        return rank
+
+    def to_id(self, action: Action) -> int:
+        """The id of an engine action (the seat is implied by the node)."""
+        if isinstance(action, Bid):
+            return self.bid_id(action.quantity, action.face)
+        if isinstance(action, Dudo):
+            return self.dudo
+        if isinstance(action, Calza):
+            return self.calza
+        raise TypeError(f"not an action: {action!r}")
+
+    def to_action(self, action_id: int, player: int) -> Action | None:
+        """The engine action of ``action_id`` taken by ``player``; ``None`` for ``PASS``."""
+        if 0 <= action_id < self.space.size:
+            q, f = self.space.bid(action_id)
+            return Bid(player, q, f)
+        if action_id == self.dudo:
+            return Dudo(player)
+        if action_id == self.calza:
+            return Calza(player)
+        if action_id == self.pass_:
+            return None
+        raise ValueError(f"no action id {action_id} (ids run 0..{self.num_actions - 1})")
+
+    def name(self, action_id: int) -> str:
+        """A short name: ``3x4``, ``Dudo``, ``Calza`` or ``Pass``."""
+        if 0 <= action_id < self.space.size:
+            q, f = self.space.bid(action_id)
+            return f"{q}x{f}"
+        names = {self.dudo: "Dudo", self.calza: "Calza", self.pass_: "Pass"}
+        if action_id in names:
+            return names[action_id]
+        raise ValueError(f"no action id {action_id} (ids run 0..{self.num_actions - 1})")
+
+
+def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
+    """The :class:`ActionMap` of ``variant`` played by ``players`` seats."""
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    check_players(v, players)
+    most = players * most_dice_per_seat(v.rules)
+    return ActionMap(players=players, max_dice=most, space=bid_space(v.rules, most, False))
+
+
+def check_players(v: Variant, players: int) -> None:
+    """``ValueError`` unless ``v`` is played by ``players`` seats (``players.min``/``max``)."""
+    rules = v.rules
+    if type(players) is not int or not rules.players_min <= players <= rules.players_max:
+        raise ValueError(
+            f"{players!r} players; {v.id} plays with {rules.players_min} to {rules.players_max}"
+        )

@@ -1,0 +1,264 @@
+"""The adapter's positions and moves: immutable nodes, their legal action ids, stepping.
+
+A :class:`Node` wraps an engine :class:`~perudo_rules.game.Game` with what OpenSpiel
+needs around it: the phase (roll-off, die rolls, play, over), the dice rolled so far and
+the seats still to be offered an out-of-turn call. Every rule is asked of the game:
+legality from :meth:`Game.legal_actions <perudo_rules.game.Game.legal_actions>` and
+:meth:`Game.is_legal <perudo_rules.game.Game.is_legal>`, who may call out of turn from
+the same kernel list (:meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>` of
+:attr:`Game.round_rules <perudo_rules.game.Game.round_rules>`), the direction of play from
+:meth:`Game.next_seat <perudo_rules.game.Game.next_seat>`, everything else from
+:meth:`Game.apply <perudo_rules.game.Game.apply>` and :meth:`Game.roll
+<perudo_rules.game.Game.roll>`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import pyspiel  # type: ignore[import-not-found]
+
+from perudo_rules.actions import Bid, Calza, Dudo
+from perudo_rules.game import Game
+from perudo_rules.openspiel.spec import REGISTERED, GameSpec
+from perudo_rules.ranks import bid_space
+from perudo_rules.ruleset import Ruleset
+
+__all__ = [
+    "DRAW",
+    "OPENER",
+    "OVER",
+    "PLAY",
+    "ROLL",
+    "Node",
+    "initial_node",
+    "legal_ids",
+    "replay",
+    "step",
+]
+
+# Phases of a node, in order: the terminal ones (OVER, DRAW) last.
+OPENER, ROLL, PLAY, OVER, DRAW = range(5)
+
+
+class Node:
+    """An immutable position of the adapter: shared, never copied (see ``__deepcopy__``).
+
+    ``game`` is the engine position (``None`` until the first round is rolled),
+    ``rolled`` the dice of the round being rolled so far, ``pending`` the seats still
+    to be offered an out-of-turn call against the standing bid, in order.
+    """
+
+    __slots__ = (
+        "action",
+        "game",
+        "max_rounds",
+        "opener",
+        "parent",
+        "pending",
+        "phase",
+        "rolled",
+        "spec",
+    )
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        max_rounds: int,
+        parent: Node | None,
+        action: int,
+        phase: int,
+        game: Game | None,
+        opener: int = 0,
+        rolled: tuple[int, ...] = (),
+        pending: tuple[int, ...] = (),
+    ) -> None:
+        self.spec = spec
+        self.max_rounds = max_rounds
+        self.parent = parent
+        self.action = action
+        self.phase = phase
+        self.game = game
+        self.opener = opener
+        self.rolled = rolled
+        self.pending = pending
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Node:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        actions = []
+        node: Node | None = self
+        while node is not None and node.parent is not None:
+            actions.append(node.action)
+            node = node.parent
+        return (replay, (self.spec.name, self.max_rounds, tuple(reversed(actions))))
+
+    # -- derived
+
+    def roll_counts(self) -> tuple[int, ...]:
+        """Every seat's number of dice in the round being (or last) rolled."""
+        if self.game is None:
+            return self.spec.start_counts
+        return self.game.dice_counts
+
+    def roller(self) -> int:
+        """The seat whose die is being rolled."""
+        left = len(self.rolled)
+        for seat, c in enumerate(self.roll_counts()):
+            if left < c:
+                return seat
+            left -= c
+        raise AssertionError("no die left to roll")  # pragma: no cover
+
+    def partial_cups(self) -> list[list[int]]:
+        """Every seat's dice rolled so far this round, sorted."""
+        cups: list[list[int]] = []
+        i = 0
+        for c in self.roll_counts():
+            cups.append(sorted(self.rolled[i : i + c]))
+            i += c
+        return cups
+
+    def current_player(self) -> int:
+        """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
+        phase = self.phase
+        if phase == PLAY:
+            if self.pending:
+                return self.pending[0]
+            assert self.game is not None and self.game.to_move is not None
+            return self.game.to_move
+        if phase in (OPENER, ROLL):
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(pyspiel.PlayerId.TERMINAL)
+
+
+def initial_node(spec: GameSpec, max_rounds: int) -> Node:
+    """The start of a game: the roll-off if the variant has one, else the first die."""
+    return Node(spec, max_rounds, None, -1, OPENER if spec.roll_off else ROLL, None)
+
+
+def replay(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
+    """Rebuild a node from its actions (how a pickled state comes back)."""
+    node = initial_node(REGISTERED[name], max_rounds)
+    for a in actions:
+        node = step(node, a)
+    return node
+
+
+@functools.lru_cache(maxsize=1024)
+def _round_ids(
+    rules: Ruleset, max_dice: int, cap: int, palifico: bool
+) -> tuple[tuple[int, ...], bool]:
+    """Rank in a round's bid table -> action id, and whether that map is increasing.
+
+    Keyed by value: the round's table is ``bid_space(rules, cap, palifico)``, the action
+    ids are ranks in ``bid_space(rules, max_dice, False)`` (see :func:`action_map
+    <perudo_rules.openspiel.actions.action_map>`).
+    """
+    rank_of = bid_space(rules, max_dice, False).rank_of
+    ids = tuple([rank_of[b] for b in bid_space(rules, cap, palifico).bids])
+    return ids, all(a < b for a, b in itertools.pairwise(ids))
+
+
+def legal_ids(node: Node, player: int) -> list[int]:
+    """The legal action ids of ``player`` at a decision node, ascending."""
+    game = node.game
+    assert game is not None
+    amap = node.spec.amap
+    if node.pending:  # an out-of-turn offer: call or pass
+        out = []
+        if game.is_legal(Dudo(player)):
+            out.append(amap.dudo)
+        if game.is_legal(Calza(player)):
+            out.append(amap.calza)
+        out.append(amap.pass_)
+        return out
+    legal = game.legal_actions()
+    ranks = legal.bid_ranks
+    ids, increasing = _round_ids(game.rules, amap.max_dice, game.space.cap, game.palifico)
+    if ids[-1] == len(ids) - 1 and increasing:  # the round's table is the largest one
+        out = list(ranks)
+    else:
+        out = [ids[r] for r in ranks]
+        if not increasing:
+            out.sort()
+    # then the calls open to ``player`` (Dudo calls come before Calza calls)
+    for i in range(len(ranks), len(legal)):
+        call = legal[i]
+        if call.player == player:
+            out.append(amap.dudo if type(call) is Dudo else amap.calza)
+    return out
+
+
+def _offers(game: Game) -> tuple[int, ...]:
+    """Seats offered an out-of-turn call after the bid just made: every seat but the player
+    to move that may call now (the kernel's list behind :meth:`Game.legal_actions
+    <perudo_rules.game.Game.legal_actions>` and :meth:`Game.is_legal
+    <perudo_rules.game.Game.is_legal>`), in the direction of play from the player to move."""
+    to_move = game.to_move
+    assert to_move is not None
+    callers = {call.player for call in game.round_rules.calls(to_move, game.bids[-1].player)}
+    callers.discard(to_move)
+    if not callers:
+        return ()
+    out = []
+    s = game.next_seat(to_move)
+    while s != to_move:
+        if s in callers:
+            out.append(s)
+        s = game.next_seat(s)
+    return tuple(out)
+
+
+def step(node: Node, action: int) -> Node:
+    """The node after ``action`` (a chance outcome or an action id); ``ValueError`` or
+    :class:`~perudo_rules.errors.IllegalAction` if it cannot be taken."""
+    spec = node.spec
+    phase = node.phase
+    mr = node.max_rounds
+    if phase == OPENER:
+        if not 0 <= action < spec.players:
+            raise ValueError(f"no seat {action} to open")
+        return Node(spec, mr, node, action, ROLL, None, opener=action)
+    if phase == ROLL:
+        if not 0 <= action < spec.variant.rules.dice_faces:
+            raise ValueError(f"no die outcome {action}")
+        counts = node.roll_counts()
+        rolled = (*node.rolled, action + 1)
+        if len(rolled) < sum(counts):
+            return Node(spec, mr, node, action, ROLL, node.game, node.opener, rolled)
+        cups = []
+        i = 0
+        for c in counts:
+            cups.append(sorted(rolled[i : i + c]))
+            i += c
+        if node.game is None:
+            started = Game.start(spec.variant, cups, node.opener)
+        else:
+            started = node.game.roll(dice=cups)
+        return Node(spec, mr, node, action, PLAY, started)
+    if phase != PLAY:
+        raise ValueError("the game is over")
+    game = node.game
+    assert game is not None
+    player = node.current_player()
+    if node.pending:
+        if action == spec.amap.pass_:
+            return Node(spec, mr, node, action, PLAY, game, pending=node.pending[1:])
+        if action not in (spec.amap.dudo, spec.amap.calza):
+            raise ValueError(f"seat {player} may only call or pass now, not {action}")
+    engine_action = spec.amap.to_action(action, player)
+    if engine_action is None:
+        raise ValueError(f"seat {player} has nothing to pass on")
+    after = game.apply(engine_action)
+    if isinstance(engine_action, Bid):
+        return Node(spec, mr, node, action, PLAY, after, pending=_offers(after))
+    if after.is_over:
+        return Node(spec, mr, node, action, OVER, after)
+    if after.round >= mr:
+        return Node(spec, mr, node, action, DRAW, after)
+    return Node(spec, mr, node, action, ROLL, after)

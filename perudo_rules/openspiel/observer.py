@@ -1,0 +1,237 @@
+"""What a seat sees of a node: information-state and observation strings and tensors.
+
+The information-state string is perfect recall: the seat's own dice of every round, every
+public action, every lifted cup and who is to act. The information-state tensor holds the
+seat, its dice, the dice counts, the palifico state, the round's opener, every bid of the
+current round by bidder and who is to act; earlier rounds appear only through their
+effects (dice counts, palifico state). The observation string and tensor show the same
+public state but only the standing bid. Everything shown is read from the engine
+:class:`~perudo_rules.game.Game` and its :class:`~perudo_rules.game.RoundRecord` history.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from perudo_rules.actions import Action
+from perudo_rules.game import Game, RoundRecord
+from perudo_rules.openspiel.nodes import DRAW, OPENER, OVER, PLAY, ROLL, Node
+from perudo_rules.openspiel.spec import GameSpec
+
+__all__ = ["Observer", "cup_text", "history_text", "round_text"]
+
+
+def cup_text(dice: Sequence[int]) -> str:
+    """A cup as its faces run together (``"-"`` for none)."""
+    return "".join(map(str, dice)) or "-"
+
+
+def round_text(
+    number: int,
+    opener: int,
+    palifico: bool,
+    dice: Sequence[Sequence[int]],
+    actions: Sequence[Action],
+    viewer: int | None,
+    private: str,
+) -> str:
+    """One round as ``viewer`` sees it (``None``: everyone's cups); ``private`` is
+    ``"single"`` (own cup), ``"all"`` (every cup) or ``"none"``."""
+    pal = " palifico" if palifico else ""
+    if private == "all" or viewer is None:
+        cups = " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(dice))
+    elif private == "single":
+        cups = f"dice {cup_text(dice[viewer])}"
+    else:
+        cups = ""
+    acts = " ".join(f"s{a.player}:{a}" for a in actions)
+    return " ".join(x for x in (f"r{number}{pal} opener s{opener}", cups, acts) if x)
+
+
+@functools.lru_cache(maxsize=65536)
+def _past_round_text(r: RoundRecord, viewer: int | None, private: str) -> str:
+    """The text of a finished round for one view (cached by value: a record hashes once)."""
+    res = r.result
+    shown = " ".join(f"s{s}:{cup_text(c)}" for s, c in zip(res.revealed, res.shown, strict=True))
+    outcome = f"lost s{res.loser}" if res.loser is not None else "no loss"
+    if res.gainer is not None:
+        outcome = f"gained s{res.gainer}"
+    head = round_text(r.round, r.first_player, r.palifico, r.dice, r.actions, viewer, private)
+    return f"{head} ; shown {shown} ; {outcome}"
+
+
+def history_text(game: Game, viewer: int | None, private: str = "all", recall: bool = True) -> str:
+    """The finished rounds (with ``recall``), then the current round or the winner."""
+    parts: list[str] = []
+    if recall:
+        parts.extend(_past_round_text(r, viewer, private) for r in game.history)
+    if game.to_move is not None:
+        assert game.first_player is not None
+        parts.append(
+            round_text(
+                game.round, game.first_player, game.palifico, game.dice, game.bids, viewer, private
+            )
+        )
+    elif game.is_over:
+        parts.append(f"winner s{game.winner}")
+    return " | ".join(parts)
+
+
+class Observer:
+    """One kind of view (``pyspiel.IIGObservationType``) of a game's nodes: the tensor
+    layout (``tensor`` and its named pieces in ``dict``), :meth:`fill` and :meth:`text`."""
+
+    def __init__(self, spec: GameSpec, iig_obs_type: Any) -> None:
+        self.spec = spec
+        self.recall = bool(iig_obs_type.perfect_recall)
+        self.public = bool(iig_obs_type.public_info)
+        kind = iig_obs_type.private_info
+        self.private = (
+            "single"
+            if kind == pyspiel.PrivateInfoType.SINGLE_PLAYER
+            else ("all" if kind == pyspiel.PrivateInfoType.ALL_PLAYERS else "none")
+        )
+        n = spec.players
+        d = spec.seat_dice
+        faces = spec.variant.rules.dice_faces
+        nb = spec.amap.num_bids
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
+        if self.private == "single":
+            pieces.append(("dice", (d, faces)))
+        elif self.private == "all":
+            pieces.append(("dice", (n, d, faces)))
+        if self.public:
+            pieces += [
+                ("counts", (n, d + 1)),
+                ("palifico", (1,)),
+                ("palifico_used", (n,)),
+                ("opener", (n,)),
+            ]
+            if self.recall:
+                pieces.append(("bids", (n, nb)))
+            else:
+                pieces += [("standing_bid", (nb,)), ("bidder", (n,))]
+            pieces += [("to_act", (n,)), ("offer", (1,)), ("over", (1,))]
+        size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {}
+        at = 0
+        for name, shape in pieces:
+            k = int(np.prod(shape))
+            self.dict[name] = self.tensor[at : at + k].reshape(shape)
+            at += k
+
+    def fill(self, node: Node, player: int) -> None:
+        """Fill ``tensor`` with what ``player`` sees of ``node``."""
+        t = self.dict
+        self.tensor.fill(0.0)
+        t["player"][player] = 1.0
+        game = node.game
+        if node.phase == ROLL:
+            cups: Sequence[Sequence[int]] = node.partial_cups()
+        elif game is not None:
+            cups = game.dice
+        else:
+            cups = [()] * self.spec.players
+        if self.private == "single":
+            for i, f in enumerate(cups[player]):
+                t["dice"][i, f - 1] = 1.0
+        elif self.private == "all":
+            for s, cup in enumerate(cups):
+                for i, f in enumerate(cup):
+                    t["dice"][s, i, f - 1] = 1.0
+        if not self.public:
+            return
+        counts = node.roll_counts()
+        for s, c in enumerate(counts):
+            t["counts"][s, c] = 1.0
+        if node.phase == OPENER:
+            return
+        if game is None:
+            t["opener"][node.opener] = 1.0
+            return
+        t["palifico"][0] = float(game.palifico)
+        for s in game.palifico_used:
+            t["palifico_used"][s] = 1.0
+        if node.phase != PLAY:
+            t["over"][0] = float(node.phase >= OVER)
+            if node.phase == ROLL and game.last_result is not None:
+                nxt = game.last_result.next_player
+                if nxt is not None:
+                    t["opener"][nxt] = 1.0
+            return
+        assert game.first_player is not None
+        t["opener"][game.first_player] = 1.0
+        amap = self.spec.amap
+        if self.recall:
+            for b in game.bids:
+                t["bids"][b.player, amap.bid_id(b.quantity, b.face)] = 1.0
+        elif game.bids:
+            b = game.bids[-1]
+            t["standing_bid"][amap.bid_id(b.quantity, b.face)] = 1.0
+            t["bidder"][b.player] = 1.0
+        t["to_act"][node.current_player()] = 1.0
+        t["offer"][0] = float(bool(node.pending))
+
+    def text(self, node: Node, player: int) -> str:
+        """What ``player`` sees of ``node``, as text (perfect recall for info states)."""
+        game = node.game
+        head = f"p{player}"
+        if node.phase == OPENER:
+            return f"{head} | roll-off"
+        if not self.public:
+            if node.phase == ROLL:
+                cups: Sequence[Sequence[int]] = node.partial_cups()
+            elif game is not None:
+                cups = game.dice
+            else:  # pragma: no cover - the opener phase returned above
+                cups = []
+            if self.private == "single":
+                return f"{head} dice {cup_text(cups[player])}"
+            if self.private == "all":
+                return f"{head} " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(cups))
+            return head
+        parts = [head]
+        if game is None:
+            parts.append(f"opener s{node.opener}")
+        else:
+            parts.append(f"counts {' '.join(map(str, game.dice_counts))}")
+            if self.recall:
+                parts.append(history_text(game, player, self.private, recall=True))
+            elif game.to_move is not None:
+                assert game.first_player is not None
+                shown_bids = game.bids[-1:]
+                parts.append(
+                    round_text(
+                        game.round,
+                        game.first_player,
+                        game.palifico,
+                        game.dice,
+                        shown_bids,
+                        player,
+                        self.private,
+                    )
+                )
+            elif game.is_over:
+                parts.append(f"winner s{game.winner}")
+        if node.phase == ROLL:
+            own = node.partial_cups()
+            if self.private == "single":
+                parts.append(f"rolling, dice {cup_text(own[player])}")
+            elif self.private == "all":
+                parts.append(
+                    "rolling " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(own))
+                )
+            else:
+                parts.append("rolling")
+        elif node.phase == PLAY:
+            offer = " (call or pass)" if node.pending else ""
+            parts.append(f"s{node.current_player()} to act{offer}")
+        elif node.phase == DRAW:
+            parts.append("stopped at max_rounds")
+        return " | ".join(parts)

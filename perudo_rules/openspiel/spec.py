@@ -1,0 +1,121 @@
+"""What is fixed for one registered OpenSpiel game: its name, action ids, chance outcomes,
+length bounds and ``pyspiel.GameType``; and the games registered in this process."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyspiel  # type: ignore[import-not-found]
+
+from perudo_rules.kernel import most_dice_per_seat, round_rules, rounds_may_keep_dice
+from perudo_rules.openspiel.actions import ActionMap, action_map, check_players
+from perudo_rules.ruleset import Ruleset
+from perudo_rules.variant import Variant, available_variants, load_variant
+
+__all__ = ["REGISTERED", "GameSpec", "build_spec", "game_name", "most_offers"]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class GameSpec:
+    """Everything fixed for one registered game: one variant played by ``players`` seats.
+
+    ``start_counts`` are the seats' dice in the first round, ``seat_dice`` the most one
+    seat can ever hold, ``roll_off`` whether a chance node settles who opens,
+    ``natural_rounds`` the most rounds a game can last when every round costs a die,
+    ``default_max_rounds`` the default of the ``max_rounds`` parameter, ``offers_per_bid``
+    the most seats offered an out-of-turn call after one bid (:func:`most_offers`).
+    """
+
+    name: str
+    variant: Variant
+    players: int
+    amap: ActionMap
+    start_counts: tuple[int, ...]
+    seat_dice: int
+    roll_off: bool
+    natural_rounds: int
+    default_max_rounds: int
+    offers_per_bid: int
+    die_outcomes: tuple[tuple[int, float], ...]
+    seat_outcomes: tuple[tuple[int, float], ...]
+    game_type: Any
+
+
+REGISTERED: dict[str, GameSpec] = {}
+"""The games registered with OpenSpiel in this process, by name (OpenSpiel keeps every
+registration for the life of the process, so this table does too)."""
+
+
+def game_name(variant: str | Path | Variant, players: int = 2) -> str:
+    """The OpenSpiel short name ``load_game`` registers for ``variant`` and ``players``.
+
+    ``perudo_<id>_<players>p`` for a bundled variant as shipped, with an
+    ``_<hash>`` of the knob values appended for any other (overrides, files).
+    """
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    check_players(v, players)
+    base = f"perudo_{re.sub(r'[^0-9A-Za-z]+', '_', v.id)}_{players}p"
+    if v.id in available_variants() and load_variant(v.id).values() == v.values():
+        return base
+    digest = hashlib.sha1(
+        json.dumps(v.values(), sort_keys=True).encode(), usedforsecurity=False
+    ).hexdigest()[:10]
+    return f"{base}_{digest}"
+
+
+def most_offers(rules: Ruleset, start_counts: tuple[int, ...]) -> int:
+    """The most seats offered an out-of-turn call after one bid: the seats other than the
+    player to move that the kernel lets call (:meth:`RoundRules.calls
+    <perudo_rules.kernel.RoundRules.calls>`) at the full starting table. Who may call
+    depends only on being the bidder or the player to move, so a table with fewer seats
+    offers no more."""
+    rr = round_rules(rules, start_counts, False, 1, None, frozenset())
+    bidder = 0
+    to_move = rr.next_seat(bidder)
+    return len({call.player for call in rr.calls(to_move, bidder)} - {to_move})
+
+
+def build_spec(v: Variant, players: int) -> GameSpec:
+    """The :class:`GameSpec` of ``v`` played by ``players`` seats (not registered yet)."""
+    name = game_name(v, players)
+    rules = v.rules
+    start_counts = (rules.dice_per_player,) * players
+    # A round that cannot keep every die costs one, and the last seat keeps at least one.
+    natural = sum(start_counts) - 1
+    default_rounds = 10 * sum(start_counts) if rounds_may_keep_dice(rules) else natural
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"{v.name}, {players} players (perudo-rules)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players,
+        min_num_players=players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"max_rounds": default_rounds},
+    )
+    return GameSpec(
+        name=name,
+        variant=v,
+        players=players,
+        amap=action_map(v, players),
+        start_counts=start_counts,
+        seat_dice=most_dice_per_seat(rules),
+        roll_off=rules.setup_first_player == "roll_off",
+        natural_rounds=natural,
+        default_max_rounds=default_rounds,
+        offers_per_bid=most_offers(rules, start_counts),
+        die_outcomes=tuple((k, 1.0 / rules.dice_faces) for k in range(rules.dice_faces)),
+        seat_outcomes=tuple((k, 1.0 / players) for k in range(players)),
+        game_type=game_type,
+    )
