@@ -648,7 +648,7 @@ class LegalActions(Sequence[Action]):
         bids = game.bids
         if bids:
             cur = bids[-1]
-            self._ranks = rr.raise_ranks(to_move, table.rank_of[(cur.quantity, cur.face)])
+            self._ranks = rr.raise_ranks(to_move, table.floor_rank(cur.quantity, cur.face))
             self._extras = rr.calls(to_move, cur.player)
         else:
             self._ranks = rr.opening_ranks

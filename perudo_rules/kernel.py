@@ -8,20 +8,23 @@ a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.ya
 
 Where each rule is decided (rule id: code):
 
-* ``setup.first_player``, ``setup.rolloff_dice``: :func:`roll_off`
+* ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
+  ``setup.rolloff_wild_best``: :func:`roll_off`
 * ``play.roll``: :func:`roll_cups`
 * ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
 * ``play.count`` (wilds, palifico wilds): :func:`count_matching`
 * ``bidding.order``, ``bidding.wild_worth``, ``bidding.quantity_cap``: the bid table of
   :mod:`perudo_rules.ranks`
-* ``bidding.wild_opening``: :meth:`RoundRules.wild_banned`
-* ``palifico.face_lock``: :meth:`RoundRules.face_free`
+* ``bidding.wild_opening``, ``palifico.wild_bids``: :meth:`RoundRules.wild_banned`
+* ``palifico.face_lock``, ``palifico.opener_may_change``: :meth:`RoundRules.face_free`
 * which raises are open: :meth:`RoundRules.raise_ranks` (listed) and
   :meth:`RoundRules.bid_verdict` (explained), both from the two rules above and the ranks
-* ``challenge.who``, ``calza.enabled``, ``calza.who``: :meth:`RoundRules.call_verdict`
+* ``challenge.who``, ``calza.enabled``, ``calza.who``, ``calza.in_palifico``:
+  :meth:`RoundRules.call_verdict`
   (and :meth:`RoundRules.calls`, which lists what it accepts)
 * ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`
-* ``play.reveal``, ``challenge.early_stop``: :meth:`RoundRules.reveal`
+* ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
+  :meth:`RoundRules.reveal`
 * ``play.dudo``, ``play.calza``, ``calza.gain_cap``, ``round.starter``,
   ``calza.next_starts``, ``play.elimination``, ``end.condition``, ``palifico.trigger``,
   ``palifico.once_per_player``, ``palifico.heads_up``: :meth:`RoundRules.settle`
@@ -76,19 +79,24 @@ def next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
 
 def roll_off(rules: Ruleset, players: int, rng: random.Random) -> int:
     """Who opens a new game (``setup.first_player``): seat 0, or the roll-off, where every
-    seat rolls ``setup.rolloff_dice`` dice, the highest total opens and ties re-roll among
-    the tied, in seat order."""
+    seat rolls ``setup.rolloff_dice`` dice, the best score opens (``setup.rolloff_score``:
+    their total or their highest die; ``setup.rolloff_wild_best``: the wild face scores
+    above the highest face) and ties re-roll among the tied, in seat order."""
     if rules.setup_first_player != "roll_off":
         return 0
     rand = rng.random
     faces = rules.dice_faces
+    best_wild = rules.wild if rules.setup_rolloff_wild_best else None
+    highest = rules.setup_rolloff_score == "highest_die"
     tied = list(range(players))
     while len(tied) > 1:
-        totals = [
-            sum([int(rand() * faces) + 1 for _ in range(rules.setup_rolloff_dice)]) for _ in tied
-        ]
-        best = max(totals)
-        tied = [s for s, t in zip(tied, totals, strict=True) if t == best]
+        scores = []
+        for _ in tied:
+            dice = [int(rand() * faces) + 1 for _ in range(rules.setup_rolloff_dice)]
+            values = [faces + 1 if d == best_wild else d for d in dice]
+            scores.append(max(values) if highest else sum(values))
+        best = max(scores)
+        tied = [s for s, t in zip(tied, scores, strict=True) if t == best]
     return tied[0]
 
 
@@ -209,11 +217,16 @@ class RoundRules:
         self.table: BidSpace = table
         # palifico.wilds_count: in a palifico round without wilds the table has none
         self.wild: int | None = table.wild
-        # bidding.wild_opening: never applies in a palifico round
-        opening_rule = rules.bidding_wild_opening
-        banned = table.wild is not None and not palifico
-        self.ban_later = banned and opening_rule == "not_in_first_round" and first_round
-        self.ban_open = self.ban_later or (banned and opening_rule == "not_as_opening_bid")
+        if palifico:  # palifico.wild_bids (bidding.wild_opening never applies here)
+            wild_bids = rules.palifico_wild_bids
+            banned = rules.wild is not None and wild_bids != "allowed"
+            self.ban_later = banned and wild_bids == "forbidden"
+            self.ban_open = banned
+        else:  # bidding.wild_opening
+            opening_rule = rules.bidding_wild_opening
+            banned = rules.wild is not None
+            self.ban_later = banned and opening_rule == "not_in_first_round" and first_round
+            self.ban_open = self.ban_later or (banned and opening_rule == "not_as_opening_bid")
         self.locked = palifico and rules.palifico_face_lock != "free"
         # every rank above the standing bid is a legal raise for every seat
         self.plain = not self.ban_later and not self.locked
@@ -228,13 +241,29 @@ class RoundRules:
     # --- bids ---------------------------------------------------------------------------
 
     def face_free(self, player: int) -> bool:
-        """Whether ``player`` may change the face in this palifico round
-        (``palifico.face_lock``)."""
-        lock = self.rules.palifico_face_lock
-        return lock == "free" or (lock == "locked_except_single_die" and self.counts[player] == 1)
+        """Whether ``player`` may change the face in this palifico round: no lock
+        (``palifico.face_lock: free``); the palifico player itself as
+        ``palifico.opener_may_change`` says; any other seat as the lock's exception says
+        (none, holding exactly one die, or having had its own palifico round)."""
+        rules = self.rules
+        lock = rules.palifico_face_lock
+        if lock == "free":
+            return True
+        if player == self.palifico_player:
+            return rules.palifico_opener_may_change
+        single = self.counts[player] == 1
+        former = player in self.used
+        if lock == "locked_except_single_die":
+            return single
+        if lock == "locked_except_former_palifico":
+            return former
+        if lock == "locked_except_single_die_or_former_palifico":
+            return single or former
+        return False
 
     def wild_banned(self, opening_bid: bool) -> bool:
-        """Whether a bid on the wild face is forbidden now (``bidding.wild_opening``)."""
+        """Whether a bid on the wild face is forbidden now: ``bidding.wild_opening`` outside
+        palifico rounds, ``palifico.wild_bids`` in them."""
         return self.ban_open if opening_bid else self.ban_later
 
     def raise_ranks(self, to_move: int, current: int) -> Sequence[int]:
@@ -259,9 +288,12 @@ class RoundRules:
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
             return "play.bid_range", f"{q!r}x{f!r} is not a bid on a d{table.faces}"
         rank = table.rank(q, f)
-        if rank is None:
-            return "bidding.quantity_cap", f"only {table.cap} dice are in play; {q} is too many"
-        if f == self.wild and self.wild_banned(current is None):
+        if rank is None and table.capped:
+            return "bidding.quantity_cap", f"only {table.dice} dice are in play; {q} is too many"
+        if f == self.rules.wild and self.wild_banned(current is None):
+            if self.palifico:
+                when = "as the opening bid" if current is None else "at all"
+                return "palifico.wild_bids", f"no bid on the wild face {when} in a palifico round"
             when = "as the opening bid" if current is None else "in the first round"
             return "bidding.wild_opening", f"no bid on the wild face {when}"
         if current is None:
@@ -269,8 +301,11 @@ class RoundRules:
         if self.locked and f != current.face and not self.face_free(bid.player):
             return "palifico.face_lock", f"in this palifico round the face stays {current.face}"
         cur_rank = table.rank(current.quantity, current.face)
-        if cur_rank is None or rank > cur_rank:
-            return None
+        if rank is not None and cur_rank is not None:
+            if rank > cur_rank:
+                return None
+        elif table.key(q, f) > table.key(current.quantity, current.face):
+            return None  # beyond the table (bidding.quantity_cap: none): compared by key
         return self._order_verdict(current, q, f)
 
     def _order_verdict(self, current: Bid, q: int, f: int) -> tuple[str, str]:
@@ -315,19 +350,25 @@ class RoundRules:
         p = call.player
         rules = self.rules
         if type(call) is Dudo:
-            if rules.challenge_who == "player_to_move" and p != to_move:
+            who = rules.challenge_who
+            if p != to_move and (
+                who == "player_to_move"
+                or (who == "any_except_bidder_in_palifico" and not self.palifico)
+            ):
                 return "challenge.who", f"only seat {to_move}, the player to move, may call Dudo"
             if p == bidder:
                 return "challenge.who", "the bidder may not doubt their own bid"
             return None
         if not rules.calza_enabled:
             return "calza.enabled", "this variant has no Calza"
-        who = rules.calza_who
-        if p == bidder:
+        if self.palifico and not rules.calza_in_palifico:
+            return "calza.in_palifico", "no Calza in a palifico round"
+        calza_who = rules.calza_who
+        if p == bidder and calza_who in ("any_except_bidder_and_next", "any_except_bidder"):
             return "calza.who", "the bidder may not call Calza on their own bid"
-        if who == "any_except_bidder_and_next" and p == to_move:
+        if p == to_move and calza_who in ("any_except_bidder_and_next", "any_except_next"):
             return "calza.who", "the player to move may not call Calza"
-        if who == "player_to_move" and p != to_move:
+        if calza_who == "player_to_move" and p != to_move:
             return "calza.who", f"only seat {to_move}, the player to move, may call Calza"
         return None
 
@@ -365,17 +406,25 @@ class RoundRules:
     ) -> tuple[int, ...]:
         """The seats whose cups are lifted, in order (``play.reveal``): after a Dudo from the
         seat after the caller, stopping once the bid is reached when
-        ``challenge.early_stop``; after a Calza from the caller, every cup."""
+        ``challenge.early_stop``, or once the cups still down hold too few dice to reach it
+        when ``challenge.stop_when_unreachable``; after a Calza from the caller, every cup."""
         counts = self.counts
         n = len(counts)
         step = self.step
         start = caller + step if dudo else caller
         order = [s for s in ((start + step * i) % n for i in range(n)) if counts[s]]
-        if dudo and self.rules.challenge_early_stop:
+        rules = self.rules
+        reached = rules.challenge_early_stop
+        unreachable = rules.challenge_stop_when_unreachable
+        if dudo and (reached or unreachable):
             running = 0
+            down = sum(counts)
             for i, s in enumerate(order):
                 running += count_matching((dice[s],), bid.face, self.wild)
-                if running >= bid.quantity:
+                down -= counts[s]
+                if (reached and running >= bid.quantity) or (
+                    unreachable and running + down < bid.quantity
+                ):
                     return tuple(order[: i + 1])
         return tuple(order)
 
@@ -399,7 +448,13 @@ class RoundRules:
             else:
                 loser = caller
                 counts[caller] -= 1
-            starter = caller if rules.calza_next_starts == "caller" else to_move
+            after_calza = rules.calza_next_starts
+            if after_calza == "caller":
+                starter = caller
+            elif after_calza == "player_to_move":
+                starter = to_move
+            else:  # loser_else_bidder
+                starter = caller if loser == caller else bid.player
         new_counts = tuple(counts)
         alive = len(new_counts) - new_counts.count(0)
         used = self.used
@@ -412,11 +467,16 @@ class RoundRules:
             starter = next_seat(new_counts, self.step, starter)
         candidate: int | None = None
         if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):
-            if rules.palifico_trigger == "reduced_to_one":
-                if loser is not None and new_counts[loser] == 1:
-                    candidate = loser
-            elif new_counts[starter] == 1:
-                candidate = starter
+            trigger = rules.palifico_trigger
+            if trigger == "starts_with_one":
+                if new_counts[starter] == 1:
+                    candidate = starter
+            elif (
+                loser is not None
+                and new_counts[loser] == 1
+                and (dudo or trigger == "reduced_to_one")  # reduced_to_one_by_dudo: Dudo only
+            ):
+                candidate = loser
         if candidate is not None and not (rules.palifico_once_per_player and candidate in used):
             return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
         return Settlement(new_counts, loser, gainer, None, starter, False, used)

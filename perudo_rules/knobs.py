@@ -80,15 +80,25 @@ KNOBS: tuple[KnobSpec, ...] = (
     _enum(
         "setup.first_player",
         "Who opens the first round of a game.",
-        ("roll_off", "every seat rolls setup.rolloff_dice dice; highest total opens, ties re-roll"),
+        ("roll_off", "every seat rolls setup.rolloff_dice dice; best score opens, ties re-roll"),
         ("seat_zero", "seat 0 always opens the first round"),
     ),
-    _int("setup.rolloff_dice", "Dice each seat rolls (and sums) in the roll-off.", 1, 10),
+    _int("setup.rolloff_dice", "Dice each seat rolls in the roll-off.", 1, 10),
     _enum(
         "setup.direction",
         "Direction of play; 'next seat' always means the next seat in this direction.",
         ("left", "clockwise: to the next higher seat number"),
         ("right", "counter-clockwise: to the next lower seat number"),
+    ),
+    _enum(
+        "setup.rolloff_score",
+        "What a seat's roll-off dice score.",
+        ("total", "the sum of the dice rolled"),
+        ("highest_die", "the highest single die rolled"),
+    ),
+    _bool(
+        "setup.rolloff_wild_best",
+        "In the roll-off the wild face scores above the highest face (else it counts its number).",
     ),
     _enum(
         "bidding.order",
@@ -114,16 +124,31 @@ KNOBS: tuple[KnobSpec, ...] = (
         "bidding.quantity_cap",
         "The largest quantity a bid may name.",
         ("dice_in_play", "the number of dice in play when the round started"),
+        (
+            "none",
+            "no cap: any quantity may be bid (above the dice in play it can only lose); "
+            "the listed raises stop at the dice in play plus one",
+        ),
     ),
     _enum(
         "challenge.who",
         "Who may call Dudo against the standing bid.",
         ("player_to_move", "only the player whose turn it is"),
         ("any_except_bidder", "any seat with dice except the bidder"),
+        (
+            "any_except_bidder_in_palifico",
+            "only the player to move, but in a palifico round any seat with dice except the "
+            "bidder",
+        ),
     ),
     _bool(
         "challenge.early_stop",
         "Dudo reveal stops as soon as the bid is proven reached (else every cup is lifted).",
+    ),
+    _bool(
+        "challenge.stop_when_unreachable",
+        "Dudo reveal also stops as soon as the cups still down hold too few dice to reach the "
+        "bid (the dice counts are public).",
     ),
     _bool("calza.enabled", "Whether Calza (claiming the standing bid is exact) may be called."),
     _enum(
@@ -132,6 +157,8 @@ KNOBS: tuple[KnobSpec, ...] = (
         ("any_except_bidder_and_next", "any seat with dice but the bidder and the player to move"),
         ("any_except_bidder", "any seat with dice but the bidder, the player to move included"),
         ("player_to_move", "only the player to move, instead of bidding"),
+        ("any_except_next", "any seat with dice but the player to move, the bidder included"),
+        ("anyone", "any seat with dice, the bidder and the player to move included"),
     ),
     _int("calza.gain_cap", "An exact Calza gains a die only if the caller holds fewer dice.", 1),
     _enum(
@@ -139,13 +166,23 @@ KNOBS: tuple[KnobSpec, ...] = (
         "Who opens the round after a Calza.",
         ("caller", "the Calza caller (the next seat if the caller is out)"),
         ("player_to_move", "the player whose turn it was"),
+        (
+            "loser_else_bidder",
+            "the caller after a wrong Calza (the seat that lost a die), the bidder after a "
+            "right one",
+        ),
     ),
+    _bool("calza.in_palifico", "Whether Calza may be called in a palifico round."),
     _bool("palifico.enabled", "Whether palifico rounds exist."),
     _enum(
         "palifico.trigger",
         "What makes the next round a palifico round.",
         ("reduced_to_one", "a seat has just lost a die and holds exactly one"),
         ("starts_with_one", "the seat opening the round holds exactly one die"),
+        (
+            "reduced_to_one_by_dudo",
+            "a seat has just lost a Dudo (not a Calza) and holds exactly one die",
+        ),
     ),
     _bool("palifico.once_per_player", "Each seat has at most one palifico round per game."),
     _bool("palifico.wilds_count", "Whether wild dice still count (and rank as wild) in palifico."),
@@ -158,8 +195,30 @@ KNOBS: tuple[KnobSpec, ...] = (
             "a seat holding exactly one die may change the face with an ordinary raise",
         ),
         ("free", "no lock: ordinary raises"),
+        (
+            "locked_except_former_palifico",
+            "a seat that has already had its own palifico round may change the face with an "
+            "ordinary raise",
+        ),
+        (
+            "locked_except_single_die_or_former_palifico",
+            "a seat holding exactly one die, or one that has already had its own palifico "
+            "round, may change the face with an ordinary raise",
+        ),
     ),
     _bool("palifico.heads_up", "Whether palifico rounds still happen with two seats left."),
+    _bool(
+        "palifico.opener_may_change",
+        "Whether the palifico player may change the face on a later turn of its own palifico "
+        "round (under a face lock; the lock of the other seats is palifico.face_lock).",
+    ),
+    _enum(
+        "palifico.wild_bids",
+        "When a bid on the wild face is allowed in a palifico round.",
+        ("allowed", "at any time, the opening bid included"),
+        ("not_as_opening_bid", "not as the opening bid of the palifico round"),
+        ("forbidden", "never in a palifico round"),
+    ),
     _enum(
         "round.starter",
         "Who opens the round after a Dudo.",

@@ -12,10 +12,15 @@ The rank function (rule ids ``bidding.order`` and ``bidding.wild_worth``):
 * In a palifico round where wilds do not count there is no wild face: the
   key is (q, f) (or (f, q)), ones the lowest face.
 
-Quantities run from 1 to the cap (the dice in play at the round's start,
-``bidding.quantity_cap``). The rank of a bid is its index in the sorted list
-of all bids; a raise is legal (outside the palifico face lock and the wild
-opening rule) exactly when its rank is higher.
+Quantities run from 1 to the cap: the dice in play at the round's start
+(``bidding.quantity_cap: dice_in_play``), or that plus one under
+``bidding.quantity_cap: none``. Without a cap any quantity may be bid, but a bid
+above the dice in play can only lose, so the table (and ``legal_actions()``)
+lists one step of pure bluff on every face and stops there; a larger bid is
+still legal, compared by its key (:meth:`BidSpace.key`), and
+:meth:`BidSpace.floor_rank` places it in the table. The rank of a bid is its
+index in the sorted list of all bids; a raise is legal (outside the palifico
+face lock and the wild bans) exactly when its rank (its key) is higher.
 """
 
 from __future__ import annotations
@@ -31,50 +36,73 @@ __all__ = ["BidSpace", "TupleTail", "bid_space"]
 
 
 class BidSpace:
-    """The ranked bids of one round: a table built once per (rules, cap, palifico)."""
+    """The ranked bids of one round: a table built once per (rules, dice in play, palifico)."""
 
     __slots__ = (
         "all_ranks",
         "bids",
         "cap",
+        "capped",
+        "dice",
         "face_ranks",
         "faces",
+        "keys",
         "nonwild_ranks",
+        "order",
         "rank_of",
         "size",
         "wild",
+        "worth",
     )
 
-    def __init__(self, rules: Ruleset, cap: int, palifico: bool) -> None:
+    def __init__(self, rules: Ruleset, dice: int, palifico: bool) -> None:
+        self.dice = dice
+        # bidding.quantity_cap: the dice in play, or (no cap) one step of bluff above them
+        self.capped = rules.bidding_quantity_cap == "dice_in_play"
+        cap = dice if self.capped else dice + 1
         self.cap = cap
         self.faces = rules.dice_faces
         # palifico.wilds_count: without it a palifico round has no wild face
         wild = rules.wild if (not palifico or rules.palifico_wilds_count) else None
         self.wild = wild
-        keyed: list[tuple[tuple[int, ...], tuple[int, int]]] = []
-        for face in range(1, self.faces + 1):
-            for q in range(1, cap + 1):
-                if rules.bidding_order == "face_then_quantity":
-                    key: tuple[int, ...] = (face, q)
-                elif face == wild:
-                    key = (rules.bidding_wild_worth * q, 1, 0)
-                else:
-                    key = (q, 0, face)
-                keyed.append((key, (q, face)))
-        keyed.sort()
+        self.order = rules.bidding_order
+        self.worth = rules.bidding_wild_worth
+        keyed = sorted(
+            (self.key(q, face), (q, face))
+            for face in range(1, self.faces + 1)
+            for q in range(1, cap + 1)
+        )
+        self.keys = [k for k, _ in keyed]
         self.bids: tuple[tuple[int, int], ...] = tuple(b for _, b in keyed)
         self.rank_of: dict[tuple[int, int], int] = {b: i for i, b in enumerate(self.bids)}
         self.size = len(self.bids)
         self.all_ranks = range(self.size)
-        self.nonwild_ranks = tuple(i for i, b in enumerate(self.bids) if b[1] != wild)
+        # the bids not on the wild face (even where it does not count): for the wild bans
+        self.nonwild_ranks = tuple(i for i, b in enumerate(self.bids) if b[1] != rules.wild)
         self.face_ranks = {
             f: tuple(self.rank_of[(q, f)] for q in range(1, cap + 1))
             for f in range(1, self.faces + 1)
         }
 
+    def key(self, quantity: int, face: int) -> tuple[int, ...]:
+        """The sort key of any bid of this round, in the table or beyond its cap."""
+        if self.order == "face_then_quantity":
+            return (face, quantity)
+        if face == self.wild:
+            return (self.worth * quantity, 1, 0)
+        return (quantity, 0, face)
+
     def rank(self, quantity: int, face: int) -> int | None:
-        """The rank of a bid, or ``None`` when it is not a bid of this round."""
+        """The rank of a bid, or ``None`` when it is not a bid of this round's table."""
         return self.rank_of.get((quantity, face))
+
+    def floor_rank(self, quantity: int, face: int) -> int:
+        """The rank of a bid, or for a bid beyond the table (``bidding.quantity_cap: none``)
+        the highest rank below it (``-1`` if none): the ranks above it are its raises."""
+        rank = self.rank_of.get((quantity, face))
+        if rank is not None:
+            return rank
+        return bisect.bisect_right(self.keys, self.key(quantity, face)) - 1
 
     def bid(self, rank: int) -> tuple[int, int]:
         """The (quantity, face) of a rank."""
@@ -126,6 +154,6 @@ class TupleTail(Sequence[int]):
 
 
 @functools.lru_cache(maxsize=512)
-def bid_space(rules: Ruleset, cap: int, palifico: bool) -> BidSpace:
-    """The cached :class:`BidSpace` for a ruleset, a quantity cap and a round kind."""
-    return BidSpace(rules, cap, palifico)
+def bid_space(rules: Ruleset, dice: int, palifico: bool) -> BidSpace:
+    """The cached :class:`BidSpace` for a ruleset, the dice in play and a round kind."""
+    return BidSpace(rules, dice, palifico)

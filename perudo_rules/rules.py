@@ -16,6 +16,10 @@ from perudo_rules.variant import Variant, data_dir
 __all__ = ["core_rule_details", "core_rules", "rule_text"]
 
 
+def _fold(value: Any) -> Any:
+    return " ".join(value.split()) if isinstance(value, str) else value
+
+
 @functools.cache
 def core_rule_details() -> tuple[dict[str, Any], ...]:
     """Every fixed rule as ``{"id", "text", "interpretation"}`` (interpretation: a dict
@@ -30,7 +34,7 @@ def core_rule_details() -> tuple[dict[str, Any], ...]:
                 "text": " ".join(str(r["text"]).split()),
                 "interpretation": None
                 if interp is None
-                else {k: " ".join(str(v).split()) for k, v in interp.items()},
+                else {k: _fold(v) for k, v in interp.items()},
             }
         )
     return tuple(out)

@@ -45,22 +45,40 @@ class Ruleset:
     setup_first_player: Literal["roll_off", "seat_zero"]
     setup_rolloff_dice: int
     setup_direction: Literal["left", "right"]
+    setup_rolloff_score: Literal["total", "highest_die"]
+    setup_rolloff_wild_best: bool
     bidding_order: Literal["quantity_then_face", "face_then_quantity"]
     bidding_wild_worth: int
     bidding_wild_opening: Literal["allowed", "not_as_opening_bid", "not_in_first_round"]
-    bidding_quantity_cap: Literal["dice_in_play"]
-    challenge_who: Literal["player_to_move", "any_except_bidder"]
+    bidding_quantity_cap: Literal["dice_in_play", "none"]
+    challenge_who: Literal["player_to_move", "any_except_bidder", "any_except_bidder_in_palifico"]
     challenge_early_stop: bool
+    challenge_stop_when_unreachable: bool
     calza_enabled: bool
-    calza_who: Literal["any_except_bidder_and_next", "any_except_bidder", "player_to_move"]
+    calza_who: Literal[
+        "any_except_bidder_and_next",
+        "any_except_bidder",
+        "player_to_move",
+        "any_except_next",
+        "anyone",
+    ]
     calza_gain_cap: int
-    calza_next_starts: Literal["caller", "player_to_move"]
+    calza_next_starts: Literal["caller", "player_to_move", "loser_else_bidder"]
+    calza_in_palifico: bool
     palifico_enabled: bool
-    palifico_trigger: Literal["reduced_to_one", "starts_with_one"]
+    palifico_trigger: Literal["reduced_to_one", "starts_with_one", "reduced_to_one_by_dudo"]
     palifico_once_per_player: bool
     palifico_wilds_count: bool
-    palifico_face_lock: Literal["locked", "locked_except_single_die", "free"]
+    palifico_face_lock: Literal[
+        "locked",
+        "locked_except_single_die",
+        "free",
+        "locked_except_former_palifico",
+        "locked_except_single_die_or_former_palifico",
+    ]
     palifico_heads_up: bool
+    palifico_opener_may_change: bool
+    palifico_wild_bids: Literal["allowed", "not_as_opening_bid", "forbidden"]
     round_starter: Literal["loser", "challenge_winner"]
     end_condition: Literal["last_player_standing", "single_round"]
     wild: int | None = field(init=False, compare=False, repr=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from perudo_rules.knobs import KNOBS, SECTIONS
+from perudo_rules.knobs import KNOB_PATHS, KNOBS, SECTIONS
 
 __all__ = ["SCHEMA_ID", "schema_json", "variant_schema"]
 
@@ -109,6 +109,19 @@ def variant_schema() -> dict[str, Any]:
                     "chosen": {"type": "string", "minLength": 1},
                     "alternative": {"type": "string", "minLength": 1},
                     "reason": {"type": "string", "minLength": 1},
+                    "override": {
+                        "type": "object",
+                        "minProperties": 1,
+                        "propertyNames": {"enum": list(KNOB_PATHS)},
+                        "description": (
+                            "The knob values (path: value) that play the alternative reading."
+                        ),
+                    },
+                    "inexpressible": {
+                        "type": "string",
+                        "minLength": 1,
+                        "description": "Why no knob value plays the alternative reading.",
+                    },
                 },
             }
         },

@@ -81,11 +81,35 @@ def variant_path(variant_id: str) -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Interpretation:
-    """A reading we chose where the rulebook is silent or ambiguous."""
+    """A reading we chose where the rulebook is silent or ambiguous.
+
+    ``override`` is the knob values (``(path, value)`` pairs) that play the alternative
+    reading, so that a table reading the rulebook the other way is one override away;
+    where no knob value can, ``inexpressible`` says why.
+    """
 
     chosen: str
     alternative: str
     reason: str
+    override: tuple[tuple[str, Any], ...] | None = None
+    inexpressible: str | None = None
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Interpretation:
+        """Build from the mapping a variant file (or ``spec/core-rules.yaml``) holds."""
+        override = doc.get("override")
+        return cls(
+            chosen=doc["chosen"],
+            alternative=doc["alternative"],
+            reason=doc["reason"],
+            override=None if override is None else tuple(override.items()),
+            inexpressible=doc.get("inexpressible"),
+        )
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """The override as a mapping for ``load_variant(..., overrides=...)`` (``{}`` if none)."""
+        return dict(self.override or ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +263,7 @@ def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
                     text=raw["text"],
                     source=raw["source"],
                     quote=raw.get("quote"),
-                    interpretation=Interpretation(**interp) if interp else None,
+                    interpretation=Interpretation.from_doc(interp) if interp else None,
                     file=doc.file,
                     line=line,
                 )

@@ -12,7 +12,8 @@ variant, ``a`` with only ``k`` set to ``b``'s value (or ``b`` with ``a``'s value
 when that one is not consistent), so that any divergence between the base and
 the hybrid is caused by ``k`` alone. It then walks small positions breadth-first
 over action sequences, in passes from cheap to dear (2 to 4 seats, 1 to
-``max_dice`` dice a seat, one or two bids a round, then a second round; ordinary
+``max_dice`` dice a seat, and the fewest seats holding their starting dice, one or two
+bids a round, then a second round; ordinary
 and palifico starts, round 1 and a later round, no seat or every seat having had
 its palifico, a few seeded dice rolls; explored bids are the lowest legal bid on
 each face, and every Dudo and Calza), comparing at every node the legal actions
@@ -376,7 +377,13 @@ def _passes(a: Variant, limits: SearchLimits) -> list[tuple[int, int, int, int]]
         range(1, limits.max_bids + 1),
         range(1, limits.max_rounds + 1),
     )
-    return sorted(combos, key=lambda p: (p[3], p[0] + p[1] + 2 * p[2], p))
+    passes = list(combos)
+    # Also the fewest seats holding their starting dice, when that is more than the small
+    # positions hold, in one round: rules that only bite at full cups (a cap) show there.
+    full = min(rules.dice_per_player, rules.dice_max_per_player)
+    if full > top:
+        passes += [(lo, full, bids, 1) for bids in range(1, limits.max_bids + 1)]
+    return sorted(passes, key=lambda p: (p[3], p[0] + p[1] + 2 * p[2], p))
 
 
 def _search_play(

@@ -66,19 +66,25 @@ def variant_values(draw: st.DrawFn) -> dict[str, Any]:
     for path in (
         "setup.first_player",
         "setup.direction",
+        "setup.rolloff_score",
+        "setup.rolloff_wild_best",
         "bidding.order",
         "bidding.wild_opening",
         "bidding.quantity_cap",
         "challenge.who",
         "challenge.early_stop",
+        "challenge.stop_when_unreachable",
         "calza.who",
         "calza.next_starts",
+        "calza.in_palifico",
         "palifico.enabled",
         "palifico.trigger",
         "palifico.once_per_player",
         "palifico.wilds_count",
         "palifico.face_lock",
         "palifico.heads_up",
+        "palifico.opener_may_change",
+        "palifico.wild_bids",
         "round.starter",
     ):
         v[path] = draw(st.sampled_from(_choices(path)))
@@ -239,9 +245,14 @@ def raise_ok(game: Game, cur: Bid, new: Bid) -> bool:
 
 
 def wild_banned(game: Game) -> bool:
-    """Whether the wild-opening rule forbids a wild bid right now."""
+    """Whether a bid on the wild face is forbidden right now: the wild-opening rule outside
+    palifico rounds, palifico.wild_bids in them."""
     r = game.rules
-    if game.palifico or r.bidding_wild_opening == "allowed":
+    if game.palifico:
+        return r.palifico_wild_bids == "forbidden" or (
+            r.palifico_wild_bids == "not_as_opening_bid" and not game.bids
+        )
+    if r.bidding_wild_opening == "allowed":
         return False
     if r.bidding_wild_opening == "not_as_opening_bid":
         return not game.bids
@@ -249,9 +260,23 @@ def wild_banned(game: Game) -> bool:
 
 
 def face_free(game: Game, player: int) -> bool:
-    """Whether ``player`` may change the face in this palifico round."""
-    lock = game.rules.palifico_face_lock
-    return lock == "free" or (lock == "locked_except_single_die" and game.dice_counts[player] == 1)
+    """Whether ``player`` may change the face in this palifico round: never under a lock,
+    except as the lock says for other seats and as opener_may_change says for the palifico
+    player itself."""
+    r = game.rules
+    lock = r.palifico_face_lock
+    if lock == "free":
+        return True
+    if player == game.palifico_player:
+        return r.palifico_opener_may_change
+    single = game.dice_counts[player] == 1
+    former = player in game.palifico_used
+    return {
+        "locked": False,
+        "locked_except_single_die": single,
+        "locked_except_former_palifico": former,
+        "locked_except_single_die_or_former_palifico": single or former,
+    }[lock]
 
 
 def bid_expected_legal(game: Game, bid: Bid) -> bool:
@@ -259,9 +284,12 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
     if game.to_move is None or bid.player != game.to_move:
         return False
     faces = game.rules.dice_faces
-    if not (1 <= bid.quantity <= game.dice_in_play and 1 <= bid.face <= faces):
+    capped = game.rules.bidding_quantity_cap == "dice_in_play"
+    if not (bid.quantity >= 1 and 1 <= bid.face <= faces):
         return False
-    if bid.face == wild_active(game) and wild_banned(game):
+    if capped and bid.quantity > game.dice_in_play:
+        return False
+    if bid.face == game.rules.wild and wild_banned(game):
         return False
     if not game.bids:
         return True
@@ -272,12 +300,12 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
 
 
 def candidates(game: Game) -> list[Action]:
-    """The whole candidate space: every bid of every seat with quantity 0..cap+1 and face
+    """The whole candidate space: every bid of every seat with quantity 0..dice+2 and face
     0..faces+1, and Dudo and Calza for every seat, out seats included."""
     cap = game.dice_in_play
     out: list[Action] = []
     for p in range(game.players):
-        out.extend(Bid(p, q, f) for q in range(cap + 2) for f in range(game.rules.dice_faces + 2))
+        out.extend(Bid(p, q, f) for q in range(cap + 3) for f in range(game.rules.dice_faces + 2))
         out.append(Dudo(p))
         out.append(Calza(p))
     return out

@@ -310,8 +310,36 @@ def test_italian_face_lock_and_single_die_exception() -> None:
     assert g.is_legal(Bid(3, 3, 3))
     assert_view_agrees(g)
     g = g.apply(Bid(3, 3, 3))
-    assert g.to_move == 0 and g.is_legal(Bid(0, 4, 2))  # the palifico player has one die too
-    assert refused(g, Bid(0, 3, 2)) == "bidding.order"  # a face change is still a raise
+    # the palifico player may not change its face again, though it holds one die ...
+    assert g.to_move == 0 and refused(g, Bid(0, 4, 2)) == "palifico.face_lock"
+    assert g.is_legal(Bid(0, 4, 3))  # ... it follows the face another seat changed to
+    assert_view_agrees(g)
+
+
+def test_palifico_opener_may_change_override() -> None:
+    """The literal Spanish reading as an override: the palifico player may change its face
+    later in its round, while the others stay locked."""
+    v = load_variant("spanish", overrides={"palifico.opener_may_change": True})
+    g = position(v, [[2], [2, 3], [5, 5]], palifico=True, bids=["1x2", "2x2", "3x2"])
+    assert g.to_move == 0
+    assert g.is_legal(Bid(0, 4, 3)) and g.is_legal(Bid(0, 3, 3))
+    assert refused(g, Bid(0, 3, 1)) == "bidding.order"  # still a raise: ones rank lowest
+    g = g.apply(Bid(0, 3, 3))
+    assert refused(g, Bid(1, 4, 4)) == "palifico.face_lock"
+    assert_view_agrees(g)
+
+
+def test_former_palifico_may_change_the_face() -> None:
+    v = load_variant("italian", overrides={"palifico.face_lock": "locked_except_former_palifico"})
+    dice = [[2], [2, 3], [5], [6, 6]]
+    g = Game.start(v, dice, 0, palifico=True, palifico_used=[3])
+    g = g.apply(Bid(0, 1, 2))
+    assert refused(g, Bid(1, 2, 3)) == "palifico.face_lock"
+    g = g.apply(Bid(1, 2, 2))
+    assert refused(g, Bid(2, 2, 3)) == "palifico.face_lock"  # one die, but never palifico
+    g = g.apply(Bid(2, 3, 2))
+    assert g.is_legal(Bid(3, 3, 4))  # seat 3 already had its palifico round
+    assert_view_agrees(g)
 
 
 def test_spanish_face_locked_for_everyone() -> None:

@@ -30,7 +30,6 @@ from hypothesis import strategies as st
 from strategies import (
     bid_expected_legal,
     boosted,
-    bundled_variants,
     candidates,
     face_free,
     load_values,
@@ -168,12 +167,21 @@ def test_calls_follow_the_rules(g: Game) -> None:
     bidder = g.bids[-1].player if g.bids else None
     for p in range(g.players):
         has = g.dice_counts[p] > 0
-        standing = g.to_move is not None and bidder is not None and has and p != bidder
-        dudo = standing and (r.challenge_who == "any_except_bidder" or p == g.to_move)
-        calza = standing and r.calza_enabled
-        if r.calza_who == "player_to_move":
+        live = g.to_move is not None and bidder is not None and has
+        standing = live and p != bidder
+        anyone_dudo = r.challenge_who == "any_except_bidder" or (
+            r.challenge_who == "any_except_bidder_in_palifico" and g.palifico
+        )
+        dudo = standing and (anyone_dudo or p == g.to_move)
+        calza = live and r.calza_enabled and (r.calza_in_palifico or not g.palifico)
+        who = r.calza_who
+        if who == "player_to_move":
             calza = calza and p == g.to_move
-        elif r.calza_who == "any_except_bidder_and_next":
+        elif who == "any_except_bidder_and_next":
+            calza = calza and p != g.to_move and p != bidder
+        elif who == "any_except_bidder":
+            calza = calza and p != bidder
+        elif who == "any_except_next":
             calza = calza and p != g.to_move
         assert g.is_legal(Dudo(p)) == dudo, (p, g.violation(Dudo(p)))
         assert g.is_legal(Calza(p)) == calza, (p, g.violation(Calza(p)))
@@ -186,14 +194,20 @@ def test_calls_follow_the_rules(g: Game) -> None:
 @given(st.one_of(positions(), starts()), st.data())
 def test_legal_actions_agree_with_is_legal(g: Game, data: st.DataObject) -> None:
     """legal_actions() is exactly the legal part of the whole candidate space (bids of every
-    seat with quantities 0..cap+1 and faces 0..faces+1, Dudo and Calza for every seat, out
+    seat with quantities 0..dice+2 and faces 0..faces+1, Dudo and Calza for every seat, out
     seats included), in order: bids by rank, then Dudo, then Calza; also after a call.
-    apply() accepts exactly the legal actions."""
+    Without a quantity cap, bids above the listed table (dice in play + 1) are legal by
+    the raise rule but not listed. apply() accepts exactly the legal actions."""
     for state in (g, _after_call(g, data)):
         acts = state.legal_actions()
         listed = list(acts)
         assert len(listed) == len(acts) == len(set(listed))
-        legal = [a for a in candidates(state) if state.is_legal(a)]
+        top = state.space.cap
+        legal = [
+            a
+            for a in candidates(state)
+            if state.is_legal(a) and not (isinstance(a, Bid) and a.quantity > top)
+        ]
         assert set(listed) == set(legal)
         for a in candidates(state):
             legal_a = state.is_legal(a)
@@ -287,7 +301,11 @@ def test_dudo_and_calza_outcomes(game: Game, seed: int) -> None:
                 assert r.gainer == (step.player if gains else None)
             else:
                 assert (r.loser, r.gainer) == (step.player, None)
-            starter = step.player if rules.calza_next_starts == "caller" else before.to_move
+            starter = {
+                "caller": step.player,
+                "player_to_move": before.to_move,
+                "loser_else_bidder": step.player if r.loser == step.player else bid.player,
+            }[rules.calza_next_starts]
         if after.is_over:
             assert r.next_player is None
             continue
@@ -318,12 +336,17 @@ def test_reveal_order(game: Game, seed: int) -> None:
         first = step.player if isinstance(step, Calza) else step.player + step_dir
         order = [(first + step_dir * i) % n for i in range(n)]
         order = [s for s in order if before.dice_counts[s]]
-        if isinstance(step, Dudo) and rules.challenge_early_stop:
+        reached, unreachable = rules.challenge_early_stop, rules.challenge_stop_when_unreachable
+        if isinstance(step, Dudo) and (reached or unreachable):
             wild = wild_active(before)
             running = 0
+            down = before.dice_in_play
             for i, s in enumerate(order):
                 running += true_count([before.dice[s]], r.bid.face, wild)
-                if running >= r.bid.quantity:
+                down -= before.dice_counts[s]
+                if (reached and running >= r.bid.quantity) or (
+                    unreachable and running + down < r.bid.quantity
+                ):
                     order = order[: i + 1]
                     break
         assert list(r.revealed) == order
@@ -462,20 +485,27 @@ def test_same_seed_same_game(v: Variant, data: st.DataObject, seed: int, play: i
 
 
 @boosted()
-@given(bundled_variants(), st.integers(2, 6), SEEDS)
+@given(variants(), st.integers(2, 6), SEEDS)
 def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
     """Game.new settles the opener by the variant's roll-off from random.Random(seed): every
-    seat rolls setup.rolloff_dice dice, the highest total opens, ties re-roll among the tied
-    (in seat order); then the dice are rolled seat by seat. seat_zero always opens at 0."""
+    seat rolls setup.rolloff_dice dice, the best score opens (their total or their highest
+    die, the wild face best where the variant says so), ties re-roll among the tied (in seat
+    order); then the dice are rolled seat by seat. seat_zero always opens at 0."""
     rules = v.rules
     players = min(players, rules.players_max)
     rng = random.Random(seed)
     first = 0
+
+    def score(dice: list[int]) -> int:
+        best = rules.wild if rules.setup_rolloff_wild_best else None
+        values = [rules.dice_faces + 1 if d == best else d for d in dice]
+        return max(values) if rules.setup_rolloff_score == "highest_die" else sum(values)
+
     if rules.setup_first_player == "roll_off":
         tied = list(range(players))
         while len(tied) > 1:
             totals = [
-                sum(roll_die(rng, rules.dice_faces) for _ in range(rules.setup_rolloff_dice))
+                score([roll_die(rng, rules.dice_faces) for _ in range(rules.setup_rolloff_dice)])
                 for _ in tied
             ]
             tied = [s for s, t in zip(tied, totals, strict=True) if t == max(totals)]
@@ -594,14 +624,28 @@ def test_palifico_wilds_do_not_count(g: Game) -> None:
 @given(palifico_positions())
 def test_palifico_face_lock(g: Game) -> None:
     """In a palifico round every legal bid after the opening keeps the standing face, except
-    where the variant frees it (face_lock free, or a bidder holding exactly one die under
-    locked_except_single_die), and a seat that may change it may make any higher-ranked bid;
-    a higher quantity on the standing face stays legal."""
+    where the variant frees it (face_lock free; another seat holding exactly one die under
+    locked_except_single_die, or one that had its own palifico under
+    locked_except_former_palifico; the palifico player itself only with
+    opener_may_change), and a seat that may change it may make any higher-ranked bid but a
+    banned wild one; a higher quantity on the standing face stays legal."""
     assume(g.to_move is not None and g.bids)
     assert g.to_move is not None
     cur = g.bids[-1]
-    lock = g.rules.palifico_face_lock
-    free = lock == "free" or (lock == "locked_except_single_die" and g.dice_counts[g.to_move] == 1)
+    r = g.rules
+    lock = r.palifico_face_lock
+    if lock == "free":
+        free = True
+    elif g.to_move == g.palifico_player:
+        free = r.palifico_opener_may_change
+    else:
+        single = g.dice_counts[g.to_move] == 1
+        former = g.to_move in g.palifico_used
+        free = (
+            (lock == "locked_except_single_die" and single)
+            or (lock == "locked_except_former_palifico" and former)
+            or (lock == "locked_except_single_die_or_former_palifico" and (single or former))
+        )
     for a in g.legal_actions():
         if isinstance(a, Bid) and a.face != cur.face:
             assert free, (lock, cur, a)
@@ -610,11 +654,13 @@ def test_palifico_face_lock(g: Game) -> None:
     if free:
         cur_rank = g.rank(cur)
         assert cur_rank is not None
-        for f in range(1, g.rules.dice_faces + 1):
+        banned = r.wild if r.palifico_wild_bids == "forbidden" else None
+        for f in range(1, r.dice_faces + 1):
             for q in range(1, g.dice_in_play + 1):
                 rank = g.rank(Bid(g.to_move, q, f))
                 assert rank is not None
-                assert g.is_legal(Bid(g.to_move, q, f)) == (rank > cur_rank), (cur, q, f)
+                expected = rank > cur_rank and f != banned
+                assert g.is_legal(Bid(g.to_move, q, f)) == expected, (cur, q, f)
 
 
 @boosted()
@@ -646,8 +692,10 @@ def test_palifico_rounds_follow_the_trigger(game: Game, seed: int) -> None:
             assert not r.next_palifico
             continue
         n_alive = len(alive(after))
-        if rules.palifico_trigger == "reduced_to_one":
+        if rules.palifico_trigger in ("reduced_to_one", "reduced_to_one_by_dudo"):
             cand = r.loser if r.loser is not None and after.dice_counts[r.loser] == 1 else None
+            if rules.palifico_trigger == "reduced_to_one_by_dudo" and r.kind != "dudo":
+                cand = None
         else:
             cand = r.next_player if after.dice_counts[r.next_player] == 1 else None  # type: ignore[index]
             if r.next_palifico:

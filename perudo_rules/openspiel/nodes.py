@@ -151,16 +151,16 @@ def replay(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
 
 @functools.lru_cache(maxsize=1024)
 def _round_ids(
-    rules: Ruleset, max_dice: int, cap: int, palifico: bool
+    rules: Ruleset, max_dice: int, dice: int, palifico: bool
 ) -> tuple[tuple[int, ...], bool]:
     """Rank in a round's bid table -> action id, and whether that map is increasing.
 
-    Keyed by value: the round's table is ``bid_space(rules, cap, palifico)``, the action
+    Keyed by value: the round's table is ``bid_space(rules, dice, palifico)``, the action
     ids are ranks in ``bid_space(rules, max_dice, False)`` (see :func:`action_map
     <perudo_rules.openspiel.actions.action_map>`).
     """
     rank_of = bid_space(rules, max_dice, False).rank_of
-    ids = tuple([rank_of[b] for b in bid_space(rules, cap, palifico).bids])
+    ids = tuple([rank_of[b] for b in bid_space(rules, dice, palifico).bids])
     return ids, all(a < b for a, b in itertools.pairwise(ids))
 
 
@@ -179,7 +179,7 @@ def legal_ids(node: Node, player: int) -> list[int]:
         return out
     legal = game.legal_actions()
     ranks = legal.bid_ranks
-    ids, increasing = _round_ids(game.rules, amap.max_dice, game.space.cap, game.palifico)
+    ids, increasing = _round_ids(game.rules, amap.max_dice, game.space.dice, game.palifico)
     if ids[-1] == len(ids) - 1 and increasing:  # the round's table is the largest one
         out = list(ranks)
     else:

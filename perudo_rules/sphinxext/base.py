@@ -100,7 +100,8 @@ class PerudoDirective(SphinxDirective):
         out = []
         for rule in core_rule_details():
             interp = rule.get("interpretation")
-            out.append((rule["id"], rule["text"], Interpretation(**interp) if interp else None))
+            reading = Interpretation.from_doc(interp) if interp else None
+            out.append((rule["id"], rule["text"], reading))
         return out
 
     def bundled_scenarios(self) -> list[Scenario]:
