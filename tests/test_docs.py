@@ -89,6 +89,7 @@ PAGES = [
     "format",
     "house-rules",
     "api",
+    "pettingzoo",
     "about",
 ]
 

@@ -5,6 +5,7 @@ rendering. Skips cleanly when the ``pettingzoo`` extra is not installed."""
 from __future__ import annotations
 
 import random
+import runpy
 import warnings
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 from strategies import MAX_PLAYERS, boosted, variants
 
+import perudo_rules.pettingzoo as pettingzoo_module
 from perudo_rules import Calza, Dudo, Game, Variant, available_variants
 from perudo_rules import load_variant as load
 from perudo_rules.pettingzoo import (
@@ -294,3 +296,26 @@ def test_bad_arguments_and_a_house_rules_file(tmp_path: Path) -> None:
     assert sum(1 for s in e.layout if s.name.endswith(".present")) == 3
     totals = _play_out(e, random.Random(0))
     assert sorted(totals.values()) == [-1.0, 1.0]
+
+
+def test_the_example_match_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).resolve().parent.parent / "examples" / "pettingzoo_match.py"
+    example = runpy.run_path(str(path))
+    assert example["main"](["--variant", "spanish", "--players", "3", "--games", "6"]) == 0
+    out = capsys.readouterr().out
+    assert "spanish, 3 players, 6 games" in out
+    wins = example["play_match"]("italian", 2, 4, {0}, 3)
+    assert sum(wins.values()) == 4
+
+
+def test_the_docs_page_describes_every_segment_and_public_name() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "pettingzoo.rst").read_text(
+        encoding="utf-8"
+    )
+    for name in ("env", "raw_env", "action_ids", "observation_layout"):
+        assert f"py:function:: {name}(" in page, name
+    for name in pettingzoo_module.__all__:
+        assert name in page, name
+    for segment in observation_layout("italian", 4, past_rounds=2):
+        generic = segment.name.replace("[0]", "[k]").replace("[1]", "[k]")
+        assert f"``{generic}``" in page, segment.name
