@@ -577,7 +577,8 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         lines = [f"{self.variant.name}: round {game.round}{pal}"]
         rows = []
         for seat, agent in enumerate(self.possible_agents):
-            cup = " ".join(str(d) for d in game.dice[seat]) if game.dice_counts[seat] else "out"
+            cup = " ".join(str(d) for d in game.dice[seat]) or "-"
+            cup = cup if game.dice_counts[seat] else "out"
             rows.append([seat, agent, game.dice_counts[seat], cup])
         lines.append(format_table(["seat", "agent", "dice", "cup"], rows))
         if game.to_move is not None:

@@ -41,6 +41,8 @@ BROWSER = next(
     ),
     None,
 )
+if BROWSER is None and os.environ.get("PERUDO_REQUIRE_BROWSER"):  # .ci/run sets it
+    raise RuntimeError("PERUDO_REQUIRE_BROWSER is set but no Chromium was found on PATH")
 pytestmark = [
     pytest.mark.skipif(BROWSER is None, reason="no Chromium installed (see README: browser tests)"),
     # one worker builds the docs once for these tests and tests/test_docs.py
