@@ -1,10 +1,13 @@
 # perudo-rules: two commands from a fresh machine with only python3 and make.
 #   make spec   builds the environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
 #   make test   builds the environment with the test extras and runs the whole suite
+#               (in parallel: WORKERS=auto by default, WORKERS=0 for one process)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
+# pytest-xdist workers for make test (auto: one per core); the docs tests share one worker.
+WORKERS ?= auto
 
 .PHONY: spec test lint mutants bench clean
 
@@ -15,6 +18,7 @@ $(BIN)/activate:
 $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 	$(PY) -m pip install --quiet -e '.[test,docs,plot]'
 	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
+	$(PY) -m pip install --quiet -e '.[pettingzoo]' || echo "note: pettingzoo could not be installed; its tests will skip"
 	touch $@
 
 spec: $(VENV)/.installed
@@ -29,7 +33,7 @@ lint: $(VENV)/.installed
 	$(BIN)/mypy
 
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
 
 mutants: $(VENV)/.installed
 	$(PY) .ci/mutants.py

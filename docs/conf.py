@@ -34,14 +34,10 @@ autodoc_mock_imports = [m for m in ("pyspiel", "numpy") if importlib.util.find_s
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True}
 
-html_theme = "alabaster"
+html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["perudo.css"]
 html_title = "perudo-rules spec"
 html_theme_options = {
-    "page_width": "1240px",
-    "sidebar_width": "230px",
-    "description": "Perudo editions as data, and the engine that runs them.",
-    "fixed_sidebar": False,
+    "navigation_with_keys": True,
 }
-html_sidebars = {"**": ["about.html", "navigation.html", "relations.html", "searchbox.html"]}

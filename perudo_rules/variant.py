@@ -43,6 +43,7 @@ __all__ = [
     "resolve_extends",
     "variant_from_document",
     "variant_path",
+    "variant_problems",
 ]
 
 _META_KEYS = ("id", "name", "description", "extends", "rulebook")
@@ -218,34 +219,67 @@ def strict_validator(schema: Mapping[str, Any]) -> jsonschema.protocols.Validato
     return validator
 
 
-def _schema_errors(doc: YamlDoc) -> None:
-    errors = list(_validator().iter_errors(doc.data))
-    if not errors:
-        return
-    located = []
-    for e in errors:
+def _schema_problems(doc: YamlDoc) -> list[VariantError]:
+    """Every JSON Schema violation of ``doc``, one located error each, in line order
+    (one per unknown key and per missing key)."""
+    located: list[tuple[int, str, str]] = []
+    for e in _validator().iter_errors(doc.data):
         path: list[str | int] = list(e.absolute_path)
-        message = e.message
+        found = [(path, e.message)]
         schema = e.schema if isinstance(e.schema, dict) else {}
         if e.validator == "additionalProperties" and isinstance(e.instance, dict):
             allowed = schema.get("properties", {})
+            known = ", ".join(sorted(allowed)) or "none"
             extra = [k for k in e.instance if k not in allowed]
             if extra:
-                path.append(str(extra[0]))
-                known = ", ".join(sorted(allowed)) or "none"
-                message = f"unknown key {extra[0]!r} (allowed here: {known})"
+                found = [
+                    ([*path, str(k)], f"unknown key {k!r} (allowed here: {known})") for k in extra
+                ]
         elif e.validator == "required" and isinstance(e.validator_value, list):
             instance = e.instance if isinstance(e.instance, dict) else {}
             missing = [k for k in e.validator_value if k not in instance]
             if missing:
-                message = f"missing required key {missing[0]!r}"
-        line = doc.line(path)
-        located.append((line or 0, ".".join(str(p) for p in path), message))
-    located.sort()
-    line, key_path, message = located[0]
-    if len(located) > 1:
-        message += f" (and {len(located) - 1} more problem(s))"
-    raise VariantError(message, file=doc.file, key_path=key_path, line=line or None)
+                found = [(path, f"missing required key {k!r}") for k in missing]
+        for where, message in found:
+            line = doc.line(where)
+            located.append((line or 0, ".".join(str(p) for p in where), message))
+    return [
+        VariantError(message, file=doc.file, key_path=key_path, line=line or None)
+        for line, key_path, message in sorted(dict.fromkeys(located))
+    ]
+
+
+def _schema_errors(doc: YamlDoc) -> None:
+    problems = _schema_problems(doc)
+    if not problems:
+        return
+    first = problems[0]
+    message = first.message
+    if len(problems) > 1:
+        message += f" (and {len(problems) - 1} more problem(s))"
+    raise VariantError(message, file=first.file, key_path=first.key_path, line=first.line)
+
+
+def variant_problems(ref: str | Path) -> list[VariantError]:
+    """Every problem of a variant file (or bundled id), in line order; ``[]`` if it loads.
+
+    All JSON Schema violations of the file itself are listed, one error each.
+    A file that passes the schema is then loaded as :func:`load_variant` does,
+    and the problem that stops it (its ``extends`` chain, cross-knob
+    consistency) is listed; broken YAML is the one problem of its file.
+    """
+    try:
+        path = _resolve_ref(str(ref), None)
+        if path.is_file():
+            doc = load_yaml_file(path, VariantError)
+            if isinstance(doc.data, dict):
+                problems = _schema_problems(doc)
+                if problems:
+                    return problems
+        load_variant(ref)
+    except VariantError as exc:
+        return [exc]
+    return []
 
 
 def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -28,3 +29,20 @@ settings.register_profile(
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
 )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print the lines tests record as ``record_property("terminal_line", text)``: figures
+    worth seeing in every run (the OpenSpiel differential counts). Reports carry them back
+    from pytest-xdist workers, whose own output is not shown."""
+    lines = [
+        str(value)
+        for kind in ("passed", "failed")
+        for report in terminalreporter.stats.get(kind, [])
+        for name, value in getattr(report, "user_properties", ())
+        if name == "terminal_line" and getattr(report, "when", "call") == "call"
+    ]
+    if lines:
+        terminalreporter.write_sep("-", "figures")
+        for line in sorted(lines):
+            terminalreporter.write_line(line)

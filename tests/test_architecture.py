@@ -28,6 +28,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("game", ("game",)),
     # What builds on games: the fast path, odds, positions, records.
     ("record", ("fastplay", "probability", "describe", "position", "record", "recordformat")),
+    # Integer action ids for the RL adapters.
+    ("ids", ("actionmap",)),
     # Tools over games and records.
     ("tools", ("referee", "scenarios", "witness", "bots", "simulate")),
     # Front ends: the command line, the Sphinx extension, the RL adapters, the package.

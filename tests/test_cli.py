@@ -202,6 +202,49 @@ def test_validate_json_and_missing_file(capsys: Capsys, tmp_path: Path) -> None:
     assert "no such variant file" in data[1]["message"]
 
 
+def test_validate_lists_every_problem_one_line_each(capsys: Capsys, tmp_path: Path) -> None:
+    path = tmp_path / "many.yaml"
+    path.write_text(
+        "id: x\nextends: italian\nfoo: 1\nbar: 2\ncalza:\n  enabled: maybe\n"
+        "  who: everyone\ndice:\n  faces: 0\n"
+    )
+    code, out, err = run(capsys, "validate", str(path))
+    assert code == 2 and err == ""
+    lines = out.splitlines()
+    expected = [
+        (3, "foo", "unknown key 'foo'"),
+        (4, "bar", "unknown key 'bar'"),
+        (6, "calza.enabled", "'maybe' is not of type 'boolean'"),
+        (7, "calza.who", "'everyone' is not one of"),
+        (9, "dice.faces", "0 is less than the minimum of 2"),
+    ]
+    assert len(lines) == len(expected)
+    for line, (number, key_path, what) in zip(lines, expected, strict=True):
+        assert line.startswith(f"{path}:{number}: {key_path}: {what}"), line
+    assert "more problem" not in out
+    code, out, _ = run(capsys, "validate", "--json", str(path))
+    assert code == 2
+    (result,) = json.loads(out)
+    assert [(p["line"], p["key_path"]) for p in result["problems"]] == [
+        (n, k) for n, k, _ in expected
+    ]
+    assert result["problems"][0]["error"] == result["error"] == lines[0]
+    # The loader still raises the first problem, and says how many follow.
+    code, out, err = run(capsys, "show", str(path))
+    assert code == 2
+    assert_one_line_error(err, f"{path}:3: foo:", "(and 4 more problem(s))")
+
+
+def test_validate_reports_a_consistency_problem_after_a_clean_schema(
+    capsys: Capsys, tmp_path: Path
+) -> None:
+    path = tmp_path / "wild.yaml"
+    path.write_text("extends: italian\ndice:\n  faces: 4\nwild:\n  face: 6\n")
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 2
+    assert out.splitlines() == [f"{path}:5: wild.face: wild face 6 is not a face of a d4"]
+
+
 # --- compare ----------------------------------------------------------------------------------
 
 
@@ -284,6 +327,10 @@ def test_check_all_legal(capsys: Capsys) -> None:
     assert code == 0 and err == ""
     assert "6 seats" in out and "30 in play" in out
     assert "All 2 bids legal." in out
+    code, out, _ = run(capsys, "check", "spanish", "--bids", "8x4")
+    assert code == 0 and "The bid is legal." in out and "All 1" not in out
+    code, out, _ = run(capsys, "check", "spanish", "--bids", "2x1")
+    assert code == 1 and "The bid is illegal." in out
 
 
 def test_check_names_the_rule(capsys: Capsys) -> None:

@@ -29,6 +29,9 @@ from perudo_rules.witness import differing_knobs
 
 ROOT = Path(__file__).resolve().parent.parent
 _BUILT: dict[str, Path] = {}
+# Under pytest-xdist (make test), one worker runs these and tests/test_screenshots.py,
+# so docs/ is built once (``--dist loadgroup``).
+pytestmark = pytest.mark.xdist_group("docs")
 
 
 def build_docs(base: Path) -> Path:
@@ -89,6 +92,7 @@ PAGES = [
     "format",
     "house-rules",
     "api",
+    "pettingzoo",
     "about",
 ]
 

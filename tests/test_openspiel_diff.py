@@ -4,20 +4,22 @@ Both games are walked side by side through OpenSpiel's API: the same current
 player, chance outcomes, legal action ids (ours through the engine's legal
 actions and :class:`ActionMap`, and through the adapter), the same information
 partition (information-state strings matched one to one) and returns, step by
-step. Exhaustively over every history with one die each (4, 5 and 6 faces,
-both bidding rules), and over thousands of random games with 2 to 5 dice each.
-The numbers compared are printed to the terminal even under output capture.
+step. Exhaustively over every history with one die each (4 and 5 faces, and 6 under
+``HYPOTHESIS_PROFILE=thorough``, where the walk takes some 13 s per bidding rule; both
+bidding rules), and over thousands of random games with 2 to 5 dice each.
+The numbers compared are printed in the terminal summary (tests/conftest.py), even under
+output capture and pytest-xdist.
 """
 
 from __future__ import annotations
 
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 pyspiel = pytest.importorskip(
     "pyspiel",
@@ -28,6 +30,8 @@ from perudo_rules import load_variant  # noqa: E402
 from perudo_rules.openspiel import ActionMap, action_map, load_game  # noqa: E402
 
 RULES = {"quantity_then_face": "reset-face", "face_then_quantity": "reset-quantity"}
+#: The deep profile (thorough: 1000+ examples) also walks every history with one d6 each.
+WALK_FACES = [4, 5, 6] if settings.default.max_examples >= 1000 else [4, 5]
 
 
 def _pair(dice: int, faces: int, order: str) -> tuple[Any, Any, ActionMap]:
@@ -109,16 +113,14 @@ def _walk(ours: Any, theirs: Any, amap: ActionMap, tally: Tally) -> None:
         _walk(ours.child(a), theirs.child(a), amap, tally)
 
 
-def _say(capsys: pytest.CaptureFixture[str], text: str) -> None:
-    with capsys.disabled():
-        sys.stdout.write(f"\n[openspiel differential] {text}\n")
+def _say(record_property: Any, text: str) -> None:
+    """Show ``text`` in the terminal summary (tests/conftest.py), under pytest-xdist too."""
+    record_property("terminal_line", f"[openspiel differential] {text}")
 
 
 @pytest.mark.parametrize("order", sorted(RULES))
-@pytest.mark.parametrize("faces", [4, 5, 6])
-def test_every_history_with_one_die_each(
-    faces: int, order: str, capsys: pytest.CaptureFixture[str], record_property: Any
-) -> None:
+@pytest.mark.parametrize("faces", WALK_FACES)
+def test_every_history_with_one_die_each(faces: int, order: str, record_property: Any) -> None:
     ours, theirs, amap = _pair(1, faces, order)
     assert ours.num_distinct_actions() == theirs.num_distinct_actions() + 2  # + Calza, Pass
     assert ours.max_chance_outcomes() == theirs.max_chance_outcomes()
@@ -134,7 +136,7 @@ def test_every_history_with_one_die_each(
     record_property("histories", tally.histories)
     record_property("games", tally.terminals)
     _say(
-        capsys,
+        record_property,
         f"1 die each, d{faces}, {RULES[order]}: {tally.histories} histories "
         f"({tally.terminals} complete games, {len(tally.theirs_to_ours)} information states) "
         "identical in "
@@ -155,9 +157,7 @@ def _policy(rng: random.Random, legal: list[int], liar: int) -> int:
 
 @pytest.mark.parametrize("order", sorted(RULES))
 @pytest.mark.parametrize("dice", [2, 3, 4, 5])
-def test_random_games_with_several_dice(
-    dice: int, order: str, capsys: pytest.CaptureFixture[str], record_property: Any
-) -> None:
+def test_random_games_with_several_dice(dice: int, order: str, record_property: Any) -> None:
     rng = random.Random(f"openspiel-{dice}-{order}")
     tally = Tally()
     games_per_face = {4: 250, 5: 250, 6: 500}
@@ -180,13 +180,13 @@ def test_random_games_with_several_dice(
     record_property("histories", tally.histories)
     record_property("games", tally.terminals)
     _say(
-        capsys,
+        record_property,
         f"{dice} dice each, d4/d5/d6, {RULES[order]}: {tally.terminals} random games, "
         f"{tally.histories} histories identical in {time.perf_counter() - start:.1f}s",
     )
 
 
-def test_cfr_solves_both_games_alike(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cfr_solves_both_games_alike(record_property: Any) -> None:
     """OpenSpiel's CFR on the smallest game (one d3 each): the same exploitability as it
     learns, so both games present the same tree and information sets to it."""
     v = load_variant("openspiel-liars-dice", overrides={"dice.faces": 3})
@@ -202,4 +202,5 @@ def test_cfr_solves_both_games_alike(capsys: pytest.CaptureFixture[str]) -> None
         assert ours_x == pytest.approx(theirs_x, abs=1e-12)
         values.append(ours_x)
     assert values[-1] < values[0]  # CFR is learning something
-    _say(capsys, f"CFR, one d3 each: exploitability {values[0]:.4f} -> {values[-1]:.4f}, equal")
+    learnt = f"{values[0]:.4f} -> {values[-1]:.4f}"
+    _say(record_property, f"CFR, one d3 each: exploitability {learnt}, equal")

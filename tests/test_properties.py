@@ -134,11 +134,10 @@ def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
     cur = g.bids[-1]
     cur_rank = g.rank(cur)
     assert cur_rank is not None
-    wild = wild_active(g)
     for q in range(1, g.dice_in_play + 1):
         for f in range(1, g.rules.dice_faces + 1):
             bid = Bid(g.to_move, q, f)
-            if f == wild and wild_banned(g):
+            if f == g.rules.wild and wild_banned(g):  # the wild face, counting or not
                 continue
             if g.palifico and f != cur.face and not face_free(g, g.to_move):
                 continue
@@ -492,7 +491,7 @@ def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
     die, the wild face best where the variant says so), ties re-roll among the tied (in seat
     order); then the dice are rolled seat by seat. seat_zero always opens at 0."""
     rules = v.rules
-    players = min(players, rules.players_max)
+    players = max(rules.players_min, min(players, rules.players_max))
     rng = random.Random(seed)
     first = 0
 

@@ -1,13 +1,18 @@
 """The built spec in a real browser: headless Chromium lays out the pages and measures them.
 
-Skips cleanly when no Chromium is installed. Each page is loaded from a copy with a small
-script appended that records, after layout, every table, code block or image that sticks
-out of the text column; ``--dump-dom`` then returns the verdict. One screenshot checks that
-the comparison page renders (a non-blank PNG of the requested size).
+Skips cleanly when no Chromium is installed (``.ci/run`` installs Debian's ``chromium``
+when it runs as root). Each page is loaded from a copy with a small script appended that
+records, after layout, every table, code block or image that sticks out of the text
+column, and text of the spec's own blocks whose contrast with its background is too low;
+``--dump-dom`` then returns the verdict. Pages are checked at desktop and phone widths and
+in the dark theme (Furo follows the system's colour scheme; ``--force-dark-mode`` sets
+it). One screenshot checks that the comparison page renders (a non-blank PNG of the
+requested size).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -20,10 +25,29 @@ pytest.importorskip("sphinx")
 
 from test_docs import build_docs
 
+#: Debian and Ubuntu name the binary chromium, others chromium-browser or google-chrome;
+#: PERUDO_CHROMIUM names another.
 BROWSER = next(
-    (b for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None
+    (
+        found
+        for b in (
+            os.environ.get("PERUDO_CHROMIUM", ""),
+            "chromium",
+            "chromium-browser",
+            "google-chrome",
+            "google-chrome-stable",
+        )
+        if b and (found := shutil.which(b))
+    ),
+    None,
 )
-pytestmark = pytest.mark.skipif(BROWSER is None, reason="no Chromium installed")
+if BROWSER is None and os.environ.get("PERUDO_REQUIRE_BROWSER"):  # .ci/run sets it
+    raise RuntimeError("PERUDO_REQUIRE_BROWSER is set but no Chromium was found on PATH")
+pytestmark = [
+    pytest.mark.skipif(BROWSER is None, reason="no Chromium installed (see README: browser tests)"),
+    # one worker builds the docs once for these tests and tests/test_docs.py
+    pytest.mark.xdist_group("docs"),
+]
 
 FLAGS = (
     "--headless",
@@ -36,14 +60,23 @@ FLAGS = (
     "--hide-scrollbars",
 )
 
+#: At phone width a wide table may scroll sideways inside its own box; at desktop widths
+#: everything must fit the text column.
+DESKTOP, PHONE = 1400, 390
+
 PROBE = """
 <script>
 (function () {
+  var SCROLL_OK = @SCROLL_OK@;
   var bad = [];
-  var column = document.querySelector('div.body').getBoundingClientRect();
-  document.querySelectorAll('div.body table, div.body pre, div.body img').forEach(function (el) {
+  var main = document.querySelector('div.body') || document.querySelector('article[role=main]');
+  var column = main.getBoundingClientRect();
+  main.querySelectorAll('table, pre, img').forEach(function (el) {
     var r = el.getBoundingClientRect();
-    if (r.right > column.right + 1) {
+    // SCROLL_OK: a wide table may scroll inside its own box if the box fits the column
+    var box = SCROLL_OK && el.closest('div.perudo-scroll, div.table-wrapper, div.highlight');
+    var boxed = box && box.getBoundingClientRect().right <= column.right + 1;
+    if (r.right > column.right + 1 && !boxed) {
       bad.push(el.tagName + '.' + el.className + '@' + Math.round(r.right - column.right));
     }
     if (el.tagName === 'IMG' && !(el.complete && el.naturalWidth > 0)) {
@@ -51,6 +84,32 @@ PROBE = """
     }
   });
   if (document.documentElement.scrollWidth > window.innerWidth) { bad.push('page'); }
+  function rgb(c) { var m = c.match(/[0-9.]+/g); return m ? m.map(Number) : [0, 0, 0, 0]; }
+  function lum(c) {
+    var v = c.slice(0, 3).map(function (x) {
+      x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  }
+  function background(el) {
+    for (; el; el = el.parentElement) {
+      var c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length < 4 || c[3] > 0.5) { return c; }
+    }
+    return rgb(getComputedStyle(document.body).backgroundColor);
+  }
+  var seen = 0;
+  main.querySelectorAll(
+    '[class*="perudo-"], [class*="perudo-"] th, [class*="perudo-"] td, [class*="perudo-"] code'
+  ).forEach(function (el) {
+    if (seen > 400 || !el.textContent.trim() || el.getClientRects().length === 0) { return; }
+    seen += 1;
+    var a = lum(rgb(getComputedStyle(el).color)), b = lum(background(el));
+    var ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) {
+      bad.push('contrast ' + el.tagName + '.' + el.className + ' ' + ratio.toFixed(1));
+    }
+  });
   var h = decodeURIComponent(location.hash.slice(1));
   if (h && !document.getElementById(h)) { bad.push('anchor ' + h); }
   document.body.setAttribute('data-overflow', bad.length ? bad.join('|') : 'none');
@@ -75,15 +134,20 @@ def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
         )
 
 
-def _overflow(html_dir: Path, page: str, width: int, fragment: str = "") -> str:
+def _overflow(html_dir: Path, page: str, width: int, fragment: str = "", dark: bool = False) -> str:
     source = html_dir / f"{page}.html"
-    probe = source.with_name(f"probe-{source.name}")
+    probe = source.with_name(f"probe-{width}-{'dark' if dark else 'light'}-{source.name}")
     probe.write_text(
-        source.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8"
+        source.read_text(encoding="utf-8").replace(
+            "</body>",
+            PROBE.replace("@SCROLL_OK@", "true" if width <= PHONE else "false") + "</body>",
+        ),
+        encoding="utf-8",
     )
     try:
         url = probe.as_uri() + (f"#{fragment}" if fragment else "")
-        proc = _chromium(f"--window-size={width},1000", "--dump-dom", url)
+        extra = ("--force-dark-mode",) if dark else ()
+        proc = _chromium(*extra, f"--window-size={width},1000", "--dump-dom", url)
     finally:
         probe.unlink()
     m = re.search(r'data-overflow="([^"]*)"', proc.stdout)
@@ -91,19 +155,30 @@ def _overflow(html_dir: Path, page: str, width: int, fragment: str = "") -> str:
     return m.group(1)
 
 
-@pytest.mark.parametrize(
-    ("page", "fragment"),
-    [
-        ("compare", ""),
-        ("editions/italian", "rule-italian-palifico-face-lock"),
-        ("scenarios", ""),
-        ("format", "rule-calza-who"),
-        ("bid-ranks", ""),
-        ("interpretations", ""),
-    ],
-)
+PAGES = [
+    ("compare", ""),
+    ("editions/italian", "rule-italian-palifico-face-lock"),
+    ("scenarios", ""),
+    ("format", "rule-calza-who"),
+    ("bid-ranks", ""),
+    ("interpretations", ""),
+    ("pettingzoo", ""),
+]
+
+
+@pytest.mark.parametrize(("page", "fragment"), PAGES)
 def test_pages_fit_the_window(html_dir: Path, page: str, fragment: str) -> None:
-    assert _overflow(html_dir, page, 1400, fragment) == "none"
+    assert _overflow(html_dir, page, DESKTOP, fragment) == "none"
+
+
+@pytest.mark.parametrize(("page", "fragment"), PAGES)
+def test_pages_fit_a_phone(html_dir: Path, page: str, fragment: str) -> None:
+    assert _overflow(html_dir, page, PHONE, fragment) == "none"
+
+
+@pytest.mark.parametrize("page", ["compare", "editions/italian", "interpretations"])
+def test_pages_are_readable_in_the_dark_theme(html_dir: Path, page: str) -> None:
+    assert _overflow(html_dir, page, DESKTOP, dark=True) == "none"
 
 
 def test_compare_page_fits_a_narrow_window(html_dir: Path) -> None:

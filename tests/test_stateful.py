@@ -73,7 +73,8 @@ class PerudoMachine(RuleBasedStateMachine):
         if isinstance(action, Bid):
             assert nxt.bids == (*g.bids, action)
             if g.bids:
-                assert g.rank(action) > g.rank(g.bids[-1])  # type: ignore[operator]
+                cur = g.bids[-1]  # beyond the table under bidding.quantity_cap: none
+                assert g.rank(action) > g.space.floor_rank(cur.quantity, cur.face)  # type: ignore[operator]
             assert nxt.to_move == g.next_seat(action.player)
         else:
             r = nxt.last_result

@@ -23,7 +23,7 @@ from perudo_rules import (
 )
 from perudo_rules.knobs import KNOB_PATHS, KNOBS
 from perudo_rules.schema import schema_json, variant_schema
-from perudo_rules.variant import data_dir
+from perudo_rules.variant import data_dir, variant_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ("italian", "spanish")
@@ -374,3 +374,17 @@ def test_format_value_and_differing_knobs() -> None:
     assert differing_knobs(it, it) == [] and differing_knobs(it) == []
     house = load_variant("italian", overrides={"dice.per_player": 3})
     assert differing_knobs(it, it, house) == ["dice.per_player"]
+
+
+def test_variant_problems_lists_every_schema_problem(tmp_path: Path) -> None:
+    assert all(variant_problems(vid) == [] for vid in available_variants())
+    path = tmp_path / "two.yaml"
+    path.write_text("extends: spanish\ndice:\n  faces: 1\n  per_player: many\n")
+    problems = variant_problems(path)
+    assert [(p.line, p.key_path) for p in problems] == [(3, "dice.faces"), (4, "dice.per_player")]
+    assert all(isinstance(p, VariantError) and p.file == str(path) for p in problems)
+    with pytest.raises(VariantError, match="and 1 more problem"):
+        load_variant(path)
+    assert [str(p) for p in variant_problems(tmp_path / "absent.yaml")] == [
+        f"{tmp_path / 'absent.yaml'}: no such variant file"
+    ]

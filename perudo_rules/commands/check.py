@@ -211,7 +211,9 @@ def _run(args: argparse.Namespace) -> int:
     bad = [v for v in verdicts if not v.legal]
     for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
         print(f"\n{rule}: {' '.join(rule_text(rule, variant).split())}")
-    if bad:
+    if len(verdicts) == 1:
+        print(f"\nThe bid is {'illegal' if bad else 'legal'}.")
+    elif bad:
         print(f"\n{len(bad)} of {len(verdicts)} bids illegal.")
     else:
         print(f"\nAll {len(verdicts)} bids legal.")

@@ -21,6 +21,7 @@ from perudo_rules.variant import (
     differing_knobs,
     format_value,
     load_variant,
+    variant_problems,
 )
 from perudo_rules.witness import Witness, find_witnesses
 
@@ -181,19 +182,27 @@ def _cmd_show(args: argparse.Namespace) -> int:
 # --- validate -------------------------------------------------------------------------------
 
 
+def _problem(exc: VariantError) -> dict[str, Any]:
+    return {
+        "error": str(exc),
+        "error_file": exc.file,
+        "line": exc.line,
+        "key_path": exc.key_path or None,
+        "message": exc.message,
+    }
+
+
 def _validate_one(path: str) -> dict[str, Any]:
-    try:
-        v = load_variant(path)
-    except VariantError as exc:
+    problems = variant_problems(path)
+    if problems:
+        # The first problem's fields stay at the top level; "problems" lists them all.
         return {
             "file": path,
             "ok": False,
-            "error": str(exc),
-            "error_file": exc.file,
-            "line": exc.line,
-            "key_path": exc.key_path or None,
-            "message": exc.message,
+            **_problem(problems[0]),
+            "problems": [_problem(p) for p in problems],
         }
+    v = load_variant(path)
     return {"file": path, "ok": True, "id": v.id, "name": v.name, "extends": v.extends}
 
 
@@ -207,7 +216,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
                 base = f", extends {r['extends']}" if r["extends"] else ""
                 print(f"{r['file']}: OK ({r['id']}: {r['name']}{base})")
             else:
-                print(r["error"])
+                for problem in r["problems"]:
+                    print(problem["error"])
     # An invalid variant file is bad input (exit 2), like broken YAML anywhere else.
     return 0 if all(r["ok"] for r in results) else 2
 
@@ -330,9 +340,9 @@ def register(subparsers: Any) -> None:
         "validate",
         help="check house-rules files",
         description=(
-            "Load each variant file as the engine would. Prints 'FILE: OK' or the first "
-            "problem of each file as FILE:LINE: key.path: message. Exit 0 if every file "
-            "is valid, 2 if any is not (bad input, as everywhere in this CLI)."
+            "Load each variant file as the engine would. Prints 'FILE: OK', or every "
+            "problem of the file, one line each: FILE:LINE: key.path: message. Exit 0 if "
+            "every file is valid, 2 if any is not (bad input, as everywhere in this CLI)."
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE.yaml", help="variant files to check")

@@ -54,8 +54,9 @@ legal actions and returns (``tests/test_openspiel_diff.py`` proves it).
 
 The adapter decides no rule itself: legality, settlement and every other rule come from
 the engine (:class:`~perudo_rules.game.Game`) and the rules kernel
-(:mod:`perudo_rules.kernel`). Its parts: :mod:`~perudo_rules.openspiel.actions` (the
-action ids), :mod:`~perudo_rules.openspiel.spec` (what is fixed per registered game),
+(:mod:`perudo_rules.kernel`). Its parts: :mod:`~perudo_rules.actionmap` (the action ids,
+shared with the PettingZoo adapter), :mod:`~perudo_rules.openspiel.spec` (what is fixed
+per registered game),
 :mod:`~perudo_rules.openspiel.nodes` (positions and stepping),
 :mod:`~perudo_rules.openspiel.observer` (observations) and
 :mod:`~perudo_rules.openspiel.game` (the ``pyspiel`` classes and registration).
@@ -71,7 +72,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
         "perudo_rules.openspiel needs OpenSpiel: pip install 'perudo-rules[openspiel]'"
     ) from _exc
 
-from perudo_rules.openspiel.actions import ActionMap, action_map
+from perudo_rules.actionmap import ActionMap, action_map
 from perudo_rules.openspiel.game import PerudoGame, PerudoState, load_game
 from perudo_rules.openspiel.spec import game_name
 

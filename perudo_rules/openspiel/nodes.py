@@ -157,7 +157,7 @@ def _round_ids(
 
     Keyed by value: the round's table is ``bid_space(rules, dice, palifico)``, the action
     ids are ranks in ``bid_space(rules, max_dice, False)`` (see :func:`action_map
-    <perudo_rules.openspiel.actions.action_map>`).
+    <perudo_rules.actionmap.action_map>`).
     """
     rank_of = bid_space(rules, max_dice, False).rank_of
     ids = tuple([rank_of[b] for b in bid_space(rules, dice, palifico).bids])

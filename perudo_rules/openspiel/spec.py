@@ -12,8 +12,8 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
+from perudo_rules.actionmap import ActionMap, action_map, check_players
 from perudo_rules.kernel import most_dice_per_seat, round_rules, rounds_may_keep_dice
-from perudo_rules.openspiel.actions import ActionMap, action_map, check_players
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.variant import Variant, available_variants, load_variant
 

@@ -16,14 +16,12 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from perudo_rules._yaml import load_yaml_file
 from perudo_rules.errors import VariantError
 from perudo_rules.scenarios import default_paths
-from perudo_rules.variant import data_dir, load_variant
+from perudo_rules.variant import data_dir, extends_chain, load_variant
 
 __all__ = [
     "GENERATED_MARK",
-    "chain_files",
     "merge",
     "missing_reference",
     "note_lists_every_file",
@@ -57,29 +55,9 @@ def variant_files(env: BuildEnvironment) -> list[Path]:
     return sorted(variants_dir(env).glob("*.yaml"))
 
 
-def chain_files(path: Path) -> list[Path]:
-    """The file and every file it ``extends`` (as far as they can be read)."""
-    out: list[Path] = []
-    current: Path | None = path.resolve()
-    while current is not None and current not in out and current.is_file():
-        out.append(current)
-        try:
-            data = load_yaml_file(current, VariantError).data
-        except VariantError:
-            break
-        ref = data.get("extends") if isinstance(data, dict) else None
-        if not isinstance(ref, str):
-            break
-        if "/" in ref or ref.endswith((".yaml", ".yml")):
-            current = (current.parent / ref).resolve()
-        else:
-            current = (data_dir("variants") / f"{ref}.yaml").resolve()
-    return out
-
-
 def note_variant_files(env: BuildEnvironment, path: Path) -> None:
     """Make the current document depend on the variant file ``path`` and its bases."""
-    for file in chain_files(path) or [path]:
+    for file in extends_chain(path) or [path]:
         env.note_dependency(str(file))
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from perudo_rules.errors import VariantError
 from perudo_rules.knobs import KNOBS, KnobSpec
 from perudo_rules.sphinxext.base import CoreRule, PerudoDirective
 from perudo_rules.sphinxext.shared import (
@@ -16,12 +18,41 @@ from perudo_rules.sphinxext.shared import (
     rule_xref,
     value_literal,
 )
-from perudo_rules.variant import Knob
+from perudo_rules.sphinxext.witnesses import witness_node
+from perudo_rules.variant import Knob, Variant, load_variant
+from perudo_rules.witness import find_witnesses
 
 __all__ = ["InterpretationsDirective"]
 
 
-def _knob_section(spec: KnobSpec, readings: list[tuple[str, Knob]]) -> nodes.section:
+def alternative_variant(variant: Variant, knob: Knob) -> Variant | None:
+    """``variant`` with the override that plays ``knob``'s alternative reading, under the id
+    ``alternative`` (``None`` when the interpretation names no override)."""
+    interp = knob.interpretation
+    if interp is None or not interp.override or variant.file is None:
+        return None
+    alt = load_variant(variant.file, overrides=interp.overrides)
+    return dataclasses.replace(alt, id="alternative", name=f"{variant.name}, other reading")
+
+
+def _witness_nodes(vid: str, variant: Variant, knob: Knob) -> list[nodes.Node]:
+    """What the alternative reading changes in play: a witness per knob it overrides."""
+    try:
+        alt = alternative_variant(variant, knob)
+    except VariantError as exc:
+        return [nodes.paragraph(text=f"The override does not load: {exc}")]
+    if alt is None:
+        return []
+    pair = ((vid, variant), ("alternative", alt))
+    return [
+        para(nodes.strong(text="What the other reading changes in play")),
+        *(witness_node(w, pair) for w in find_witnesses(variant, alt)),
+    ]
+
+
+def _knob_section(
+    spec: KnobSpec, readings: list[tuple[str, Variant, Knob]], witnesses: bool
+) -> nodes.section:
     """The interpretations of one knob, one box per variant that records one."""
     sec = nodes.section(ids=[nodes.make_id(f"interpretations-{spec.path}")])
     sec += nodes.title(text=spec.path)
@@ -31,7 +62,7 @@ def _knob_section(spec: KnobSpec, readings: list[tuple[str, Knob]]) -> nodes.sec
         rule_xref(spec.path, nodes.inline(text="format reference")),
         ")",
     )
-    for vid, knob in readings:
+    for vid, variant, knob in readings:
         assert knob.interpretation is not None
         box = nodes.container(classes=["perudo-rule"])
         box += para(
@@ -43,6 +74,8 @@ def _knob_section(spec: KnobSpec, readings: list[tuple[str, Knob]]) -> nodes.sec
         if knob.text:
             box += nodes.paragraph(text=one_line(knob.text))
         box += interpretation_node(knob.interpretation)
+        if witnesses and knob.file == variant.file:  # inherited readings show at their base
+            box.extend(_witness_nodes(vid, variant, knob))
         sec += box
     return sec
 
@@ -66,22 +99,26 @@ def _fixed_section(fixed: list[CoreRule]) -> nodes.section:
 
 class InterpretationsDirective(PerudoDirective):
     """``.. perudo-interpretations:: [ID ...]``: both readings of every interpretation,
-    grouped by rule, then those of the fixed rules (unless ``:no-core:``)."""
+    grouped by rule, then those of the fixed rules (unless ``:no-core:``); with
+    ``:witnesses:``, a divergence witness of what each override changes in play."""
 
     optional_arguments = 100
-    option_spec: ClassVar[dict[str, Any]] = {"no-core": directives.flag}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "no-core": directives.flag,
+        "witnesses": directives.flag,
+    }
 
     def run(self) -> list[nodes.Node]:
         variants = self.load_all(self.arguments)
         out: list[nodes.Node] = []
         for spec in KNOBS:
             readings = [
-                (vid, v.knob(spec.path))
+                (vid, v, v.knob(spec.path))
                 for vid, v in variants
                 if v.knob(spec.path).interpretation is not None
             ]
             if readings:
-                out.append(_knob_section(spec, readings))
+                out.append(_knob_section(spec, readings, "witnesses" in self.options))
         if "no-core" not in self.options:
             fixed = [rule for rule in self.core_rules() if rule[2] is not None]
             if fixed:

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.actions import Bid, parse_bid
+from perudo_rules.actions import Bid
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.sphinxext.base import OneVariantDirective
 from perudo_rules.sphinxext.shared import Cell, table
@@ -101,7 +101,7 @@ class LadderDirective(OneVariantDirective):
     def bid_option(self, option: str, space: BidSpace, dice: int) -> list[Bid]:
         """The bids of ``option`` (``5x4 3x4``); an error for one the round cannot hold."""
         try:
-            bids = [parse_bid(text) for text in self.options.get(option, "").split()]
+            bids = [Bid.parse(text) for text in self.options.get(option, "").split()]
         except ValueError as err:
             raise self.error(str(err)) from None
         for bid in bids:

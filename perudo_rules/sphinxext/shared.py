@@ -11,8 +11,7 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 
-from perudo_rules.commands.variants import format_value
-from perudo_rules.variant import Interpretation
+from perudo_rules.variant import Interpretation, format_value
 
 __all__ = [
     "Cell",
@@ -113,15 +112,25 @@ def interpretation_node(interp: Interpretation) -> nodes.container:
     box = nodes.container(classes=["perudo-interpretation"])
     box += para(nodes.strong(text="Interpretation"), classes=["perudo-interpretation-title"])
     fields = nodes.field_list()
-    for name, text in (
-        ("Chosen", interp.chosen),
-        ("Alternative", interp.alternative),
-        ("Reason", interp.reason),
-    ):
-        field = nodes.field(classes=[f"perudo-{name.lower()}"])
+    rows: list[tuple[str, nodes.Node]] = [
+        ("Chosen", nodes.paragraph(text=one_line(interp.chosen))),
+        ("Alternative", nodes.paragraph(text=one_line(interp.alternative))),
+        ("Reason", nodes.paragraph(text=one_line(interp.reason))),
+    ]
+    if interp.override:
+        play = para(nodes.Text("the override "))
+        for i, (path, value) in enumerate(interp.override):
+            if i:
+                play += nodes.Text(", ")
+            play += nodes.literal(text=f"{path}: {format_value(value)}")
+        rows.append(("Plays it", play))
+    elif interp.inexpressible:
+        rows.append(("No knob", nodes.paragraph(text=one_line(interp.inexpressible))))
+    for name, body_node in rows:
+        field = nodes.field(classes=[f"perudo-{name.lower().replace(' ', '-')}"])
         field += nodes.field_name(text=name)
         body = nodes.field_body()
-        body += nodes.paragraph(text=one_line(text))
+        body += body_node
         field += body
         fields += field
     box += fields

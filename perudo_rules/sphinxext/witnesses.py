@@ -7,7 +7,7 @@ from pathlib import Path
 
 from docutils import nodes
 
-from perudo_rules.actions import Action, Bid
+from perudo_rules.describe import describe_step
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -19,16 +19,9 @@ from perudo_rules.sphinxext.shared import (
     value_literal,
 )
 from perudo_rules.variant import Variant
-from perudo_rules.witness import Roll, Witness, find_witnesses
+from perudo_rules.witness import Witness, find_witnesses
 
-__all__ = ["WitnessesDirective", "step_words", "witness_node"]
-
-
-def step_words(step: Action | Roll) -> str:
-    """``seat 2: bid 3x4``, ``seat 0: dudo``, or the roll between two rounds."""
-    if isinstance(step, Roll):
-        return str(step)
-    return f"seat {step.player}: " + (f"bid {step}" if isinstance(step, Bid) else str(step))
+__all__ = ["WitnessesDirective", "witness_node"]
 
 
 def _head(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.paragraph:
@@ -59,9 +52,9 @@ def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.conta
     if w.action is not None:
         moves = para(label("Moves: "))
         for step in w.actions:
-            moves += nodes.literal(text=step_words(step))
+            moves += nodes.literal(text=describe_step(step))
             moves += nodes.Text(", then ")
-        moves += nodes.literal(text=step_words(w.action), classes=["perudo-decisive"])
+        moves += nodes.literal(text=describe_step(w.action), classes=["perudo-decisive"])
         moves += nodes.Text(" (the decisive action)")
         box += moves
     rows: list[list[Cell]] = [

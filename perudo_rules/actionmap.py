@@ -1,4 +1,6 @@
-"""The fixed action ids of an OpenSpiel game: every bid of the largest table, then the calls.
+"""Fixed integer action ids of a game, shared by the OpenSpiel and PettingZoo adapters.
+
+Every bid of the largest table, then the calls.
 
 A bid's id is its rank in the :class:`~perudo_rules.ranks.BidSpace` of the most dice
 that can ever be in play (:func:`~perudo_rules.kernel.most_dice_per_seat` per seat, an
@@ -65,8 +67,16 @@ class ActionMap:
             raise ValueError(f"{quantity}x{face} is not a bid of this game")
         return rank
 
-    def to_id(self, action: Action) -> int:
-        """The id of an engine action (the seat is implied by the node)."""
+    @property
+    def n(self) -> int:
+        """Number of distinct action ids (the size of a ``Discrete`` action space)."""
+        return self.space.size + 3
+
+    def to_id(self, action: Action | None) -> int:
+        """The id of an engine action (the seat is implied); ``None`` (declining an offered
+        call) is ``PASS``."""
+        if action is None:
+            return self.pass_
         if isinstance(action, Bid):
             return self.bid_id(action.quantity, action.face)
         if isinstance(action, Dudo):

@@ -1,0 +1,544 @@
+"""PettingZoo adapter: any variant, with a seat count, as an AEC environment.
+
+``env(variant, players)`` returns a PettingZoo ``AECEnv`` (wrapped the way
+PettingZoo's classic environments are); ``raw_env`` the unwrapped
+:class:`PerudoEnv`. It needs the optional extra: ``pip install
+'perudo-rules[pettingzoo]'``. Importing :mod:`perudo_rules` never imports
+this module, ``pettingzoo`` or ``numpy``. ``docs/pettingzoo.rst`` describes
+the environment for its users; in short:
+
+* **Agents** ``player_0`` ... ``player_{n-1}``, one per seat. A seat that
+  loses its last die is terminated and, after its last (``None``) step,
+  leaves ``agents``.
+* **Actions** (``Discrete``, fixed for the whole game): bid ``(q, f)`` has
+  the id of its rank among all bids of the largest table the game can reach
+  (the rank :class:`~perudo_rules.ranks.BidSpace` gives it with the most dice
+  that can ever be in play); then Dudo, Calza and Pass. These are the ids of
+  the OpenSpiel adapter (:func:`perudo_rules.openspiel.action_map`).
+* **Decisions**: the player to move bids, calls Dudo or calls Calza. After
+  every bid, each seat that may call Dudo or Calza out of turn is offered,
+  one at a time, in the direction of play after the player to move, the
+  choice of Dudo / Calza / Pass; the first call ends the round, and when all
+  have passed the player to move acts (as the OpenSpiel adapter does).
+* **Observations**: ``{"observation": float32 array, "action_mask": int8
+  array}``; :func:`observation_layout` names every slice of the array.
+* **Rewards**: a seat that is eliminated gets ``-1`` when it loses its last
+  die; at the end the winner gets ``+1`` and every other seat still in gets
+  ``-1``. So over a game the winner collects ``+1`` and every other seat
+  ``-1``. A game stopped by ``max_rounds`` truncates every seat with ``0``.
+* **Chance**: the environment rolls the dice itself; ``reset(seed=s)``
+  fixes the whole sequence of games that follows.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+try:
+    import gymnasium
+    import numpy as np
+    import numpy.typing as npt
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as _exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "perudo_rules.pettingzoo needs PettingZoo: pip install 'perudo-rules[pettingzoo]'"
+    ) from _exc
+
+from perudo_rules.actionmap import ActionMap, action_map
+from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.bots import out_of_turn_calls
+from perudo_rules.commands.table import format_table
+from perudo_rules.game import Game, PastRound
+from perudo_rules.kernel import most_dice_per_seat
+from perudo_rules.ranks import BidSpace
+from perudo_rules.variant import Variant, load_variant
+
+__all__ = [
+    "ActionIds",
+    "PerudoEnv",
+    "Segment",
+    "action_ids",
+    "env",
+    "observation_layout",
+    "raw_env",
+]
+
+Obs = dict[str, "npt.NDArray[Any]"]
+
+
+# --- action ids --------------------------------------------------------------------------
+
+
+ActionIds = ActionMap
+"""The ``Discrete`` action ids: the same as the OpenSpiel adapter's
+(:class:`perudo_rules.actionmap.ActionMap`)."""
+action_ids = action_map
+
+
+# --- the observation array ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One named slice ``[start, stop)`` of the observation array; ``high`` bounds its values.
+
+    Seats appear relative to the observer: entry ``i`` of a per-seat segment is
+    the seat ``i`` places after the observer in seat order (``0`` is the
+    observer itself), whatever the direction of play.
+    """
+
+    name: str
+    start: int
+    stop: int
+    high: float
+    doc: str
+
+    @property
+    def size(self) -> int:
+        """Number of entries."""
+        return self.stop - self.start
+
+
+def observation_layout(
+    variant: str | Path | Variant, players: int = 4, past_rounds: int = 1
+) -> tuple[Segment, ...]:
+    """The segments of the ``observation`` array, in order (see ``docs/pettingzoo.rst``).
+
+    ``past_rounds`` is how many finished rounds, most recent first, the array
+    keeps (:class:`PerudoEnv` takes the same parameter).
+    """
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    ids = action_ids(v, players)
+    if type(past_rounds) is not int or past_rounds < 0:
+        raise ValueError(f"past_rounds must be a whole number >= 0, not {past_rounds!r}")
+    n, faces, d, b = players, v["dice.faces"], most_dice_per_seat(v.rules), ids.num_bids
+    parts: list[tuple[str, int, float, str]] = [
+        ("own_dice", faces, d, "the observer's dice this round: how many show face 1, 2, ..."),
+        ("dice_counts", n, d, "dice each seat holds"),
+        ("to_move", n, 1, "one-hot: the player to move (all 0 once the game is over)"),
+        ("deciding", n, 1, "one-hot: the seat whose decision it is now"),
+        ("call_offer", 1, 1, "1 when that decision is an out-of-turn call offer"),
+        ("first_round", 1, 1, "1 in the first round of the game"),
+        ("palifico", 1, 1, "1 when this round is a palifico round"),
+        ("palifico_player", n, 1, "one-hot: the seat whose palifico round it is"),
+        ("palifico_used", n, 1, "seats that have had their palifico round"),
+        ("standing_bid", b, 1, "one-hot by action id: the bid to beat"),
+        ("bids", b * n, 1, "bids of this round: entry id*players+i is 1 if seat i made bid id"),
+    ]
+    for k in range(past_rounds):
+        p = f"past[{k}]."
+        parts += [
+            (p + "present", 1, 1, "1 if the game has that many finished rounds"),
+            (p + "palifico", 1, 1, "1 if that round was a palifico round"),
+            (p + "kind", 2, 1, "one-hot: ended by Dudo, by Calza"),
+            (p + "caller", n, 1, "one-hot: who called"),
+            (p + "bid", b, 1, "one-hot by action id: the bid called"),
+            (p + "bidder", n, 1, "one-hot: who made that bid"),
+            (p + "loser", n, 1, "one-hot: who lost a die (all 0 if nobody)"),
+            (p + "gainer", n, 1, "one-hot: who gained a die back (all 0 if nobody)"),
+            (p + "lifted", n, 1, "seats whose cups were lifted"),
+            (p + "shown", n * faces, d, "lifted cups: entry i*faces+f-1 counts seat i's f's"),
+            (p + "own_dice", faces, d, "the observer's own dice in that round, per face"),
+        ]
+    out = []
+    start = 0
+    for name, size, high, doc in parts:
+        out.append(Segment(name, start, start + size, float(high), doc))
+        start += size
+    return tuple(out)
+
+
+def _faces(cup: Sequence[int], faces: int) -> list[int]:
+    counts = [0] * faces
+    for die in cup:
+        counts[die - 1] += 1
+    return counts
+
+
+# --- the environment ---------------------------------------------------------------------
+
+
+class PerudoEnv(AECEnv):  # type: ignore[misc]
+    """A variant as a PettingZoo AEC environment (make one with :func:`env` or :func:`raw_env`).
+
+    ``game`` is the :class:`~perudo_rules.game.Game` being played (read it,
+    e.g. to drive a :mod:`perudo_rules.bots` bot; the environment replaces it
+    on every step). ``ids`` are the :class:`ActionIds`; ``layout`` the
+    :func:`observation_layout`. An illegal action raises ``ValueError``
+    (``env()`` wraps this class so that one ends the game instead).
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's class-level convention
+        "render_modes": ["ansi", "human"],
+        "name": "perudo_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        variant: str | Path | Variant = "italian",
+        players: int = 4,
+        render_mode: str | None = None,
+        max_rounds: int | None = None,
+        past_rounds: int = 1,
+    ) -> None:
+        super().__init__()
+        v = variant if isinstance(variant, Variant) else load_variant(variant)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
+            raise ValueError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}")
+        self.variant = v
+        self.players = players
+        self.render_mode = render_mode
+        self.max_rounds = max_rounds
+        self.ids = action_ids(v, players)
+        self.layout = observation_layout(v, players, past_rounds)
+        self.past_rounds = past_rounds
+        self._at = {s.name: s.start for s in self.layout}
+        size = self.layout[-1].stop
+        high = np.zeros(size, dtype=np.float32)
+        for s in self.layout:
+            high[s.start : s.stop] = s.high
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._action_spaces = {a: spaces.Discrete(self.ids.n) for a in self.possible_agents}
+        self._observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(self.ids.n,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._id_cache: dict[tuple[int, int | None], npt.NDArray[np.intp]] = {}
+        self._rng: random.Random | None = None
+        self._pending: tuple[int, ...] = ()
+        self.game: Game = Game.new(v, players, seed=0)
+        self.agents: list[str] = []
+
+    # -- spaces
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The (same) observation space of every agent: ``observation`` and ``action_mask``."""
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
+        """The (same) ``Discrete`` action space of every agent."""
+        return self._action_spaces[agent]
+
+    # -- decisions
+
+    def deciding_seat(self) -> int | None:
+        """The seat whose decision it is: an offered caller, else the player to move."""
+        if self._pending:
+            return self._pending[0]
+        return self.game.to_move
+
+    def legal_ids(self, seat: int) -> list[int]:
+        """The action ids seat ``seat`` may take now, ascending (empty if not its decision)."""
+        return [int(i) for i in np.flatnonzero(self._mask(seat))]
+
+    def _round_ids(self, space: BidSpace) -> npt.NDArray[np.intp]:
+        """Round rank -> action id for the round's bid space."""
+        key = (space.cap, space.wild)
+        ids = self._id_cache.get(key)
+        if ids is None:
+            ids = np.array([self.ids.bid_id(q, f) for q, f in space.bids], dtype=np.intp)
+            self._id_cache[key] = ids
+        return ids
+
+    def _mask(self, seat: int) -> npt.NDArray[np.int8]:
+        mask = np.zeros(self.ids.n, dtype=np.int8)
+        game = self.game
+        if seat != self.deciding_seat() or game.to_move is None:
+            return mask
+        if self._pending:
+            for call in out_of_turn_calls(game, seat):
+                mask[self.ids.to_id(call)] = 1
+            mask[self.ids.pass_] = 1
+            return mask
+        ranks = game.legal_actions().bid_ranks
+        if len(ranks):
+            ids = self._round_ids(game.space)
+            mask[ids[np.fromiter(ranks, dtype=np.intp, count=len(ranks))]] = 1
+        if game.bids:
+            for call in (Dudo(seat), Calza(seat)):
+                if game.is_legal(call):
+                    mask[self.ids.to_id(call)] = 1
+        return mask
+
+    def _offers(self) -> tuple[int, ...]:
+        """Seats offered an out-of-turn call after the bid just made, in order."""
+        game = self.game
+        to_move = game.to_move
+        assert to_move is not None
+        bidder = game.bids[-1].player
+        out = []
+        s = game.next_seat(to_move)
+        while s != to_move:
+            if s != bidder and out_of_turn_calls(game, s):
+                out.append(s)
+            s = game.next_seat(s)
+        return tuple(out)
+
+    # -- the AEC API
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; ``seed`` fixes it and every game after it until the next seed."""
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(seed)
+        self.game = Game.new(self.variant, self.players, seed=self._rng.getrandbits(63))
+        self._pending = ()
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self._agent(self.deciding_seat())
+        if self.render_mode == "human":
+            self.render()
+
+    def reset_to(self, game: Game) -> None:
+        """Continue from ``game``, a position of this variant and seat count with a seat to
+        move (e.g. ``Game.start`` with chosen dice): for tests and worked examples.
+
+        Seats with dice are the agents, rewards start at 0, no call offer is pending.
+        """
+        if game.variant != self.variant or game.players != self.players:
+            raise ValueError("the position is not of this environment's variant and seats")
+        if game.to_move is None:
+            raise ValueError("the position has nobody to move")
+        if self._rng is None:
+            self._rng = random.Random()
+        self.game = game
+        self._pending = ()
+        self.agents = [a for a in self.possible_agents if game.dice_counts[self._seat[a]]]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self._agent(game.to_move)
+
+    def _agent(self, seat: int | None) -> str:
+        assert seat is not None
+        return self.possible_agents[seat]
+
+    def observe(self, agent: str) -> Obs:
+        """What ``agent`` sees now: its ``observation`` array and its ``action_mask``."""
+        seat = self._seat[agent]
+        return {"observation": self._encode(seat), "action_mask": self._mask(seat)}
+
+    def step(self, action: int | None) -> None:
+        """Take ``action`` (an id) for ``agent_selection``; ``None`` for a finished agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat[agent]
+        if action is None:
+            raise ValueError(f"{agent} is still playing: give an action id, not None")
+        aid = int(action)
+        if not 0 <= aid < self.ids.n or not self._mask(seat)[aid]:
+            legal = ", ".join(self.ids.name(i) for i in self.legal_ids(seat))
+            name = self.ids.name(aid) if 0 <= aid < self.ids.n else str(aid)
+            raise ValueError(f"{name} is not legal for {agent} now (legal: {legal})")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        move = self.ids.to_action(aid, seat)
+        if move is None:
+            self._pending = self._pending[1:]
+        else:
+            self._play(move)
+        live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+        if live:
+            self.agent_selection = self._agent(self.deciding_seat())
+        self._accumulate_rewards()
+        self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _play(self, move: Action) -> None:
+        before = self.game.dice_counts
+        game = self.game.apply(move)
+        self.game = game
+        self._pending = ()
+        if isinstance(move, Bid):
+            self._pending = self._offers()
+            return
+        for seat, (was, now) in enumerate(zip(before, game.dice_counts, strict=True)):
+            if was and not now:
+                self._finish(seat, -1.0)
+        if game.winner is not None:
+            for agent in self.agents:
+                if not self.terminations[agent]:
+                    seat = self._seat[agent]
+                    self._finish(seat, 1.0 if seat == game.winner else -1.0)
+            return
+        if self.max_rounds is not None and game.round >= self.max_rounds:
+            for agent in self.agents:
+                self.truncations[agent] = True
+            return
+        assert self._rng is not None
+        self.game = game.roll(rng=self._rng)
+
+    def _finish(self, seat: int, reward: float) -> None:
+        agent = self.possible_agents[seat]
+        self.terminations[agent] = True
+        self.rewards[agent] = reward
+
+    # -- the observation array
+
+    def _encode(self, me: int) -> npt.NDArray[np.float32]:
+        game = self.game
+        n, faces = self.players, self.variant["dice.faces"]
+        obs = np.zeros(self.layout[-1].stop, dtype=np.float32)
+        at = self._at
+
+        def rel(seat: int) -> int:
+            return (seat - me) % n
+
+        def put(name: str, values: Sequence[int], offset: int = 0) -> None:
+            start = at[name] + offset
+            obs[start : start + len(values)] = values
+
+        put("own_dice", _faces(game.dice[me], faces))
+        put("dice_counts", [game.dice_counts[(me + i) % n] for i in range(n)])
+        if game.to_move is not None:
+            obs[at["to_move"] + rel(game.to_move)] = 1
+        deciding = self.deciding_seat()
+        if deciding is not None:
+            obs[at["deciding"] + rel(deciding)] = 1
+        obs[at["call_offer"]] = 1 if self._pending else 0
+        obs[at["first_round"]] = 1 if game.round == 1 else 0
+        obs[at["palifico"]] = 1 if game.palifico else 0
+        if game.palifico_player is not None:
+            obs[at["palifico_player"] + rel(game.palifico_player)] = 1
+        for seat in game.palifico_used:
+            obs[at["palifico_used"] + rel(seat)] = 1
+        if game.to_move is not None and game.bids:
+            last = game.bids[-1]
+            obs[at["standing_bid"] + self.ids.bid_id(last.quantity, last.face)] = 1
+            for bid in game.bids:
+                obs[at["bids"] + self.ids.bid_id(bid.quantity, bid.face) * n + rel(bid.player)] = 1
+        if self.past_rounds:
+            past = game.observation(me).past_rounds[::-1][: self.past_rounds]
+            for k, r in enumerate(past):
+                self._encode_past(obs, f"past[{k}].", r, rel)
+        return obs
+
+    def _encode_past(
+        self, obs: npt.NDArray[np.float32], p: str, r: PastRound, rel: Callable[[int], int]
+    ) -> None:
+        at = self._at
+        faces = self.variant["dice.faces"]
+        obs[at[p + "present"]] = 1
+        obs[at[p + "palifico"]] = 1 if r.palifico else 0
+        obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
+        if r.caller is not None:
+            obs[at[p + "caller"] + rel(r.caller)] = 1
+        bid = next(a for a in reversed(r.actions) if isinstance(a, Bid))
+        obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
+        obs[at[p + "bidder"] + rel(bid.player)] = 1
+        for name, seat in (("loser", r.loser), ("gainer", r.gainer)):
+            if seat is not None:
+                obs[at[p + name] + rel(seat)] = 1
+        for seat, cup in zip(r.revealed, r.shown, strict=True):
+            obs[at[p + "lifted"] + rel(seat)] = 1
+            start = at[p + "shown"] + rel(seat) * faces
+            obs[start : start + faces] = _faces(cup, faces)
+        start = at[p + "own_dice"]
+        obs[start : start + faces] = _faces(r.own_dice, faces)
+
+    # -- rendering
+
+    def render(self) -> str | None:
+        """The table as text: returned (``ansi``), printed (``human``), or ``None`` (no mode)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode; nothing to show")
+            return None
+        text = self.table_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def table_text(self) -> str:
+        """Every cup, the dice counts, this round's bids and whose decision it is, as text."""
+        game = self.game
+        pal = f", palifico round of seat {game.palifico_player}" if game.palifico else ""
+        lines = [f"{self.variant.name}: round {game.round}{pal}"]
+        rows = []
+        for seat, agent in enumerate(self.possible_agents):
+            cup = " ".join(str(d) for d in game.dice[seat]) or "-"
+            cup = cup if game.dice_counts[seat] else "out"
+            rows.append([seat, agent, game.dice_counts[seat], cup])
+        lines.append(format_table(["seat", "agent", "dice", "cup"], rows))
+        if game.to_move is not None:
+            bids = " ".join(f"{b.player}:{b}" for b in game.bids) or "(none yet)"
+            lines.append(f"bids: {bids}")
+        deciding = self.deciding_seat()
+        if game.winner is not None:
+            lines.append(f"game over: {self.possible_agents[game.winner]} won")
+        elif game.to_move is None:
+            lines.append("stopped after max_rounds")
+        elif self._pending and deciding is not None:
+            names = ", ".join(self.ids.name(i) for i in self.legal_ids(deciding))
+            lines.append(f"{self.possible_agents[deciding]} may call out of turn ({names})")
+        else:
+            lines.append(f"to move: {self.possible_agents[game.to_move]}")
+        r = game.last_result
+        if r is not None:
+            lost = f"seat {r.loser} lost a die" if r.loser is not None else "no die lost"
+            gain = f", seat {r.gainer} gained one" if r.gainer is not None else ""
+            lines.append(
+                f"last round: {r.kind} by seat {r.caller} on {r.bid}: {r.count} counted; "
+                f"{lost}{gain}"
+            )
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        """Nothing to release (text rendering only)."""
+
+
+def raw_env(
+    variant: str | Path | Variant = "italian",
+    players: int = 4,
+    render_mode: str | None = None,
+    max_rounds: int | None = None,
+    past_rounds: int = 1,
+) -> PerudoEnv:
+    """The unwrapped :class:`PerudoEnv` (an illegal action raises ``ValueError``)."""
+    return PerudoEnv(variant, players, render_mode, max_rounds, past_rounds)
+
+
+def env(
+    variant: str | Path | Variant = "italian",
+    players: int = 4,
+    render_mode: str | None = None,
+    max_rounds: int | None = None,
+    past_rounds: int = 1,
+) -> Any:
+    """``variant`` (an id, a path or a :class:`Variant`) for ``players`` seats, as a PettingZoo
+    ``AECEnv``, wrapped like PettingZoo's classic environments.
+
+    An illegal action ends the game for everyone, with ``-1`` to the seat that
+    took it; an action outside the space raises; stepping before ``reset``
+    raises. ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the
+    table as text) or ``"human"`` (every step prints it).
+    """
+    e: Any = raw_env(variant, players, render_mode, max_rounds, past_rounds)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
