@@ -388,3 +388,21 @@ def test_variant_problems_lists_every_schema_problem(tmp_path: Path) -> None:
     assert [str(p) for p in variant_problems(tmp_path / "absent.yaml")] == [
         f"{tmp_path / 'absent.yaml'}: no such variant file"
     ]
+
+
+@pytest.mark.parametrize("variant_id", available_variants())
+def test_every_interpretation_names_its_other_reading(variant_id: str) -> None:
+    """Each interpretation of a bundled edition either names the override that plays the
+    other reading, which loads and changes the knob, or says why no knob value can."""
+    v = load_variant(variant_id)
+    readings = v.interpretations()
+    for knob in readings:
+        interp = knob.interpretation
+        assert interp is not None
+        assert bool(interp.override) != bool(interp.inexpressible), knob.path
+        if interp.override:
+            other = load_variant(variant_id, overrides=interp.overrides)
+            if knob.file != v.file:
+                continue  # inherited: the extending file may already play the other reading
+            changed = {p for p, value in interp.overrides.items() if v[p] != value}
+            assert changed and {p for p in changed if other[p] != v[p]} == changed, knob.path
