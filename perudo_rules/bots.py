@@ -277,16 +277,13 @@ def play_game(variant: Variant, players: int, bots: Sequence[Bot], seed: int) ->
         raise ValueError(f"{len(bots)} bots for {players} players")
     game = Game.new(variant, players, seed)
     roll_rng = random.Random(derive_seed(seed, "roll"))
-    calls_possible = variant.rules.challenge_who != "player_to_move" or (
-        variant.rules.calza_enabled and variant.rules.calza_who != "player_to_move"
-    )
     while not game.is_over:
         to_move = game.to_move
         if to_move is None:
             game = game.roll(rng=roll_rng)
             continue
         action: Action | None = None
-        if calls_possible and game.bids:
+        if game.bids:  # the seats the kernel lets call now, other than the player to move
             legal = game.legal_actions()
             callers = {a.player for a in legal[len(legal.bid_ranks) :]}
             seat = game.next_seat(to_move)
