@@ -2,7 +2,8 @@
 
 Only plain data is accepted: PyYAML's safe loader (no tags that build objects),
 no anchors or aliases (they buy nothing in a rules file and are the way to an
-alias bomb), no duplicate keys, and bounded size and nesting. Every problem is
+alias bomb), no duplicate keys, and bounded size and nesting (the limits of
+:mod:`perudo_rules.limits`; only regular files are read). Every problem is
 raised as the error class the caller passes, naming the file, key path and line.
 """
 
@@ -14,11 +15,10 @@ from typing import Any
 
 import yaml
 
-__all__ = ["MAX_BYTES", "MAX_NODES", "YamlDoc", "load_yaml_file", "parse_yaml"]
+from perudo_rules.limits import MAX_DEPTH, MAX_NODES, read_bounded
+from perudo_rules.limits import MAX_FILE_BYTES as MAX_BYTES
 
-MAX_BYTES = 256 << 10
-MAX_NODES = 20_000
-MAX_DEPTH = 64
+__all__ = ["MAX_BYTES", "MAX_NODES", "YamlDoc", "load_yaml_file", "parse_yaml"]
 
 #: Builds the caller's error: ``err(message, file=, key_path=, line=)``.
 ErrorFactory = Callable[..., Exception]
@@ -115,7 +115,10 @@ def parse_yaml(text: str, file: str | None, err: ErrorFactory) -> YamlDoc:
         data = None
         if root is not None:
             _check_nodes(root, file, err)
-            data = loader.construct_document(root)
+            try:
+                data = loader.construct_document(root)
+            except ValueError as exc:  # a value it refuses, such as an integer of 5000 digits
+                raise err(f"invalid YAML: {' '.join(str(exc).split())[:120]}", file=file) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -130,16 +133,11 @@ def parse_yaml(text: str, file: str | None, err: ErrorFactory) -> YamlDoc:
     return YamlDoc(data, root, file)
 
 
-def load_yaml_file(path: Path, err: ErrorFactory) -> YamlDoc:
-    """Read and parse a YAML file with the limits of :func:`parse_yaml`."""
+def load_yaml_file(path: Path, err: ErrorFactory, missing: str = "no such file") -> YamlDoc:
+    """Read and parse a YAML file with the limits of :func:`parse_yaml` (``missing`` is
+    the message for a file that does not exist)."""
     name = str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise err(f"file too large ({size} bytes, limit {MAX_BYTES})", file=name)
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise err(f"cannot read file: {exc.strerror or exc}", file=name) from None
+    raw = read_bounded(path, MAX_BYTES, err, missing)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

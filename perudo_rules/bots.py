@@ -1,10 +1,10 @@
 """Bots that play any variant, and a driver that plays whole games with them.
 
 A :class:`Bot` answers ``choose(game, player)``: the action seat ``player``
-takes now, or ``None`` to decline an out-of-turn call. Bots look only at
-:meth:`Game.observation` of their own seat and at the public shape of the
-round (``game.legal_actions()``, ``game.is_legal``, ``game.space``,
-``game.rules``), never at another seat's dice.
+takes now, or ``None`` to decline an out-of-turn call. Bots look only at what
+:meth:`Game.observation` gives their own seat (own dice, dice counts, bids) and at
+the public shape of the round (``game.legal_actions()``, ``game.is_legal``,
+``game.space``, ``game.rules``), never at another seat's dice.
 
 * :class:`RandomBot` plays a uniformly random action among its own legal ones.
 * :class:`BaselineBot` bids and calls on the exact odds of
@@ -146,15 +146,19 @@ class BaselineBot:
         """Seat ``player``'s action: see the class docstring for the policy."""
         if game.to_move is None:
             return None
-        obs = game.observation(player)
-        own = obs.dice
+        if not 0 <= player < game.players:
+            raise ValueError(f"no seat {player}")
+        # What the seat sees (as game.observation(player) gives it, without building the
+        # views of every past round, which it does not use: that cost grows with the game)
+        own = game.dice[player]
+        dice_counts = game.dice_counts
         if not own:
             return None
         space = game.space
         wild = space.wild
         faces = space.faces
         rules = game.rules
-        unknown = sum(obs.dice_counts) - len(own)
+        unknown = sum(dice_counts) - len(own)
         tally = [0] * (faces + 1)
         for d in own:
             tally[d] += 1
@@ -166,14 +170,14 @@ class BaselineBot:
         def holds(q: int, f: int) -> float:
             return bid_probability_float(known[f], unknown, q, f, faces, wild)
 
-        bids = obs.bids
+        bids = game.bids
         if not bids:
             if player != game.to_move:
                 return None
             return self._opening(game, player, holds)
         cur = bids[-1]
         p_hold = holds(cur.quantity, cur.face)
-        can_gain = obs.dice_counts[player] < min(rules.calza_gain_cap, rules.dice_max_per_player)
+        can_gain = dice_counts[player] < min(rules.calza_gain_cap, rules.dice_max_per_player)
         calza_ok = can_gain and game.is_legal(Calza(player))
         p_exact = (
             exact_probability_float(known[cur.face], unknown, cur.quantity, cur.face, faces, wild)
@@ -206,9 +210,15 @@ class BaselineBot:
         best: Bid | None = None
         best_rank = -1
         for f in range(1, space.faces + 1):
-            q = 0
-            while q < space.cap and holds(q + 1, f) >= conf:
-                q += 1
+            # the most dice of face f that hold with probability conf: holds() falls as the
+            # quantity grows, so a binary search finds it (50,000 dice: 16 steps, not 25,000)
+            q, hi = 0, space.cap
+            while q < hi:
+                mid = (q + hi + 1) // 2
+                if holds(mid, f) >= conf:
+                    q = mid
+                else:
+                    hi = mid - 1
             bid = Bid(player, max(q, 1), f)
             r = space.rank(bid.quantity, f)
             assert r is not None

@@ -2,9 +2,12 @@
 
 Each command lives in a module of :mod:`perudo_rules.commands` that defines
 ``register(subparsers)``; a command's handler returns the exit code. Bad
-input prints one readable line and exits 2, never a traceback; an unexpected
-error (a bug) prints one line too and exits 70 (``PERUDO_RULES_DEBUG=1`` shows
-the traceback). Output cut short by a closed pipe (``| head``) exits 0 quietly.
+input prints one readable line and exits 2, never a traceback (characters that
+are not printable, in a file name for instance, are escaped: the line stays one
+line); an unexpected error (a bug) prints one line too and exits 70
+(``PERUDO_RULES_DEBUG=1`` shows the traceback). Output cut short by a closed
+pipe (``| head``) exits 0 quietly; a closed standard output (``>&-``) is an
+error, exit 2.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from perudo_rules.errors import PerudoError
+from perudo_rules.safetext import printable
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
@@ -33,7 +37,11 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        # argparse quotes what was typed: one line, escaped, and a 5000-digit value cut short
+        text = printable(" ".join(message.split()))
+        if len(text) > 300:
+            text = text[:150] + "..." + text[-100:]
+        self.exit(2, f"{self.prog}: error: {text}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
+    if sys.stdout is None:  # started with standard output closed: nowhere to print to
+        if sys.stderr is not None:
+            print("perudo-rules: error: standard output is closed", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -82,8 +94,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    """The message of ``exc`` on one line."""
-    return " ".join(str(exc).split()) or type(exc).__name__
+    """The message of ``exc`` on one line, with characters that are not printable escaped."""
+    return printable(" ".join(str(exc).split())) or type(exc).__name__
 
 
 if __name__ == "__main__":  # pragma: no cover

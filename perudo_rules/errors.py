@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from perudo_rules.safetext import printable
+
 __all__ = [
     "ActionSyntaxError",
     "IllegalAction",
     "LocatedError",
+    "OutputError",
     "PerudoError",
     "PositionError",
     "VariantError",
@@ -29,7 +32,9 @@ class LocatedError(PerudoError):
 
     ``str(error)`` is one readable line, ``file:line: key.path: message``; parts that are
     unknown are left out (``placeholder`` stands in for a missing file name when a line or
-    key path follows, for subclasses that set it).
+    key path follows, for subclasses that set it). Characters that are not printable (in
+    a file name, a key, a quoted value) are escaped (:func:`perudo_rules.safetext.printable`);
+    the attributes keep the text as given.
     """
 
     placeholder = ""
@@ -49,9 +54,8 @@ class LocatedError(PerudoError):
         where = file or (self.placeholder if line is not None or key_path else "")
         if line is not None:
             where += f":{line}"
-        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in key_path)
-        prefix = (f"{where}: " if where else "") + (f"{shown}: " if shown else "")
-        super().__init__(prefix + message)
+        prefix = (f"{where}: " if where else "") + (f"{key_path}: " if key_path else "")
+        super().__init__(printable(prefix + message))
 
 
 class VariantError(LocatedError):
@@ -76,6 +80,12 @@ class IllegalAction(PerudoError):
         self.rule = rule
         self.message = message
         super().__init__(f"{message} [{rule}]")
+
+
+class OutputError(PerudoError):
+    """An output file cannot be written: its folder is missing or read-only, it is a
+    directory, it would overwrite an input or another output of the same run, or the
+    write failed (a full disk). ``str(error)`` is one line naming the file."""
 
 
 class PositionError(LocatedError):

@@ -81,9 +81,11 @@ def parse_step(text: str) -> Step:
             f"not a roll: {text[:60]!r} (write roll [[1, 2], [], [6]])"
         ) from None
     if not isinstance(dice, list) or not all(
-        isinstance(c, list) and all(type(d) is int for d in c) for c in dice
+        isinstance(c, list) and all(type(d) is int and d >= 1 for d in c) for c in dice
     ):
-        raise ActionSyntaxError(f"not a roll: {text[:60]!r} (one list of faces per seat)")
+        raise ActionSyntaxError(
+            f"not a roll: {text[:60]!r} (one list of faces, 1 or more, per seat)"
+        )
     return Roll(tuple(tuple(c) for c in dice))
 
 

@@ -10,9 +10,10 @@ probability ``p``:
 * ``p = 2/faces`` otherwise (the face itself, or the wild face).
 
 So the count of a face is the seat's own matching dice plus a binomial
-``B(unknown, p)``. Every function here is exact (:class:`fractions.Fraction`);
-the ``*_float`` helpers give the same numbers as floats, cached, for bots that
-ask thousands of times per game.
+``B(unknown, p)``. Every function here is exact (:class:`fractions.Fraction`), over at
+most :data:`~perudo_rules.limits.MAX_EXACT_DICE` unseen dice; the ``*_float`` helpers
+give the same numbers as floats, cached, for bots that ask thousands of times per
+game, for any number of dice (from logarithms above 200 dice: no overflow).
 
 >>> bid_probability(own_dice=[1, 3], unknown=2, quantity=4, face=3, faces=6, wild=1)
 Fraction(1, 9)
@@ -28,6 +29,7 @@ from fractions import Fraction
 
 from perudo_rules.actions import Bid
 from perudo_rules.game import Game
+from perudo_rules.limits import MAX_EXACT_DICE
 from perudo_rules.ranks import bid_space
 from perudo_rules.ruleset import Ruleset
 
@@ -82,8 +84,16 @@ def count_distribution(
 
     ``count`` is the number of dice on the whole table that count as ``face``
     given that the caller holds ``own_dice`` and ``unknown`` other dice are hidden.
+    Exact fractions cost time that grows fast with ``unknown``: more than
+    :data:`~perudo_rules.limits.MAX_EXACT_DICE` is a ``ValueError`` (the ``*_float``
+    helpers take any number).
     """
     _check(face, faces, wild, unknown)
+    if unknown > MAX_EXACT_DICE:
+        raise ValueError(
+            f"exact odds over {unknown} unseen dice are not computed (the limit is "
+            f"{MAX_EXACT_DICE}); use bid_probability_float"
+        )
     for d in own_dice:
         if type(d) is not int or not 1 <= d <= faces:
             raise ValueError(f"own die {d!r} is not a face of a d{faces}")
@@ -126,18 +136,59 @@ def exact_probability(
     return dist[quantity]
 
 
+#: Up to this many unknown dice the float odds sum the exact terms (``comb(n, j)`` as a
+#: float, as the bundled editions play); above, each term comes from logarithms and only those
+#: that matter are summed: 50,000 dice cost a few hundred terms, and no term can overflow.
+_EXACT_TERMS = 200
+
+
+def _log_point(n: int, k: int, p: float) -> float:
+    """``log P(B(n, p) == k)`` for ``0 < p < 1``."""
+    return (
+        math.lgamma(n + 1)
+        - math.lgamma(k + 1)
+        - math.lgamma(n - k + 1)
+        + k * math.log(p)
+        + (n - k) * math.log1p(-p)
+    )
+
+
+def _side_sum(n: int, start: int, step: int, p: float) -> float:
+    """``sum P(B(n, p) == j)`` from ``j = start`` away from the mean (``step`` is +1 above
+    it, -1 below), stopping once the terms no longer change the sum."""
+    total = 0.0
+    j = start
+    while 0 <= j <= n:
+        term = math.exp(_log_point(n, j, p))
+        total += term
+        if term <= total * 1e-17:
+            break
+        j += step
+    return total
+
+
 @functools.lru_cache(maxsize=65536)
 def _tail_float(n: int, need: int, num: int, faces: int) -> float:
     # P(B(n, num/faces) >= need), 0 < need <= n
     p = num / faces
-    q = 1.0 - p
-    return math.fsum(math.comb(n, j) * p**j * q ** (n - j) for j in range(need, n + 1))
+    if p >= 1.0:
+        return 1.0
+    if n <= _EXACT_TERMS:
+        q = 1.0 - p
+        return math.fsum(math.comb(n, j) * p**j * q ** (n - j) for j in range(need, n + 1))
+    if need > n * p:  # the upper tail: terms fall from `need` upwards
+        return min(1.0, _side_sum(n, need, 1, p))
+    return max(0.0, 1.0 - _side_sum(n, need - 1, -1, p))  # one minus the lower tail
 
 
 @functools.lru_cache(maxsize=65536)
 def _point_float(n: int, k: int, num: int, faces: int) -> float:
     p = num / faces
-    return math.comb(n, k) * p**k * (1.0 - p) ** (n - k)
+    if p >= 1.0:
+        return 1.0 if k == n else 0.0
+    if n <= _EXACT_TERMS:
+        return math.comb(n, k) * p**k * (1.0 - p) ** (n - k)
+    return math.exp(_log_point(n, k, p))
 
 
 def _num(face: int, wild: int | None) -> int:

@@ -45,13 +45,14 @@ its names are importable from here too. ``spec/record.schema.json`` is
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Action, format_action, parse_action
+from perudo_rules.actions import Action, Bid, format_action, parse_action
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.game import Game, RoundRecord, RoundResult
 from perudo_rules.knobs import KNOB_PATHS
@@ -338,7 +339,12 @@ def _start_round(
         try:
             return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
         except ValueError as exc:
-            rule = "palifico.enabled" if "palifico" in str(exc) else "play.roll"
+            text = str(exc)
+            rule = "play.roll"
+            if "no palifico rounds" in text:
+                rule = "palifico.enabled"
+            elif "palifico round is opened" in text:
+                rule = "play.palifico_opener"
             raise stop(rule, f"not a valid starting position: {exc}") from None
     if game.is_over:
         raise stop("play.game_over", f"the game was over; seat {game.winner} had won")
@@ -368,19 +374,53 @@ def _start_round(
         raise stop("play.roll", str(exc)) from None
 
 
-def walk(data: Mapping[str, Any], variant: Variant) -> Iterator[Game]:
+def _bids(game: Game, actions: Sequence[str]) -> tuple[Game, int]:
+    """The game after the legal bids that open ``actions``, and how many there were.
+
+    The kernel judges each bid against a growing list and the game is built once, so a
+    round of n bids costs O(n) (applying them one by one copies the bids so far each
+    time: O(n^2)). The first action that is not a legal bid is left to the caller.
+    """
+    rr = game.round_rules
+    to_move = game.to_move
+    if to_move is None:
+        return game, 0
+    bids = list(game.bids)
+    done = 0
+    for text in actions:
+        action = parse_action(text)
+        if type(action) is not Bid or rr.verdict(to_move, bids, action) is not None:
+            break
+        bids.append(action)
+        to_move = rr.successor[action.player]
+        done += 1
+    if done:
+        game = dataclasses.replace(game, bids=tuple(bids), to_move=to_move)
+    return game, done
+
+
+def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> Iterator[Game]:
     """Every position of a record already checked by :func:`check_record` (which gave
     ``variant``): each round's start and the game after each action.
 
-    Raises :class:`RecordViolation` at the first step that breaks a rule; its
-    ``violation`` says where and which. :func:`states` checks the record first.
+    With ``every=False`` the positions between the bids of a round are skipped (each
+    round's start, the game after its last bid, after its Dudo or Calza, are yielded),
+    and the replay takes time linear in the number of bids: what :func:`replay` and
+    the referee use. Raises :class:`RecordViolation` at the first step that breaks a
+    rule; its ``violation`` says where and which. :func:`states` checks the record first.
     """
     game: Game | None = None
     for rnd in data["rounds"]:
         number = rnd["round"]
         game = _start_round(game, rnd, variant, data)
         yield game
-        for step, text in enumerate(rnd["actions"], start=1):
+        actions: Sequence[str] = rnd["actions"]
+        skipped = 0
+        if not every:
+            game, skipped = _bids(game, actions)
+            if skipped:
+                yield game
+        for step, text in enumerate(actions[skipped:], start=skipped + 1):
             action = parse_action(text)
             if game.awaiting_roll or game.is_over:
                 rule = "play.game_over" if game.is_over else "play.roll"
@@ -440,9 +480,13 @@ def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
     ``replay(to_record(game))`` equals ``game`` in every public field. Raises
     :class:`RecordError` if the record is malformed or breaks a rule.
     """
+    variant = check_record(record, file)
     game: Game | None = None
-    for state in states(record, file):
-        game = state
+    try:
+        for state in walk(record, variant, every=False):
+            game = state
+    except RecordViolation as stop:
+        raise RecordError(str(stop.violation), file=file, violation=stop.violation) from None
     assert game is not None
     return game
 

@@ -17,10 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules._yaml import MAX_NODES
 from perudo_rules.actions import ACTION_PATTERN
 from perudo_rules.errors import LocatedError, PerudoError
-from perudo_rules.variant import MAX_PLAYERS
+from perudo_rules.limits import (
+    MAX_NODES,
+    MAX_PLAYERS,
+    MAX_RECORD_BIDS,
+    MAX_RECORD_BYTES,
+    MAX_RECORD_NODES,
+    read_bounded,
+)
 
 __all__ = [
     "FORMAT",
@@ -44,14 +50,6 @@ __all__ = [
 FORMAT = "perudo-rules-record"
 VERSION = 1
 SCHEMA_ID = "https://perudo-rules.invalid/spec/record.schema.json"
-
-#: Largest record file :func:`load_record` reads.
-MAX_RECORD_BYTES = 8 << 20
-#: Most JSON values (objects, arrays, scalars) a record may hold.
-MAX_RECORD_NODES = 500_000
-#: Most ranked bids the rounds of one record may need in total (dice.faces x dice in play,
-#: summed over the rounds): each round builds its table of bids, so this bounds the work.
-MAX_RECORD_BIDS = 1_000_000
 
 #: A bundled variant id, as a record names it.
 VARIANT_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
@@ -248,19 +246,7 @@ def load_record(source: str | Path) -> dict[str, Any]:
     Only the JSON is read here; :func:`replay` and the referee check the rest.
     """
     name = str(source)
-    path = Path(source)
-    try:
-        if not path.is_file():
-            raise RecordError("no such record file", file=name)
-        size = path.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"file too large ({size} bytes, limit {MAX_RECORD_BYTES})", file=name)
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_RECORD_BYTES + 1)
-    except OSError as exc:
-        raise RecordError(f"cannot read file: {exc.strerror or exc}", file=name) from None
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"file too large (limit {MAX_RECORD_BYTES} bytes)", file=name)
+    raw = read_bounded(source, MAX_RECORD_BYTES, RecordError, "no such record file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -409,6 +395,11 @@ class _Shape:
                 used = self.array(setup["palifico_used"], "setup.palifico_used")
                 for i, s in enumerate(used):
                     self.seat(s, f"setup.palifico_used.{i}")
+                    if s >= top["seats"]:
+                        raise self.fail(
+                            f"setup.palifico_used.{i}",
+                            f"seat {s} does not exist: the game has {top['seats']} seats",
+                        )
         for r, rnd in enumerate(self.array(top["rounds"], "rounds", 1)):
             self.round(rnd, f"rounds.{r}")
         if "winner" in top:

@@ -152,7 +152,7 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
     game: Game | None = None
     violation: Violation | None = None
     try:
-        for state in walk(data, variant):
+        for state in walk(data, variant, every=False):
             game = state
     except RecordViolation as stop:
         violation = stop.violation

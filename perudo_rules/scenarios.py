@@ -51,6 +51,7 @@ __all__ = [
     "ScenarioError",
     "Start",
     "Step",
+    "default_paths",
     "export_document",
     "load_scenarios",
     "run_scenario",
@@ -290,7 +291,7 @@ def load_scenarios(paths: Iterable[str | Path] | None = None) -> list[Scenario]:
     out: list[Scenario] = []
     seen: dict[str, Scenario] = {}
     for path in files:
-        doc = load_yaml_file(path, ScenarioError)
+        doc = load_yaml_file(path, ScenarioError, "no such scenario file")
         if not isinstance(doc.data, dict):
             raise ScenarioError("a scenario file must be a YAML mapping", file=str(path), line=1)
         _schema_check(doc)

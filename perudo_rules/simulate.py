@@ -19,6 +19,7 @@ the ``plot`` extra).
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -37,7 +38,10 @@ from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
 from perudo_rules.fastplay import RandomGame
 from perudo_rules.game import Game
+from perudo_rules.limits import MAX_GAMES, check_count, short_number
+from perudo_rules.output import Outputs, write_bytes, write_text
 from perudo_rules.record import to_record
+from perudo_rules.safetext import printable
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -48,6 +52,7 @@ __all__ = [
     "comparison_rows",
     "mean_interval",
     "plot",
+    "plot_format",
     "simulate",
     "summarise",
     "summarise_fast",
@@ -401,8 +406,9 @@ def _run_chunk(
             bots = [make_bot(bot, derive_seed(seed, "bot", i, s)) for s in range(players)]
             game = play_game(variant, players, bots, game_seed)
         if records is not None:
-            path = Path(records) / f"{variant.id}-{i:06d}.json"
-            path.write_text(json.dumps(to_record(game)) + "\n", encoding="utf-8")
+            write_text(
+                Path(records) / f"{variant.id}-{i:06d}.json", json.dumps(to_record(game)) + "\n"
+            )
         out.append(summarise(game))
     return out
 
@@ -439,7 +445,8 @@ def simulate(
     ``workers`` (processes; ``0`` means one per CPU). ``progress=True`` draws a
     bar on stderr; a callable gets ``(games done, games)``. ``save_records``
     names a directory that receives one JSON game record per game
-    (``<variant>-<index>.json``).
+    (``<variant>-<index>.json``, each written atomically; a file of that name from an
+    earlier run is replaced). ``games`` is at most :data:`~perudo_rules.limits.MAX_GAMES`.
     """
     rules = variant.rules
     if type(players) is not int or not rules.players_min <= players <= rules.players_max:
@@ -447,7 +454,8 @@ def simulate(
             f"{players} players; {variant.id} plays with {rules.players_min} to {rules.players_max}"
         )
     if type(games) is not int or games < 1:
-        raise ValueError(f"games must be a positive number, not {games!r}")
+        raise ValueError(f"games must be a positive number, not {short_number(games)}")
+    check_count("games", games, 1, MAX_GAMES)
     if type(workers) is not int or workers < 0:
         raise ValueError(f"workers must be 0 (one per CPU) or more, not {workers!r}")
     if bot not in BOTS and bot != UNIFORM:
@@ -455,7 +463,7 @@ def simulate(
         raise ValueError(f"unknown bot {bot!r} (known: {known})")
     records: str | None = None
     if save_records is not None:
-        Path(save_records).mkdir(parents=True, exist_ok=True)
+        Outputs().add_folder(save_records, "save_records")
         records = os.fspath(save_records)
     if workers == 0:
         workers = os.cpu_count() or 1
@@ -467,7 +475,9 @@ def simulate(
         report = None
     else:
         report = progress
-    chunk = max(1, min(250, games // (workers * 8) or 1))
+    # chunks of games per task; smaller for big tables, so that progress still moves
+    # (a game of 250 seats takes about a minute)
+    chunk = max(1, min(250, games // (workers * 8) or 1, 3000 // (players * rules.dice_per_player)))
     bounds = [(a, min(a + chunk, games)) for a in range(0, games, chunk)]
     parts: dict[int, list[GameSummary]] = {}
     done = 0
@@ -493,21 +503,40 @@ def simulate(
     return SimStats.from_games(variant, players, bot, seed, summaries)
 
 
+def plot_format(path: str | os.PathLike[str]) -> str:
+    """The image format :func:`plot` writes to ``path``, from its suffix (``png`` without
+    one); :class:`PerudoError` if matplotlib is missing or cannot write that format.
+    Commands call it before the simulation, so a bad ``--plot`` costs nothing."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PerudoError("plotting needs matplotlib: pip install 'perudo-rules[plot]'") from None
+    fmt = Path(path).suffix[1:].lower() or "png"
+    known = FigureCanvasAgg(Figure()).get_supported_filetypes()
+    if fmt not in known:
+        raise PerudoError(
+            f"cannot draw a .{printable(fmt)[:20]} file (formats: {', '.join(sorted(known))})"
+        )
+    return fmt
+
+
 def plot(stats: Sequence[SimStats], path: str | os.PathLike[str]) -> None:
     """Draw ``stats`` side by side into an image file (PNG, SVG, PDF by suffix).
 
     Four panels: rounds per game, bids per round, win rate by starting
     position (with 95% intervals), and the rates of palifico rounds and
     right Calza/Dudo calls. Needs matplotlib (``pip install 'perudo-rules[plot]'``);
-    it is imported here, and drawn without touching pyplot's global backend.
+    it is imported here, and drawn without touching pyplot's global backend. The image
+    is drawn in memory and written atomically (:func:`perudo_rules.output.write_bytes`):
+    a failed write (a full disk) is an :class:`~perudo_rules.errors.OutputError`.
     """
     if not stats:
         raise ValueError("nothing to plot")
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise PerudoError("plotting needs matplotlib: pip install 'perudo-rules[plot]'") from None
+    fmt = plot_format(path)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(12, 8), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(2, 2)
@@ -567,4 +596,6 @@ def plot(stats: Sequence[SimStats], path: str | os.PathLike[str]) -> None:
         f"{stats[0].games} simulated games, {stats[0].players} players, "
         f"{stats[0].bot} bots, seed {stats[0].seed}"
     )
-    fig.savefig(os.fspath(path), dpi=100)
+    image = io.BytesIO()
+    fig.savefig(image, format=fmt, dpi=100)
+    write_bytes(path, image.getvalue())

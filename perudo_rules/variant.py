@@ -10,14 +10,24 @@ Loading checks, in order: safe YAML (no duplicate keys, anchors or object
 tags), the JSON Schema, the ``extends`` chain (no cycles), completeness and
 cross-knob consistency. Every failure is a :class:`VariantError` that names
 the file, the key path and the line.
+
+``extends`` in a file names a bundled id or a *relative* path to a ``.yaml`` /
+``.yml`` file, read from the extending file's folder; ``..`` may climb out of it
+(house rules often share a base in a sibling folder), but an absolute path is
+refused, so a file shared with you can point only at YAML files near it, not probe
+the file system. Every file of the chain must be a regular file (no device, FIFO
+or ``/proc`` file) within the limits of :mod:`perudo_rules.limits`, and the chain
+holds at most :data:`~perudo_rules.limits.MAX_EXTENDS` files. The chain is
+followed in a loop, not by recursion.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import importlib.resources
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,10 +37,13 @@ import jsonschema
 from perudo_rules._yaml import YamlDoc, load_yaml_file
 from perudo_rules.errors import VariantError
 from perudo_rules.knobs import KNOB_PATHS, SECTIONS
+from perudo_rules.limits import MAX_BIDS, MAX_EXTENDS, MAX_PLAYERS, check_depth
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.schema import variant_schema
 
 __all__ = [
+    "MAX_BIDS",
+    "MAX_PLAYERS",
     "Interpretation",
     "Knob",
     "Variant",
@@ -47,11 +60,6 @@ __all__ = [
 ]
 
 _META_KEYS = ("id", "name", "description", "extends", "rulebook")
-
-#: Most seats a variant may allow (a bound against hostile files).
-MAX_PLAYERS = 1000
-#: Most bids a round may rank: dice.faces x players.max x dice.max_per_player.
-MAX_BIDS = 100_000
 
 
 def data_dir(name: str) -> Path:
@@ -269,7 +277,7 @@ def variant_problems(ref: str | Path) -> list[VariantError]:
     consistency) is listed; broken YAML is the one problem of its file.
     """
     try:
-        path = _resolve_ref(str(ref), None)
+        path = resolve_extends(str(ref))
         if path.is_file():
             doc = load_yaml_file(path, VariantError)
             if isinstance(doc.data, dict):
@@ -306,83 +314,117 @@ def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
     return out
 
 
-def _resolve_ref(ref: str, relative_to: Path | None) -> Path:
-    return resolve_extends(ref, relative_to)
-
-
-def _load_chain(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Knob], dict[str, Any]]:
-    if path in chain:
-        cycle = " -> ".join(p.name for p in (*chain, path))
-        raise VariantError(f"'extends' cycle: {cycle}", file=str(chain[-1]), key_path="extends")
-    if not path.is_file():
-        raise VariantError("no such variant file", file=str(path))
-    doc = load_yaml_file(path, VariantError)
+def _read_file(path: Path) -> YamlDoc:
+    """A variant file read and checked against the schema."""
+    doc = load_yaml_file(path, VariantError, "no such variant file")
     if not isinstance(doc.data, dict):
         raise VariantError("a variant file must be a YAML mapping", file=str(path), line=1)
     _schema_errors(doc)
-    return _merge_doc(doc, path, (*chain, path))
+    return doc
 
 
-def _merge_doc(
-    doc: YamlDoc, path: Path | None, chain: tuple[Path, ...]
-) -> tuple[dict[str, Knob], dict[str, Any]]:
-    data: dict[str, Any] = doc.data
+def _chain(doc: YamlDoc, path: Path | None) -> list[tuple[YamlDoc, Path | None]]:
+    """``doc`` (read from ``path``) and every document it extends, the most derived first.
+
+    A loop, not recursion: the chain is bounded by :data:`MAX_EXTENDS`, and a file met
+    twice is a cycle.
+    """
+    chain: list[tuple[YamlDoc, Path | None]] = [(doc, path)]
+    seen: list[Path] = [path] if path is not None else []
+    while "extends" in doc.data:
+        at = doc
+
+        def fail(message: str, at: YamlDoc = at) -> VariantError:
+            return VariantError(
+                message, file=at.file, key_path="extends", line=at.line(["extends"])
+            )
+
+        if len(chain) >= MAX_EXTENDS:
+            raise fail(f"'extends' chain longer than {MAX_EXTENDS} files")
+        try:
+            base = resolve_extends(doc.data["extends"], path)
+        except VariantError as exc:
+            raise fail(exc.message) from None
+        if base in seen:
+            raise fail("'extends' cycle: " + " -> ".join(p.name for p in (*seen, base)))
+        seen.append(base)
+        doc, path = _read_file(base), base
+        chain.append((doc, path))
+    return chain
+
+
+def _merge(chain: list[tuple[YamlDoc, Path | None]]) -> tuple[dict[str, Knob], dict[str, Any]]:
+    """The knobs and metadata of a chain from :func:`_chain`: each file over its base."""
     knobs: dict[str, Knob] = {}
     meta: dict[str, Any] = {}
-    if "extends" in data:
-        try:
-            base_path = _resolve_ref(data["extends"], path)
-        except VariantError as exc:
-            raise VariantError(
-                exc.message, file=doc.file, key_path="extends", line=doc.line(["extends"])
-            ) from None
-        knobs, meta = _load_chain(base_path, chain)
-        meta = {k: v for k, v in meta.items() if k != "id"}
-    knobs.update(_knobs_of(doc))
-    for key in _META_KEYS:
-        if key in data:
-            meta[key] = data[key]
-    if "id" not in data and path is not None:
-        meta["id"] = path.stem
+    for doc, path in reversed(chain):
+        data: dict[str, Any] = doc.data
+        meta.pop("id", None)  # an id names its own file only
+        knobs.update(_knobs_of(doc))
+        for key in _META_KEYS:
+            if key in data:
+                meta[key] = data[key]
+        if "id" not in data and path is not None:
+            meta["id"] = path.stem
     return knobs, meta
 
 
-def _fail(knob: Knob, message: str) -> VariantError:
-    return VariantError(message, file=knob.file, key_path=knob.path, line=knob.line)
-
-
-def _check_consistency(knobs: Mapping[str, Knob], file: str | None) -> None:
+def _check_consistency(
+    knobs: Mapping[str, Knob], file: str | None, files: Sequence[str | None] = ()
+) -> None:
+    """Completeness and the rules between knobs. ``files`` lists the files of the chain,
+    the most derived first: a conflict between two knobs is reported where the later
+    of them was set (the house-rules file that changed one, not the base it broke)."""
     missing = [p for p in KNOB_PATHS if p not in knobs]
     if missing:
         raise VariantError(
             f"incomplete variant: no value for {', '.join(missing)}", file=file, key_path=missing[0]
         )
+    rank = {f: i for i, f in reversed(list(enumerate(files)))}
+
+    def fail(message: str, *paths: str) -> VariantError:
+        knob = min((knobs[p] for p in paths), key=lambda k: rank.get(k.file, len(rank)))
+        return VariantError(message, file=knob.file, key_path=knob.path, line=knob.line)
+
     v = {p: k.value for p, k in knobs.items()}
     if v["players.min"] > v["players.max"]:
-        raise _fail(knobs["players.min"], "players.min is larger than players.max")
+        raise fail("players.min is larger than players.max", "players.min", "players.max")
     if v["players.max"] > MAX_PLAYERS:
-        raise _fail(knobs["players.max"], f"players.max is above the limit of {MAX_PLAYERS}")
+        raise fail(f"players.max is above the limit of {MAX_PLAYERS}", "players.max")
     bids = v["dice.faces"] * v["players.max"] * v["dice.max_per_player"]
     if bids > MAX_BIDS:
-        raise _fail(
-            knobs["dice.max_per_player"],
+        raise fail(
             f"{v['players.max']} seats x {v['dice.max_per_player']} dice x {v['dice.faces']} "
             f"faces makes {bids} bids a round; the limit is {MAX_BIDS}",
+            "dice.max_per_player",
+            "players.max",
+            "dice.faces",
         )
     if v["dice.per_player"] > v["dice.max_per_player"]:
-        raise _fail(knobs["dice.per_player"], "more starting dice than dice.max_per_player")
+        raise fail(
+            "more starting dice than dice.max_per_player "
+            f"({v['dice.per_player']} > {v['dice.max_per_player']})",
+            "dice.per_player",
+            "dice.max_per_player",
+        )
     wild = v["wild.face"]
     if isinstance(wild, int) and wild > v["dice.faces"]:
-        raise _fail(knobs["wild.face"], f"wild face {wild} is not a face of a d{v['dice.faces']}")
+        raise fail(
+            f"wild face {wild} is not a face of a d{v['dice.faces']}", "wild.face", "dice.faces"
+        )
     if v["calza.gain_cap"] > v["dice.max_per_player"]:
-        raise _fail(knobs["calza.gain_cap"], "calza.gain_cap exceeds dice.max_per_player")
+        raise fail(
+            "calza.gain_cap exceeds dice.max_per_player", "calza.gain_cap", "dice.max_per_player"
+        )
     if v["bidding.order"] == "face_then_quantity" and v["bidding.wild_worth"] != 1:
-        raise _fail(knobs["bidding.wild_worth"], "face_then_quantity needs bidding.wild_worth 1")
+        raise fail(
+            "face_then_quantity needs bidding.wild_worth 1", "bidding.wild_worth", "bidding.order"
+        )
     if v["end.condition"] == "single_round":
         if v["players.max"] != 2:
-            raise _fail(knobs["end.condition"], "single_round games need players.max 2")
+            raise fail("single_round games need players.max 2", "end.condition", "players.max")
         if v["calza.enabled"]:
-            raise _fail(knobs["end.condition"], "single_round games cannot enable calza")
+            raise fail("single_round games cannot enable calza", "end.condition", "calza.enabled")
 
 
 def _normalise_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -406,9 +448,12 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
     (``{"dice.per_player": 1}``). Raises :class:`VariantError` on any problem.
     """
     ref_str = str(ref)
-    path = _resolve_ref(ref_str, None)
-    knobs, meta = _load_chain(path, ())
+    path = resolve_extends(ref_str)
+    chain = _chain(_read_file(path), path)
+    knobs, meta = _merge(chain)
+    files = [doc.file for doc, _ in chain]
     if overrides:
+        check_depth(overrides, VariantError, file="<overrides>")
         data = _normalise_overrides(overrides)
         data["extends"] = str(path)
         doc = YamlDoc(data, None, "<overrides>")
@@ -417,7 +462,8 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         for key in ("name", "description"):
             if key in data:
                 meta[key] = data[key]
-    _check_consistency(knobs, str(path))
+        files.insert(0, doc.file)
+    _check_consistency(knobs, str(path), files)
     return Variant(
         id=meta.get("id", path.stem),
         name=meta.get("name", meta.get("id", path.stem)),
@@ -435,14 +481,19 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
     """A variant from an in-memory document, as a variant file would state it.
 
     ``data`` is the parsed mapping (for example the variant embedded in a game
-    record); it is checked like a file: schema, ``extends`` chain (a bundled id or
-    a path), completeness and consistency. ``file`` names it in errors. Raises
-    :class:`VariantError`, whose ``key_path`` is relative to ``data``.
+    record); it is checked like a file: nesting depth, schema, ``extends`` chain (a
+    bundled id or a path, relative to the working folder), completeness and
+    consistency. ``file`` names it in errors. Raises :class:`VariantError`, whose
+    ``key_path`` is relative to ``data``.
     """
+    if not isinstance(data, Mapping):
+        raise VariantError("a variant document must be a mapping", file=file)
+    check_depth(dict(data), VariantError, file=file)
     doc = YamlDoc(dict(data), None, file)
     _schema_errors(doc)
-    knobs, meta = _merge_doc(doc, None, ())
-    _check_consistency(knobs, file)
+    chain = _chain(doc, None)
+    knobs, meta = _merge(chain)
+    _check_consistency(knobs, file, [d.file for d, _ in chain])
     name = meta.get("id", "house-rules")
     return Variant(
         id=str(name),
@@ -457,20 +508,47 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
 # --- for people and tools ------------------------------------------------------------------
 
 
+def _is_path(ref: str) -> bool:
+    return "/" in ref or ref.endswith((".yaml", ".yml"))
+
+
 def resolve_extends(ref: str, relative_to: Path | None = None) -> Path:
     """The file a variant reference names: what ``extends: REF`` in the file
     ``relative_to`` (or ``load_variant(REF)``) reads.
 
-    A reference with a ``/`` or a ``.yaml``/``.yml`` ending is a path, relative to the
-    folder of ``relative_to`` when given; anything else is a bundled id
-    (:class:`VariantError` if there is no such edition).
+    A reference with a ``/`` or a ``.yaml``/``.yml`` ending is a path; anything else is
+    a bundled id (:class:`VariantError` if there is no such edition). In a file
+    (``relative_to`` given) the path must be relative, from the file's folder, and name
+    a ``.yaml`` or ``.yml`` file; ``load_variant`` takes any path. A name that cannot be
+    a file (a NUL byte, too long, a symbolic-link loop) is a :class:`VariantError` too.
     """
-    if "/" in ref or ref.endswith((".yaml", ".yml")):
-        path = Path(ref)
-        if not path.is_absolute() and relative_to is not None:
-            path = relative_to.parent / path
+    if not isinstance(ref, str) or not ref:
+        raise VariantError(f"not a variant reference: {str(ref)[:60]!r}")
+    if not _is_path(ref):
+        return variant_path(ref).resolve()
+    path = Path(ref)
+    if relative_to is not None:
+        if path.is_absolute():
+            raise VariantError(
+                f"'extends' takes a bundled id or a relative path, not the absolute path "
+                f"{ref[:60]!r}"
+            )
+        if not ref.endswith((".yaml", ".yml")):
+            raise VariantError(f"'extends' names a .yaml or .yml file, not {ref[:60]!r}")
+        path = relative_to.parent / path
+    try:
         return path.resolve()
-    return variant_path(ref).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:
+        if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == errno.ELOOP:
+            why = "a symbolic-link loop"
+        elif isinstance(exc, ValueError):
+            why = "not a file name (it contains a NUL byte)"
+        elif exc.errno == errno.ENAMETOOLONG:
+            why = "file name too long"
+        else:
+            why = f"cannot resolve the path ({exc.strerror or exc})"
+        shown = ref if len(ref) <= 60 else ref[:28] + "..." + ref[-28:]
+        raise VariantError(f"{why}: {shown!r}") from None
 
 
 def extends_chain(path: str | Path) -> list[Path]:
@@ -478,11 +556,14 @@ def extends_chain(path: str | Path) -> list[Path]:
     can be read (a broken or missing file, or a cycle, ends the chain; loading the
     variant reports it). For tools that watch files, such as the docs build."""
     out: list[Path] = []
-    current: Path | None = Path(path).resolve()
-    while current is not None and current not in out and current.is_file():
-        out.append(current)
+    try:
+        current: Path | None = resolve_extends(str(path))
+    except VariantError:
+        return out
+    while current is not None and current not in out and len(out) < MAX_EXTENDS:
         try:
             data = load_yaml_file(current, VariantError).data
+            out.append(current)
             ref = data.get("extends") if isinstance(data, dict) else None
             current = resolve_extends(ref, current) if isinstance(ref, str) else None
         except VariantError:

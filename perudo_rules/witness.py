@@ -181,6 +181,8 @@ class SearchLimits:
     node_budget: int = 5000
     setup_seeds: int = 100
     setup_seats: int = 10
+    #: Most dice rolled for new games per knob (fewer seeds for games of many dice).
+    setup_dice: int = 50_000
 
 
 # --- comparing two engines -----------------------------------------------------------------
@@ -398,6 +400,7 @@ def _search_play(
             try:
                 ga0, gh0 = start.game(a), start.game(h)
             except (PerudoError, ValueError):
+                counter[0] += 1  # a refused start costs budget too: the search stays bounded
                 continue
             frontier: list[tuple[Game, Game, tuple[Step, ...], int, int]] = [(ga0, gh0, (), 0, 1)]
             while frontier and counter[0] < limits.node_budget:
@@ -445,9 +448,15 @@ def _next_roll(g: Game, salt: int) -> Roll:
 
 def _search_setup(a: Variant, h: Variant, limits: SearchLimits) -> Iterator[_Candidate]:
     """New games that start differently: who opens, the dice counts, or one variant
-    refusing the number of players. Seat counts 2 to ``limits.setup_seats``."""
+    refusing the number of players. Seat counts 2 to ``limits.setup_seats``, until
+    ``limits.setup_dice`` dice have been rolled."""
+    per_seat = max(a.rules.dice_per_player, h.rules.dice_per_player)
+    rolled = 0
     for n in range(2, limits.setup_seats + 1):
         for seed in range(limits.setup_seeds):
+            rolled += n * per_seat
+            if rolled > limits.setup_dice:
+                return
             start = NewGame(players=n, seed=seed)
             ga, gh = _replay(a, start, ()), _replay(h, start, ())
             assert ga is not None and gh is not None
@@ -615,7 +624,7 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
             f"no behavioural difference found: in {searched} game states searched (up to "
             f"{limits.max_seats} seats with 1 to {limits.max_dice} dice each, "
             f"{limits.max_rounds} rounds) and in new games of 2 to {limits.setup_seats} "
-            f"players from {limits.setup_seeds} seeds, both values allow the same actions, "
+            f"players from up to {limits.setup_seeds} seeds, both values allow the same actions, "
             "resolve every round alike and start games alike: the rule is presentation "
             "only, or matters only in larger positions"
         ),

@@ -264,7 +264,9 @@ def test_missing_file_and_directory_are_variant_errors(tmp_path: Path) -> None:
     [
         ({"players.min": 5, "players.max": 4}, "players.min"),
         ({"calza.gain_cap": 6}, "calza.gain_cap"),
-        ({"bidding.order": "face_then_quantity"}, "bidding.wild_worth"),
+        # the conflict is reported at the value the house rules changed, not at the base's
+        ({"bidding.order": "face_then_quantity"}, "bidding.order"),
+        ({"bidding.wild_worth": 2, "bidding.order": "face_then_quantity"}, "bidding.wild_worth"),
         ({"end.condition": "single_round"}, "end.condition"),
     ],
 )

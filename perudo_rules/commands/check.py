@@ -20,8 +20,15 @@ from perudo_rules.actions import Bid
 from perudo_rules.commands.table import format_table
 from perudo_rules.errors import PositionError
 from perudo_rules.game import Game
+from perudo_rules.limits import (
+    MAX_POSITION_BYTES,
+    MAX_STEPS,
+    read_bounded,
+    short_number,
+)
 from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import rule_text
+from perudo_rules.safetext import json_text, printable
 from perudo_rules.variant import Variant, load_variant
 
 __all__ = [
@@ -32,9 +39,6 @@ __all__ = [
     "read_position",
     "register",
 ]
-
-#: Largest position file ``--position`` reads.
-MAX_POSITION_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,14 +81,22 @@ def fresh_position(
     ``players`` seats (default: the variant's most) hold ``dice`` dice each (default:
     ``dice.per_player``); with ``palifico`` seat 0 holds one die and opens a palifico
     round. Dice values never matter for legality, so every die shows the highest face.
+    The sizes are checked against the variant before anything is built (``ValueError``).
     """
     rules = variant.rules
+    # checked before the cups are built: --players 100000000 must cost nothing
     n = rules.players_max if players is None else players
     per = rules.dice_per_player if dice is None else dice
-    if per < 1:
-        raise ValueError(f"--dice must be at least 1, not {per}")
-    if n < 1:
-        raise ValueError(f"--players must be at least 1, not {n}")
+    most = rules.dice_max_per_player
+    if type(per) is not int or not 1 <= per <= most:
+        raise ValueError(
+            f"--dice: {short_number(per)} dice a seat; {variant.id} allows 1 to {most}"
+        )
+    if type(n) is not int or not rules.players_min <= n <= rules.players_max:
+        raise ValueError(
+            f"{short_number(n)} seats; {variant.id} plays with "
+            f"{rules.players_min} to {rules.players_max}"
+        )
     cups = [(rules.dice_faces,) * per for _ in range(n)]
     if palifico:
         cups[0] = (rules.dice_faces,)
@@ -94,22 +106,24 @@ def fresh_position(
 def read_position(path: str | Path) -> tuple[Position, tuple[Step, ...]]:
     """A position plus actions from a JSON file (:class:`PositionError` if it is not one)."""
     name = str(path)
+    raw = read_bounded(
+        path, MAX_POSITION_BYTES, PositionError, "cannot read the position: no such file"
+    )
     try:
-        with Path(path).open("rb") as fh:
-            raw = fh.read(MAX_POSITION_BYTES + 1)
-        if len(raw) > MAX_POSITION_BYTES:
-            raise PositionError(f"file too large (limit {MAX_POSITION_BYTES} bytes)", file=name)
         text = raw.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PositionError(f"cannot read the position: {exc}", file=name) from None
+    except UnicodeDecodeError:
+        raise PositionError("cannot read the position: not valid UTF-8", file=name) from None
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise PositionError(f"invalid JSON: {exc}", file=name) from None
+        raise PositionError(f"invalid JSON: {exc}"[:200], file=name) from None
     try:
-        return parse_line(data)
+        position, steps = parse_line(data)
     except PositionError as exc:
         raise PositionError(exc.message, file=name, key_path=exc.key_path) from None
+    if len(steps) > MAX_STEPS:
+        raise PositionError(f"more than {MAX_STEPS} actions", file=name, key_path="actions")
+    return position, steps
 
 
 def check_bids(
@@ -124,12 +138,15 @@ def check_bids(
 ) -> tuple[Game, list[BidVerdict]]:
     """Check ``bids`` (``"8x4"`` ...) in turn from ``position`` after the steps ``before``.
 
-    ``position`` defaults to :func:`fresh_position` of the other arguments.
+    ``position`` defaults to :func:`fresh_position` of the other arguments; at most
+    :data:`~perudo_rules.limits.MAX_STEPS` bids are checked at once.
     A legal bid stands and passes the turn; an illegal one is refused and the same seat
     bids again, so later bids are checked against the last legal one.
     ``ValueError`` for a text that is not a bid, a position the variant does not allow,
     a step before that is illegal, or no seat to bid.
     """
+    if len(bids) > MAX_STEPS:
+        raise ValueError(f"{len(bids)} bids; check takes at most {MAX_STEPS} at once")
     if position is None:
         position = fresh_position(variant, players, dice, palifico, round)
     game = position.game(variant)
@@ -188,12 +205,13 @@ def _run(args: argparse.Namespace) -> int:
             "bids": [v.to_dict() for v in verdicts],
             "position": position.to_json(played),
         }
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json_text(data))
         return 0 if ok else 1
     kind = "palifico round" if game.palifico else "round"
     counts = " ".join(map(str, game.dice_counts))
     print(
-        f"{variant.name} ({variant.id}): {kind} {game.round}, {game.players} seats holding "
+        printable(f"{variant.name} ({variant.id}): ")
+        + f"{kind} {game.round}, {game.players} seats holding "
         f"{counts} dice ({game.dice_in_play} in play), seat {game.first_player} opens"
         + (f", after {len(before)} steps" if before else "")
     )
@@ -210,7 +228,7 @@ def _run(args: argparse.Namespace) -> int:
     print(format_table(["#", "seat", "bid", "standing bid", "verdict"], rows))
     bad = [v for v in verdicts if not v.legal]
     for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
-        print(f"\n{rule}: {' '.join(rule_text(rule, variant).split())}")
+        print(f"\n{rule}: {printable(' '.join(rule_text(rule, variant).split()))}")
     if len(verdicts) == 1:
         print(f"\nThe bid is {'illegal' if bad else 'legal'}.")
     elif bad:

@@ -5,9 +5,10 @@ players (or random ones with ``--bot random``). The screen shows your dice,
 every seat's dice count, this round's bids and the odds of the standing bid
 from your seat. Type ``5x4`` or ``5 4`` to bid, ``dudo``, ``calza``, ``help``
 or ``quit``. An illegal move is refused with the rule it breaks and you are
-asked again. After each round the lifted cups are shown. At the end (also on
-``quit`` or end of input) the game record is saved; check it with
-``perudo-rules referee FILE``.
+asked again. After each round the lifted cups are shown. However the session
+ends (the game's end, ``quit``, end of input, Ctrl-C, input that is not UTF-8)
+the game record is saved, to a file checked before the game starts; check it
+with ``perudo-rules referee FILE``.
 """
 
 from __future__ import annotations
@@ -16,17 +17,25 @@ import argparse
 import json
 import random
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any, TextIO
 
 from perudo_rules.actions import Action, Bid, parse_action
 from perudo_rules.bots import Bot, derive_seed, make_bot, out_of_turn_calls
 from perudo_rules.describe import describe_result
-from perudo_rules.errors import ActionSyntaxError
+from perudo_rules.errors import ActionSyntaxError, PerudoError
 from perudo_rules.game import Game
-from perudo_rules.probability import from_game
+from perudo_rules.limits import MAX_EXACT_DICE
+from perudo_rules.output import Outputs, write_text
+from perudo_rules.probability import (
+    bid_probability_float,
+    exact_probability_float,
+    from_game,
+    matches,
+)
 from perudo_rules.record import to_record
+from perudo_rules.safetext import printable
 from perudo_rules.variant import load_variant
 
 __all__ = ["HELP", "TerminalGame", "register"]
@@ -41,8 +50,37 @@ commands:
 When a bot has bid and you may call out of turn, press Enter to let play go on."""
 
 
+#: Most bids of the round the screen lists (the latest ones).
+MAX_SHOWN_BIDS = 30
+#: Most dice of a cup the screen lists one by one (a bigger cup is shown by face).
+MAX_SHOWN_DICE = 40
+
+
 class _Quit(Exception):
     """The player typed quit or the input ended."""
+
+
+def _cup(dice: Sequence[int]) -> str:
+    """A cup for the screen: its dice, or the count of each face when there are many."""
+    if len(dice) <= MAX_SHOWN_DICE:
+        return " ".join(map(str, sorted(dice)))
+    return ", ".join(f"{n} x {face}" for face, n in sorted(Counter(dice).items()))
+
+
+def _odds(game: Game, seat: int) -> tuple[float, float]:
+    """P(the standing bid holds), P(it is exact), from ``seat``: exact fractions while
+    they are cheap (:data:`~perudo_rules.limits.MAX_EXACT_DICE` unseen dice), floats beyond."""
+    bid = game.bids[-1]
+    own = game.dice[seat]
+    unknown = game.dice_in_play - len(own)
+    if unknown <= MAX_EXACT_DICE:
+        odds = from_game(game, seat)
+        return float(odds.holds), float(odds.exact)
+    wild = game.space.wild
+    faces = game.rules.dice_faces
+    known = matches(own, bid.face, wild)
+    args = (known, unknown, bid.quantity, bid.face, faces, wild)
+    return bid_probability_float(*args), exact_probability_float(*args)
 
 
 class TerminalGame:
@@ -82,15 +120,17 @@ class TerminalGame:
         )
         self.write(f"   dice held: {counts}")
         if g.dice_counts[self.seat]:
-            self.write(f"   your dice: {' '.join(map(str, sorted(g.dice[self.seat])))}")
+            self.write(f"   your dice: {_cup(g.dice[self.seat])}")
         if g.bids:
-            bids = ", ".join(f"{self._name(b.player)} {b}" for b in g.bids)
-            self.write(f"   bids: {bids}")
+            shown = g.bids[-MAX_SHOWN_BIDS:]
+            bids = ", ".join(f"{self._name(b.player)} {b}" for b in shown)
+            more = f" (the last {len(shown)} of {len(g.bids)})" if len(shown) < len(g.bids) else ""
+            self.write(f"   bids{more}: {bids}")
             if g.dice_counts[self.seat]:
-                odds = from_game(g, self.seat)
+                holds, exact = _odds(g, self.seat)
                 self.write(
                     f"   the standing bid {g.bids[-1]} holds with probability "
-                    f"{float(odds.holds):.3f} from your seat (exactly: {float(odds.exact):.3f})"
+                    f"{holds:.3f} from your seat (exactly: {exact:.3f})"
                 )
         else:
             self.write(f"   {self._name(g.to_move or 0)} opens the bidding")
@@ -231,11 +271,14 @@ def _read_line(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
     def read(prompt: str) -> str | None:
         out.write(prompt)
         out.flush()
-        line = stream.readline()
+        try:
+            line = stream.readline()
+        except UnicodeDecodeError:
+            raise PerudoError("the input is not valid UTF-8; the game stops here") from None
         if not line:
             return None
         if stream is not sys.stdin or not stream.isatty():
-            out.write(line if line.endswith("\n") else line + "\n")
+            out.write(printable(line.rstrip("\n")) + "\n")
         return line
 
     return read
@@ -252,10 +295,12 @@ def _run(args: argparse.Namespace) -> int:
         for s in range(args.players)
     ]
     out = sys.stdout
-    path = Path(args.record_out or f"perudo-{variant.id}-seed{seed}.json")
+    # where the record goes is checked now, not after the game
+    outputs = Outputs([variant.file] if variant.file else [])
+    path = outputs.add(args.record_out or f"perudo-{variant.id}-seed{seed}.json", "--record-out")
 
     def write(text: str) -> None:
-        print(text, file=out)
+        print(printable(text, newlines=True), file=out)
 
     write(
         f"{variant.name}: {args.players} seats, you are seat {args.seat}; "
@@ -264,10 +309,13 @@ def _run(args: argparse.Namespace) -> int:
     tg = TerminalGame(
         game, args.seat, bots, derive_seed(seed, "roll"), _read_line(sys.stdin, out), write
     )
-    final = tg.run()
-    record: dict[str, Any] = to_record(final)
-    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    write(f"record saved to {path} (check it: perudo-rules referee {path})")
+    try:
+        tg.run()
+    finally:
+        # whatever ends the session (the end, quit, end of input, Ctrl-C, bad input)
+        record: dict[str, Any] = to_record(tg.game)
+        write_text(path, json.dumps(record, indent=1) + "\n")
+        write(f"record saved to {path} (check it: perudo-rules referee {path})")
     return 0
 
 

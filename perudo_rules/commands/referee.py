@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from perudo_rules.commands.table import format_table
 from perudo_rules.referee import referee
+from perudo_rules.safetext import json_text, printable
 
 __all__ = ["register"]
 
@@ -15,9 +15,9 @@ __all__ = ["register"]
 def _run(args: argparse.Namespace) -> int:
     verdict = referee(args.record)
     if args.json:
-        print(json.dumps(verdict.to_dict(), indent=2))
+        print(json_text(verdict.to_dict()))
     else:
-        print(verdict.headline())
+        print(printable(verdict.headline()))
         if verdict.rounds and not args.quiet:
             rows = [
                 (

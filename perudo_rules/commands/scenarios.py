@@ -5,31 +5,56 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from perudo_rules.scenarios import export_document, load_scenarios, scenario_schema
+from perudo_rules.output import Outputs, write_text
+from perudo_rules.safetext import display_path
+from perudo_rules.scenarios import (
+    ScenarioError,
+    default_paths,
+    export_document,
+    load_scenarios,
+    scenario_schema,
+)
 
 __all__ = ["register"]
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
+    inputs = args.files or default_paths()
+    if args.out == "-" and args.schema == "-":
+        raise ValueError("the document and --schema cannot both go to standard output")
+    # every output is checked before the work: writable, and neither an input nor the other
+    outputs = Outputs(inputs)
+    targets = [(args.out, "OUT"), (args.schema, "--schema")]
+    for name, what in targets:
+        if name is not None and name != "-":
+            outputs.add(name, what)
     scenarios = load_scenarios(args.files or None)
     doc = export_document(scenarios)
-    jsonschema.validate(doc, scenario_schema())
-    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
-        out = Path(args.out)
-        out.write_text(text, encoding="utf-8")
-        if args.schema:
-            Path(args.schema).write_text(
-                json.dumps(scenario_schema(), indent=2) + "\n", encoding="utf-8"
-            )
-        print(f"wrote {len(doc['scenarios'])} scenarios to {out}", file=sys.stderr)
+    try:
+        jsonschema.validate(doc, scenario_schema())
+    except jsonschema.ValidationError as exc:
+        where = "/".join(str(p) for p in exc.absolute_path)
+        raise ScenarioError(
+            f"the exported document does not validate at {where}: {exc.message}"
+        ) from None
+    texts = {
+        "OUT": json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
+        "--schema": json.dumps(scenario_schema(), indent=2) + "\n",
+    }
+    for name, what in targets:
+        if name == "-":
+            sys.stdout.write(texts[what])
+        elif name is not None:
+            write_text(name, texts[what])
+    if args.out != "-":
+        count = len(doc["scenarios"])
+        print(f"wrote {count} scenarios to {display_path(args.out)}", file=sys.stderr)
+    if args.schema not in (None, "-"):
+        print(f"wrote the schema to {display_path(args.schema)}", file=sys.stderr)
     return 0
 
 
@@ -41,10 +66,14 @@ def register(subparsers: Any) -> None:
         description=(
             "Write the scenarios of spec/scenarios/ (or FILE...) as one JSON document that "
             "validates against spec/scenario.schema.json, with the knob values of each "
-            "variant they use, so other implementations can test themselves."
+            "variant they use, so other implementations can test themselves. Output files "
+            "are checked before the work and written whole or not at all; neither may be "
+            "an input or the other output."
         ),
     )
     p.add_argument("out", metavar="OUT.json", help="output file ('-' for standard output)")
     p.add_argument("files", nargs="*", metavar="FILE.yaml", help="scenario files (default: all)")
-    p.add_argument("--schema", metavar="SCHEMA.json", help="also write the JSON Schema here")
+    p.add_argument(
+        "--schema", metavar="SCHEMA.json", help="also write the JSON Schema here ('-': stdout)"
+    )
     p.set_defaults(handler=_cmd_export)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import sys
 
 from perudo_rules.bots import BOTS
 from perudo_rules.commands.table import format_table
-from perudo_rules.simulate import UNIFORM, comparison_rows, plot, simulate
+from perudo_rules.limits import MAX_GAMES, check_count
+from perudo_rules.output import Outputs
+from perudo_rules.safetext import display_path, json_text, printable
+from perudo_rules.simulate import UNIFORM, comparison_rows, plot, plot_format, simulate
 from perudo_rules.variant import load_variant
 
 __all__ = ["register"]
@@ -50,7 +52,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("variants", nargs="+", metavar="VARIANT", help="variant id or YAML file")
     p.add_argument("--players", type=_positive, default=6, help="seats per game (default 6)")
-    p.add_argument("--games", type=_positive, default=2000, help="games per variant (default 2000)")
+    p.add_argument(
+        "--games",
+        type=_positive,
+        default=2000,
+        help=f"games per variant (default 2000, at most {MAX_GAMES})",
+    )
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument(
         "--bot",
@@ -82,7 +89,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    check_count("--games", args.games, 1, MAX_GAMES)
     variants = [load_variant(ref) for ref in args.variants]
+    ids = [v.id for v in variants]
+    if len(set(ids)) < len(ids):
+        # their columns, and with --save-records their record files, would be one another's
+        raise ValueError(f"two variants share the id {ids!r}; give each file its own id")
+    # every output is checked before the games are played
+    outputs = Outputs(v.file for v in variants if v.file)
+    if args.plot:
+        outputs.add(args.plot, "--plot")
+        plot_format(args.plot)
+    if args.save_records:
+        outputs.add_folder(args.save_records, "--save-records")
     progress = sys.stderr.isatty()
     stats = [
         simulate(
@@ -97,16 +116,14 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         )
         for v in variants
     ]
-    if args.plot:
-        plot(stats, args.plot)
     if args.json:
-        print(json.dumps([s.to_dict() for s in stats], indent=2))
+        print(json_text([s.to_dict() for s in stats]))
     elif args.csv:
         out = csv.writer(sys.stdout, lineterminator="\n")
         out.writerow(["variant", "metric", "value", "low", "high", "n"])
         for s in stats:
             for name, e in s.summary_rows():
-                out.writerow([s.variant, name, e.value, e.low, e.high, e.n])
+                out.writerow([printable(s.variant), name, e.value, e.low, e.high, e.n])
     else:
         first = stats[0]
         print(
@@ -114,6 +131,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             f"seed {first.seed}; value [95% interval]"
         )
         print(format_table(["metric", *(s.variant for s in stats)], comparison_rows(stats)))
-    if args.plot:
-        print(f"plot written to {args.plot}", file=sys.stderr)
+    if args.plot:  # after the figures are out: a failed write loses no result
+        sys.stdout.flush()
+        plot(stats, args.plot)
+        print(f"plot written to {display_path(args.plot)}", file=sys.stderr)
     return 0

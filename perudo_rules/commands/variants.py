@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import shutil
 import textwrap
 from collections.abc import Sequence
@@ -13,7 +12,9 @@ from typing import Any
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
+from perudo_rules.limits import MAX_WITNESS_DICE, check_count
 from perudo_rules.rules import core_rules
+from perudo_rules.safetext import json_text, printable
 from perudo_rules.variant import (
     Knob,
     Variant,
@@ -62,11 +63,12 @@ def _width() -> int:
 
 
 def _wrap(label: str, text: str, indent: int) -> str:
-    """``label`` padded to ``indent`` columns, then ``text`` wrapped under itself."""
+    """``label`` padded to ``indent`` columns, then ``text`` wrapped under itself (both
+    from files, perhaps: characters that are not printable are escaped)."""
     return textwrap.fill(
-        text,
+        printable("".join(" " if c.isspace() else c for c in text)),
         width=_width(),
-        initial_indent=label.ljust(indent),
+        initial_indent=printable(label).ljust(indent),
         subsequent_indent=" " * indent,
         break_on_hyphens=False,
     )
@@ -94,7 +96,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
             {"id": v.id, "name": v.name, "description": " ".join(v.description.split())}
             for v in variants
         ]
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json_text(data))
         return 0
     rows = [
         (
@@ -141,11 +143,11 @@ def _show_json(v: Variant) -> dict[str, Any]:
 def _cmd_show(args: argparse.Namespace) -> int:
     v = load_variant(args.variant)
     if args.json:
-        print(json.dumps(_show_json(v), indent=2, ensure_ascii=False))
+        print(json_text(_show_json(v)))
         return 0
-    print(f"{v.name} ({v.id})")
+    print(printable(f"{v.name} ({v.id})"))
     if v.description:
-        print(textwrap.fill(" ".join(v.description.split()), width=_width()))
+        print(textwrap.fill(printable(" ".join(v.description.split())), width=_width()))
     print()
     rows = [
         (
@@ -184,7 +186,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _problem(exc: VariantError) -> dict[str, Any]:
     return {
-        "error": str(exc),
+        "error": printable(" ".join(str(exc).split())),
         "error_file": exc.file,
         "line": exc.line,
         "key_path": exc.key_path or None,
@@ -193,7 +195,10 @@ def _problem(exc: VariantError) -> dict[str, Any]:
 
 
 def _validate_one(path: str) -> dict[str, Any]:
-    problems = variant_problems(path)
+    try:
+        problems = variant_problems(path)
+    except (ValueError, OSError) as exc:  # every file gets its entry, even an unreadable one
+        problems = [VariantError(" ".join(str(exc).split()), file=path)]
     if problems:
         # The first problem's fields stay at the top level; "problems" lists them all.
         return {
@@ -209,12 +214,12 @@ def _validate_one(path: str) -> dict[str, Any]:
 def _cmd_validate(args: argparse.Namespace) -> int:
     results = [_validate_one(p) for p in args.files]
     if args.json:
-        print(json.dumps(results, indent=2, ensure_ascii=False))
+        print(json_text(results))
     else:
         for r in results:
             if r["ok"]:
                 base = f", extends {r['extends']}" if r["extends"] else ""
-                print(f"{r['file']}: OK ({r['id']}: {r['name']}{base})")
+                print(printable(f"{r['file']}: OK ({r['id']}: {r['name']}{base})"))
             else:
                 for problem in r["problems"]:
                     print(problem["error"])
@@ -248,8 +253,7 @@ def _witness_lines(w: Witness) -> list[str]:
 def _cmd_compare(args: argparse.Namespace) -> int:
     if len(args.variants) < 2:
         raise ValueError("compare needs at least two variants (e.g. compare italian spanish)")
-    if args.max_dice < 1:
-        raise ValueError(f"--max-dice must be at least 1, not {args.max_dice}")
+    check_count("--max-dice", args.max_dice, 1, MAX_WITNESS_DICE)
     variants = [load_variant(r) for r in args.variants]
     ids = [v.id for v in variants]
     if len(set(ids)) < len(ids):
@@ -270,7 +274,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                 for a, b, ws in witnesses
             ],
         }
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json_text(data))
         return 0
     differ = sum(1 for r in rows if r["differs"])
     agree = len(variants[0].knobs) - differ
@@ -300,7 +304,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     for a, b, ws in witnesses:
         if not ws:
             continue
-        print(f"\nDivergence witnesses, {a.id} vs {b.id} (replayed in both engines):")
+        print()
+        print(printable(f"Divergence witnesses, {a.id} vs {b.id} (replayed in both engines):"))
         for w in ws:
             print()
             print("\n".join(_witness_lines(w)))
@@ -369,6 +374,6 @@ def register(subparsers: Any) -> None:
         type=int,
         default=3,
         metavar="N",
-        help="most dice per seat in searched positions (default 3)",
+        help=f"most dice per seat in searched positions (default 3, at most {MAX_WITNESS_DICE})",
     )
     p.set_defaults(handler=_cmd_compare)

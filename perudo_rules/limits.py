@@ -1,0 +1,194 @@
+"""The limits of perudo-rules: the largest game, file and record it accepts, checked in one place.
+
+Every entry point that takes a size (seats, dice, games, bids) or reads a file checks it
+here *before* it allocates anything, so hostile input costs a clear one-line error,
+not gigabytes or hours. The numbers are documented in the README and the spec
+(``docs/format.rst``); a test keeps them in step with this module.
+
+Largest game
+    :data:`MAX_PLAYERS` seats, and at most :data:`MAX_BIDS` bids a round can rank:
+    ``dice.faces x players.max x dice.max_per_player`` (so 1000 seats of 16 d6, or 10
+    seats of 5000 d2). Exact odds (fractions) are computed over at most
+    :data:`MAX_EXACT_DICE` unseen dice; bots and the ``play`` screen use floats above.
+Largest file
+    A variant or scenario file: :data:`MAX_FILE_BYTES`, :data:`MAX_NODES` YAML nodes,
+    nesting :data:`MAX_DEPTH` deep, an ``extends`` chain of :data:`MAX_EXTENDS` files.
+    A position file: :data:`MAX_POSITION_BYTES` and :data:`MAX_STEPS` steps.
+Largest record
+    :data:`MAX_RECORD_BYTES`, :data:`MAX_RECORD_NODES` JSON values, and
+    :data:`MAX_RECORD_BIDS` ranked bids over its rounds (the referee's work).
+Largest run
+    ``simulate`` plays at most :data:`MAX_GAMES` games a variant; ``check`` checks at
+    most :data:`MAX_STEPS` bids; ``compare --max-dice`` searches at most
+    :data:`MAX_WITNESS_DICE` dice a seat.
+
+Only regular files are read (:func:`read_bounded`): a FIFO, a device such as
+``/dev/zero`` or a directory is refused without reading, and every read stops one
+byte past the limit (``/proc`` files, which report a size of 0, included).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MAX_BIDS",
+    "MAX_DEPTH",
+    "MAX_EXACT_DICE",
+    "MAX_EXTENDS",
+    "MAX_FILE_BYTES",
+    "MAX_GAMES",
+    "MAX_NODES",
+    "MAX_PLAYERS",
+    "MAX_POSITION_BYTES",
+    "MAX_RECORD_BIDS",
+    "MAX_RECORD_BYTES",
+    "MAX_RECORD_NODES",
+    "MAX_STEPS",
+    "MAX_WITNESS_DICE",
+    "check_count",
+    "check_depth",
+    "read_bounded",
+    "short_number",
+]
+
+#: Most seats a variant may allow (``players.max``).
+MAX_PLAYERS = 1000
+#: Most bids a round may rank: ``dice.faces x players.max x dice.max_per_player``.
+MAX_BIDS = 100_000
+#: Most unseen dice exact odds (fractions) are computed over.
+MAX_EXACT_DICE = 2000
+#: Largest variant or scenario file, in bytes.
+MAX_FILE_BYTES = 256 << 10
+#: Most YAML nodes (keys, values, items) of a variant or scenario file.
+MAX_NODES = 20_000
+#: Deepest nesting of a YAML file or of a document given in memory.
+MAX_DEPTH = 64
+#: Most files in an ``extends`` chain, the file loaded included.
+MAX_EXTENDS = 32
+#: Largest position file (``check --position``), in bytes.
+MAX_POSITION_BYTES = 1 << 20
+#: Most steps of a position file, and most bids ``check`` checks at once.
+MAX_STEPS = 10_000
+#: Largest record file, in bytes.
+MAX_RECORD_BYTES = 8 << 20
+#: Most JSON values (objects, arrays, scalars) a record may hold.
+MAX_RECORD_NODES = 500_000
+#: Most ranked bids the rounds of one record may need in total (dice.faces x dice in play,
+#: summed over the rounds): each round builds its table of bids, so this bounds the work.
+MAX_RECORD_BIDS = 1_000_000
+#: Most games ``simulate`` plays of one variant.
+MAX_GAMES = 1_000_000
+#: Most dice a seat holds in the positions the witness search explores.
+MAX_WITNESS_DICE = 6
+
+#: Builds the caller's error: ``err(message, file=...)``.
+ErrorFactory = Callable[..., Exception]
+
+
+def short_number(value: object) -> str:
+    """``value`` for an error line: a huge integer is shortened (``123...789 (5000 digits)``).
+
+    >>> short_number(10**40)
+    '100000...000000 (41 digits)'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**18:
+        if value.bit_length() > 13_000:  # str() refuses over 4300 digits
+            return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+        digits = str(abs(value))
+        sign = "-" if value < 0 else ""
+        return f"{sign}{digits[:6]}...{digits[-6:]} ({len(digits)} digits)"
+    return repr(value)[:60]
+
+
+def check_count(name: str, value: Any, low: int, high: int) -> int:
+    """``value`` if it is an integer from ``low`` to ``high``, else ``ValueError`` naming ``name``.
+
+    >>> check_count("--players", 4, 2, 6)
+    4
+    >>> check_count("--players", 10**8, 2, 6)
+    Traceback (most recent call last):
+    ...
+    ValueError: --players must be 2 to 6, not 100000000
+    """
+    if type(value) is not int:
+        raise ValueError(f"{name} must be a whole number, not {short_number(value)}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be {low} to {high}, not {short_number(value)}")
+    return value
+
+
+def check_depth(data: Any, err: ErrorFactory, limit: int = MAX_DEPTH, **where: Any) -> None:
+    """Raise ``err(message, **where)`` if ``data`` (dicts and lists) nests deeper than ``limit``.
+
+    Iterative, so a document nested a million levels deep costs no recursion.
+    """
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            raise err(f"nesting deeper than {limit} levels", **where)
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list | tuple):
+            stack.extend((v, depth + 1) for v in node)
+
+
+def _reason(exc: OSError) -> str:
+    if exc.errno == errno.ENAMETOOLONG:
+        return "file name too long"
+    if exc.errno == errno.ELOOP:
+        return "too many levels of symbolic links"
+    return exc.strerror or str(exc)
+
+
+def read_bounded(
+    path: str | os.PathLike[str], limit: int, err: ErrorFactory, missing: str = "no such file"
+) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    Raises ``err(message, file=name)`` for a name that cannot be a file (a NUL byte, too
+    long, a symbolic-link loop), a file that is missing (``missing`` is the message) or
+    unreadable, anything but a regular file (a directory, a FIFO, a device such as
+    ``/dev/zero``) and a file over ``limit`` bytes. The file is opened without blocking
+    (a FIFO is refused, not waited for) and read no further than ``limit + 1`` bytes,
+    whatever its reported size.
+    """
+    name = os.fsdecode(path) if isinstance(path, bytes) else str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(Path(name), flags | getattr(os, "O_CLOEXEC", 0))
+    except ValueError:  # an embedded NUL byte
+        raise err("not a file name (it contains a NUL byte)", file=name) from None
+    except (FileNotFoundError, NotADirectoryError):
+        raise err(missing, file=name) from None
+    except OSError as exc:
+        raise err(f"cannot read file: {_reason(exc)}", file=name) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise err(f"{missing} (it is a directory)", file=name)
+        if not stat.S_ISREG(info.st_mode):
+            raise err("not a regular file (a device, pipe or socket)", file=name)
+        if info.st_size > limit:
+            raise err(f"file too large ({info.st_size} bytes, limit {limit})", file=name)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise err(f"cannot read file: {_reason(exc)}", file=name) from None
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise err(f"file too large (limit {limit} bytes)", file=name)
+    return b"".join(chunks)

@@ -1,0 +1,209 @@
+"""Hostile input, second pass (issue 15): the library's limits, file reading and replay.
+
+Every case raises one of the documented errors (``VariantError``, ``RecordError``,
+``ScenarioError``, ``ValueError``) on one line and fast, before any large allocation;
+the command-line cases are in ``tests/test_cli_hostile.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from perudo_rules import RecordError, VariantError, load_variant, referee, replay
+from perudo_rules.limits import (
+    MAX_BIDS,
+    MAX_EXTENDS,
+    MAX_FILE_BYTES,
+    MAX_PLAYERS,
+    check_count,
+    read_bounded,
+)
+from perudo_rules.scenarios import ScenarioError, load_scenarios
+from perudo_rules.variant import extends_chain, variant_from_document
+from tests.test_hostile import expect_error
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# --- extends ---------------------------------------------------------------------------------
+
+
+def test_a_600_file_extends_chain_is_refused_without_recursion(tmp_path: Path) -> None:
+    write(tmp_path / "c0.yaml", "extends: italian\n")
+    for i in range(1, 600):
+        write(tmp_path / f"c{i}.yaml", f"extends: c{i - 1}.yaml\n")
+    text = expect_error(
+        lambda: load_variant(tmp_path / "c599.yaml"), VariantError, f"longer than {MAX_EXTENDS}"
+    )
+    assert "extends" in text
+    # a chain within the limit loads
+    assert load_variant(tmp_path / f"c{MAX_EXTENDS - 2}.yaml").id == f"c{MAX_EXTENDS - 2}"
+
+
+def test_an_extends_symlink_loop_is_a_variant_error(tmp_path: Path) -> None:
+    (tmp_path / "loop1.yaml").symlink_to(tmp_path / "loop2.yaml")
+    (tmp_path / "loop2.yaml").symlink_to(tmp_path / "loop1.yaml")
+    house = write(tmp_path / "house.yaml", "extends: loop1.yaml\n")
+    text = expect_error(lambda: load_variant(house), VariantError, "symbolic-link loop")
+    assert text.startswith(f"{house}:1: extends: ")
+    expect_error(lambda: load_variant(tmp_path / "loop1.yaml"), VariantError, "loop")
+    assert extends_chain(tmp_path / "loop1.yaml") == []
+    assert extends_chain(house) == [house.resolve()]
+
+
+@pytest.mark.parametrize(
+    ("name", "needle"),
+    [("a" * 300 + ".yaml", "file name too long"), ("nul\0.yaml", "NUL")],
+)
+def test_names_that_cannot_be_files(tmp_path: Path, name: str, needle: str) -> None:
+    expect_error(lambda: load_variant(str(tmp_path / name)), VariantError, needle)
+    house = write(tmp_path / "house.yaml", f"extends: {json.dumps(name)}\n")
+    expect_error(lambda: load_variant(house), VariantError, needle)
+
+
+def test_fifo_device_and_proc_files_are_refused_unread(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    expect_error(lambda: load_variant(fifo), VariantError, "not a regular file")
+    expect_error(lambda: load_scenarios([fifo]), ScenarioError, "not a regular file")
+    expect_error(lambda: load_scenarios(["/dev/zero"]), ScenarioError, "not a regular file")
+    expect_error(lambda: referee("/dev/zero"), RecordError, "not a regular file")
+    (tmp_path / "zero.yaml").symlink_to("/dev/zero")
+    house = write(tmp_path / "house.yaml", "extends: zero.yaml\n")
+    expect_error(lambda: load_variant(house), VariantError, "not a regular file")
+    (tmp_path / "fifo-link.yaml").symlink_to(fifo)
+    expect_error(lambda: load_scenarios([tmp_path / "fifo-link.yaml"]), ScenarioError, "regular")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
+def test_a_proc_file_is_read_no_further_than_the_limit() -> None:
+    # /proc files report a size of 0; the read stops one byte past the limit all the same
+    expect_error(lambda: read_bounded("/proc/self/status", 10, RecordError), RecordError, "large")
+
+
+def test_extends_may_not_name_an_absolute_path_or_a_non_yaml_file(tmp_path: Path) -> None:
+    for ref in ("/proc/kmsg", "/etc/passwd", str(tmp_path / "base.yaml")):
+        house = write(tmp_path / "house.yaml", f"extends: {ref}\n")
+        text = expect_error(lambda h=house: load_variant(h), VariantError, "absolute path")
+        assert text.startswith(f"{house}:1: extends: ")
+    house = write(tmp_path / "house.yaml", "extends: ../../etc/passwd\n")
+    expect_error(lambda: load_variant(house), VariantError, "names a .yaml or .yml file")
+    # relative paths, .. included, are what extends is for
+    write(tmp_path / "base.yaml", "extends: italian\nname: Base\n")
+    sub = write(tmp_path / "sub" / "house.yaml", "extends: ../base.yaml\n")
+    assert load_variant(sub).name == "Base"
+    # load_variant itself takes any path the caller gives
+    assert load_variant(str((tmp_path / "base.yaml").resolve())).name == "Base"
+
+
+def test_a_child_files_bad_value_is_reported_at_the_childs_line(tmp_path: Path) -> None:
+    base = write(tmp_path / "base.yaml", "extends: italian\nname: Base\n")
+    child = write(tmp_path / "child.yaml", "extends: base.yaml\n\ndice:\n  max_per_player: 3\n")
+    with pytest.raises(VariantError) as e:
+        load_variant(child)
+    assert (e.value.file, e.value.line, e.value.key_path) == (str(child), 4, "dice.max_per_player")
+    assert "more starting dice than dice.max_per_player (5 > 3)" in str(e.value)
+    # a conflict made in the base alone stays the base's
+    write(base, "extends: italian\ndice:\n  per_player: 6\n")
+    write(child, "extends: base.yaml\nname: Child\n")
+    with pytest.raises(VariantError) as e:
+        load_variant(child)
+    assert e.value.file == str(base.resolve()) and e.value.key_path == "dice.per_player"
+
+
+def test_documents_in_memory_are_bounded_too() -> None:
+    deep: Any = {}
+    node = deep
+    for _ in range(100_000):
+        node["x"] = {}
+        node = node["x"]
+    expect_error(lambda: variant_from_document(deep), VariantError, "nesting deeper than")
+    expect_error(lambda: load_variant("italian", overrides={"x": deep}), VariantError, "nesting")
+    expect_error(lambda: variant_from_document([]), VariantError, "mapping")  # type: ignore[arg-type]
+
+
+def test_a_5000_digit_integer_in_yaml(tmp_path: Path) -> None:
+    house = write(tmp_path / "h.yaml", "extends: italian\ndice:\n  per_player: " + "9" * 5000)
+    expect_error(lambda: load_variant(house), VariantError, "invalid YAML")
+
+
+def test_a_file_just_over_the_limit_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path / "big.yaml", "#" * (MAX_FILE_BYTES + 1))
+    expect_error(lambda: load_variant(path), VariantError, "file too large")
+
+
+# --- sizes -----------------------------------------------------------------------------------
+
+
+def test_check_count_refuses_before_allocating() -> None:
+    assert check_count("--players", 4, 2, 6) == 4
+    with pytest.raises(ValueError, match="--dice must be 1 to 5, not 100000000"):
+        check_count("--dice", 10**8, 1, 5)
+    with pytest.raises(ValueError, match=r"not 100000...000000 \(3000 digits\)"):
+        check_count("--games", 10**2999, 1, 10)
+    with pytest.raises(ValueError, match="not a number of about 10000 digits"):
+        check_count("--games", 10**9999, 1, 10)
+    with pytest.raises(ValueError, match="whole number"):
+        check_count("--games", 2.5, 1, 10)
+    assert MAX_PLAYERS == 1000 and MAX_BIDS == 100_000
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+def big_record(bids: int) -> dict[str, Any]:
+    """A record of one round of ``bids`` legal bids (10 seats of 100 d100: 100,000 bids rank)."""
+    variant = {
+        "extends": "italian",
+        "id": "big",
+        "name": "Big",
+        "players": {"max": 10},
+        "dice": {"faces": 100, "per_player": 100, "max_per_player": 100},
+        "calza": {"gain_cap": 100},
+        "wild": {"face": None},
+    }
+    rng = random.Random(1)
+    dice = [[rng.randint(1, 100) for _ in range(100)] for _ in range(10)]
+    actions = [f"{i % 10}:{i // 100 + 1}x{i % 100 + 1}" for i in range(bids)]
+    return {
+        "format": "perudo-rules-record",
+        "version": 1,
+        "variant": variant,
+        "seats": 10,
+        "rounds": [{"round": 1, "first_player": 0, "palifico": False, "dice": dice,
+                    "actions": actions}],
+    }  # fmt: skip
+
+
+def test_100k_bids_in_one_round_replay_in_linear_time() -> None:
+    record = big_record(99_999)
+    start = time.perf_counter()
+    verdict = referee(record)
+    game = replay(record)
+    elapsed = time.perf_counter() - start
+    assert verdict.valid and len(game.bids) == 99_999 and game.to_move == 9
+    assert elapsed < 10, f"{elapsed:.1f}s"
+    # a bad bid deep in the round is still found, at its step, with the same verdict
+    record["rounds"][0]["actions"][50_000] = "0:1x1"
+    bad = referee(record).violation
+    assert bad is not None and (bad.step, bad.rule) == (50_001, "bidding.order")
+
+
+def test_palifico_used_naming_a_missing_seat_is_blamed_on_that_key() -> None:
+    record = big_record(1)
+    record["setup"] = {"palifico_used": [0, 12]}
+    with pytest.raises(RecordError) as e:
+        referee(record)
+    assert e.value.key_path == "setup.palifico_used.1"
+    assert "seat 12 does not exist: the game has 10 seats" in str(e.value)
