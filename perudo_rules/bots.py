@@ -207,12 +207,12 @@ class BaselineBot:
         best_rank = -1
         for f in range(1, space.faces + 1):
             q = 0
-            while q < space.cap and holds(q + 1, f) >= conf:
+            top = len(space.face_ranks[f])  # the cap, or a lower limit (bidding.quantity_limit)
+            while q < top and holds(q + 1, f) >= conf:
                 q += 1
             bid = Bid(player, max(q, 1), f)
             r = space.rank(bid.quantity, f)
-            assert r is not None
-            if r > best_rank and game.is_legal(bid):
+            if r is not None and r > best_rank and game.is_legal(bid):
                 best, best_rank = bid, r
         if best is None:
             legal = game.legal_actions()

@@ -376,8 +376,9 @@ def _check_consistency(knobs: Mapping[str, Knob], file: str | None) -> None:
         raise _fail(knobs["wild.face"], f"wild face {wild} is not a face of a d{v['dice.faces']}")
     if v["calza.gain_cap"] > v["dice.max_per_player"]:
         raise _fail(knobs["calza.gain_cap"], "calza.gain_cap exceeds dice.max_per_player")
-    if v["bidding.order"] == "face_then_quantity" and v["bidding.wild_worth"] != 1:
-        raise _fail(knobs["bidding.wild_worth"], "face_then_quantity needs bidding.wild_worth 1")
+    order = v["bidding.order"]
+    if order != "quantity_then_face" and v["bidding.wild_worth"] != 1:
+        raise _fail(knobs["bidding.wild_worth"], f"{order} needs bidding.wild_worth 1")
     if v["end.condition"] == "single_round":
         if v["players.max"] != 2:
             raise _fail(knobs["end.condition"], "single_round games need players.max 2")
