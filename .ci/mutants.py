@@ -80,8 +80,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "quantity-cap-off-by-one",
         "a bid naming every die in play is refused",
         R,
-        "else self.cap for face in range(self.faces + 1)]",
-        "else self.cap - 1 for face in range(self.faces + 1)]",
+        "self.wild_cap if face == rules.wild else self.cap for face in range(self.faces + 1)",
+        "self.wild_cap if face == rules.wild else self.cap - 1 for face in range(self.faces + 1)",
     ),
     Mutant(
         "calza-cap-dropped",
@@ -290,7 +290,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "quantity-limit-wild-ignored",
         "wild bids may name as many wilds as ordinary bids name dice under the limit",
         R,
-        "return quantity > (limit // self.worth if face == self.wild else limit)",
+        "return quantity > (limit // self.worth if face == self.limit_face else limit)",
         "return quantity > limit",
     ),
     Mutant(

@@ -148,8 +148,8 @@ KNOBS: tuple[KnobSpec, ...] = (
         "bidding.quantity_limit",
         {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
         "A fixed limit (a bidding board's last space), whatever the dice in play: no "
-        "ordinary bid names more dice, and no wild bid more than limit // bidding.wild_worth "
-        "wilds; null for none.",
+        "ordinary bid names more dice, and no bid on the wild face (in any round) more than "
+        "limit // bidding.wild_worth; null for none.",
     ),
     _enum(
         "challenge.who",

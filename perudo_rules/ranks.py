@@ -58,6 +58,7 @@ class BidSpace:
         "faces",
         "keys",
         "limit",
+        "limit_face",
         "nonwild_ranks",
         "order",
         "rank_of",
@@ -80,12 +81,17 @@ class BidSpace:
         self.order = rules.bidding_order
         self.worth = rules.bidding_wild_worth
         self.wild_below = rules.bidding_wild_rank == "below_multiple"
-        # bidding.quantity_limit: a fixed top for ordinary bids, limit // k for wild bids
+        # bidding.quantity_limit: a fixed top for ordinary bids, limit // k for bids on the
+        # wild face (in palifico rounds too, where it may not count: the table of an
+        # ordinary round then still holds every bid of every round, as ActionMap needs)
         limit = rules.bidding_quantity_limit
         self.limit = limit
+        self.limit_face = rules.wild
         self.cap = cap if limit is None else min(cap, limit)
         self.wild_cap = self.cap if limit is None else min(cap, limit // self.worth)
-        tops = [self.wild_cap if face == wild else self.cap for face in range(self.faces + 1)]
+        tops = [
+            self.wild_cap if face == rules.wild else self.cap for face in range(self.faces + 1)
+        ]
         keyed = sorted(
             (self.key(q, face), (q, face))
             for face in range(1, self.faces + 1)
@@ -117,7 +123,7 @@ class BidSpace:
         limit = self.limit
         if limit is None:
             return False
-        return quantity > (limit // self.worth if face == self.wild else limit)
+        return quantity > (limit // self.worth if face == self.limit_face else limit)
 
     def rank(self, quantity: int, face: int) -> int | None:
         """The rank of a bid, or ``None`` when it is not a bid of this round's table."""

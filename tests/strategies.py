@@ -298,8 +298,8 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
     if capped and bid.quantity > game.dice_in_play:
         return False
     limit = game.rules.bidding_quantity_limit
-    if limit is not None:  # a wild bid may name at most limit // worth wilds
-        wild = wild_active(game)
+    if limit is not None:  # a bid on the wild face (counting or not): limit // worth
+        wild = game.rules.wild
         if bid.quantity > (limit // game.rules.bidding_wild_worth if bid.face == wild else limit):
             return False
     if bid.face == game.rules.wild and wild_banned(game):
