@@ -15,10 +15,15 @@ $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
+# TextArena (the differential test's peer) is installed without its LLM clients: the
+# package alone, then the three libraries its environment module needs to import (the
+# extra perudo-rules[textarena] installs them all).
 $(VENV)/.installed: pyproject.toml | $(BIN)/activate
 	$(PY) -m pip install --quiet -e '.[test,docs,plot]'
 	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
 	$(PY) -m pip install --quiet -e '.[pettingzoo]' || echo "note: pettingzoo could not be installed; its tests will skip"
+	( $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' && \
+	  $(PY) -m pip install --quiet nltk rich websockets ) || echo "note: textarena could not be installed; its differential test will skip"
 	touch $@
 
 spec: $(VENV)/.installed

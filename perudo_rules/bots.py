@@ -212,7 +212,7 @@ class BaselineBot:
         for f in range(1, space.faces + 1):
             # the most dice of face f that hold with probability conf: holds() falls as the
             # quantity grows, so a binary search finds it (50,000 dice: 16 steps, not 25,000)
-            q, hi = 0, space.cap
+            q, hi = 0, len(space.face_ranks[f])  # the cap, or a lower bidding.quantity_limit
             while q < hi:
                 mid = (q + hi + 1) // 2
                 if holds(mid, f) >= conf:
@@ -221,8 +221,7 @@ class BaselineBot:
                     hi = mid - 1
             bid = Bid(player, max(q, 1), f)
             r = space.rank(bid.quantity, f)
-            assert r is not None
-            if r > best_rank and game.is_legal(bid):
+            if r is not None and r > best_rank and game.is_legal(bid):
                 best, best_rank = bid, r
         if best is None:
             legal = game.legal_actions()

@@ -72,11 +72,15 @@ a die and is out; seat 0 wins the game
         f"cups lifted: {_seats(result.revealed, name)}"
     ]
     if result.loser is not None:
-        text = f"{name(result.loser)} loses a die"
-        if dice_counts is not None:
-            left = dice_counts[result.loser]
-            text += " and is out" if left == 0 else f" ({left} left)"
-        parts.append(text)
+        lost = result.lost or ()
+        # the loser first, then any seat that lost with it (challenge.exact: others_lose)
+        for seat in [result.loser, *(s for s, n in enumerate(lost) if n and s != result.loser)]:
+            n = lost[seat] if seat < len(lost) else 1
+            text = f"{name(seat)} loses {'a die' if n == 1 else f'{n} dice'}"
+            if dice_counts is not None:
+                left = dice_counts[seat]
+                text += " and is out" if left == 0 else f" ({left} left)"
+            parts.append(text)
     elif result.gainer is not None:
         text = f"{name(result.gainer)} gains a die"
         if dice_counts is not None:

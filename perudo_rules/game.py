@@ -58,7 +58,9 @@ class RoundResult:
     were lifted, in order, and ``shown`` their dice; ``loser``/``gainer`` the
     seat that lost/gained a die or ``None``; ``next_player`` who opens the next
     round (``None`` when the game is over); ``caller`` who called;
-    ``next_palifico`` whether the next round is a palifico round.
+    ``next_palifico`` whether the next round is a palifico round; ``lost`` the dice each
+    seat lost, by seat (the loser's one die, or more under ``challenge.loss`` and
+    ``challenge.exact``).
     """
 
     kind: str
@@ -71,6 +73,7 @@ class RoundResult:
     next_player: int | None
     caller: int | None = None
     next_palifico: bool = False
+    lost: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,9 +416,10 @@ class Game:
         count = rr.count(dice, bid.face)
         order = rr.reveal(dice, caller, dudo, bid)
         s = rr.settle(dudo, caller, bid, count, to_move)
+        lost = tuple([a - b if a > b else 0 for a, b in zip(rr.counts, s.counts, strict=True)])
         result = _make_result(
             "dudo" if dudo else "calza", bid, count, s.loser, s.gainer, order,
-            tuple([dice[x] for x in order]), s.next_player, caller, s.next_palifico,
+            tuple([dice[x] for x in order]), s.next_player, caller, s.next_palifico, lost,
         )  # fmt: skip
         assert self.first_player is not None
         record = _make_record(
@@ -488,21 +492,18 @@ class Game:
 # descriptor, looked up by name) costs half the dataclass ``__init__``. The result is the
 # same frozen value; tests/test_engine.py checks that the builders set every field.
 _new_object = object.__new__
-_SETTERS = {f.name: Game.__dict__[f.name].__set__ for f in fields(Game)}
-_set_variant = _SETTERS["variant"]
-_set_dice = _SETTERS["dice"]
-_set_dice_counts = _SETTERS["dice_counts"]
-_set_to_move = _SETTERS["to_move"]
-_set_bids = _SETTERS["bids"]
-_set_palifico = _SETTERS["palifico"]
-_set_palifico_player = _SETTERS["palifico_player"]
-_set_round = _SETTERS["round"]
-_set_palifico_used = _SETTERS["palifico_used"]
-_set_history = _SETTERS["history"]
-_set_last_result = _SETTERS["last_result"]
-_set_winner = _SETTERS["winner"]
-_set_first_player = _SETTERS["first_player"]
-_set_round_rules = _SETTERS["_round"]
+
+
+def _setters(cls: type, names: str) -> tuple[Any, ...]:
+    """The slot setters of ``cls``'s fields ``names``, looked up by name."""
+    return tuple(cls.__dict__[n].__set__ for n in names.split())
+
+
+(_set_variant, _set_dice, _set_dice_counts, _set_to_move, _set_bids, _set_palifico,
+ _set_palifico_player, _set_round, _set_palifico_used, _set_history, _set_last_result,
+ _set_winner, _set_first_player, _set_round_rules) = _setters(
+    Game, " ".join(f.name for f in fields(Game))  # every field, in declaration order
+)  # fmt: skip
 
 
 def _make_game(
@@ -540,14 +541,9 @@ def _make_game(
     return g
 
 
-def _setters(cls: type, names: str) -> tuple[Any, ...]:
-    """The slot setters of ``cls``'s fields ``names``, looked up by name."""
-    return tuple(cls.__dict__[n].__set__ for n in names.split())
-
-
 (_r_kind, _r_bid, _r_count, _r_loser, _r_gainer, _r_revealed, _r_shown, _r_next, _r_caller,
- _r_pal) = _setters(
-    RoundResult, "kind bid count loser gainer revealed shown next_player caller next_palifico"
+ _r_pal, _r_lost) = _setters(
+    RoundResult, "kind bid count loser gainer revealed shown next_player caller next_palifico lost"
 )  # fmt: skip
 _h_round, _h_first, _h_pal, _h_dice, _h_actions, _h_result = _setters(
     RoundRecord, "round first_player palifico dice actions result"
@@ -567,6 +563,7 @@ def _make_result(
     next_player: int | None,
     caller: int | None,
     next_palifico: bool,
+    lost: tuple[int, ...],
 ) -> RoundResult:
     """``RoundResult(...)`` with every field given, without the dataclass ``__init__``."""
     r: RoundResult = _new_object(RoundResult)
@@ -580,6 +577,7 @@ def _make_result(
     _r_next(r, next_player)
     _r_caller(r, caller)
     _r_pal(r, next_palifico)
+    _r_lost(r, lost)
     return r
 
 

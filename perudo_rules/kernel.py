@@ -13,19 +13,22 @@ Where each rule is decided (rule id: code):
 * ``play.roll``: :func:`roll_cups`
 * ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
 * ``play.count`` (wilds, palifico wilds): :func:`count_matching`
-* ``bidding.order``, ``bidding.wild_worth``, ``bidding.quantity_cap``: the bid table of
-  :mod:`perudo_rules.ranks`
+* ``bidding.order``, ``bidding.wild_worth``, ``bidding.wild_rank``, ``bidding.quantity_cap``,
+  ``bidding.quantity_limit``: the bid table of :mod:`perudo_rules.ranks`;
+  ``bidding.order: neither_decreases`` (a partial order) also in
+  :meth:`RoundRules.bid_verdict` and :meth:`RoundRules.raise_ranks`
 * ``bidding.wild_opening``, ``palifico.wild_bids``: :meth:`RoundRules.wild_banned`
 * ``palifico.face_lock``, ``palifico.opener_may_change``: :meth:`RoundRules.face_free`
 * which raises are open: :meth:`RoundRules.raise_ranks` (listed) and
   :meth:`RoundRules.bid_verdict` (explained), both from the two rules above and the ranks
-* ``challenge.who``, ``calza.enabled``, ``calza.who``, ``calza.in_palifico``:
-  :meth:`RoundRules.call_verdict`
+* ``challenge.who``, ``calza.enabled``, ``calza.min_players``, ``calza.who``,
+  ``calza.in_palifico``: :meth:`RoundRules.call_verdict`
   (and :meth:`RoundRules.calls`, which lists what it accepts)
 * ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`
 * ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
   :meth:`RoundRules.reveal`
-* ``play.dudo``, ``play.calza``, ``calza.gain_cap``, ``round.starter``,
+* ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``, ``calza.gain_cap``,
+  ``round.starter``,
   ``calza.next_starts``, ``play.elimination``, ``end.condition``, ``palifico.trigger``,
   ``palifico.once_per_player``, ``palifico.heads_up``: :meth:`RoundRules.settle`
 * the most dice a seat can hold, and whether rounds can keep every die:
@@ -156,8 +159,9 @@ def rounds_may_keep_dice(rules: Ruleset) -> bool:
 
 
 class Settlement(NamedTuple):
-    """How a called round settles: the new dice counts, who lost or gained a die, the
-    winner (or ``None``), who opens the next round (``None`` once the game is over),
+    """How a called round settles: the new dice counts, who lost (the challenge or the
+    Calza; under ``challenge.exact: others_lose`` more seats lose a die) or gained a die,
+    the winner (or ``None``), who opens the next round (``None`` once the game is over),
     whether that round is palifico, and the seats that have had their palifico round."""
 
     counts: tuple[int, ...]
@@ -179,6 +183,7 @@ class RoundRules:
 
     __slots__ = (
         "_calls",
+        "alive",
         "ban_later",
         "ban_open",
         "counts",
@@ -187,6 +192,7 @@ class RoundRules:
         "opening_ranks",
         "palifico",
         "palifico_player",
+        "partial",
         "plain",
         "rules",
         "step",
@@ -228,13 +234,16 @@ class RoundRules:
             self.ban_later = banned and opening_rule == "not_in_first_round" and first_round
             self.ban_open = self.ban_later or (banned and opening_rule == "not_as_opening_bid")
         self.locked = palifico and rules.palifico_face_lock != "free"
+        # bidding.order neither_decreases: a partial order, decided by quantity and face
+        self.partial = rules.bidding_order == "neither_decreases"
         # every rank above the standing bid is a legal raise for every seat
-        self.plain = not self.ban_later and not self.locked
+        self.plain = not self.ban_later and not self.locked and not self.partial
         self.opening_ranks: Sequence[int] = (
             table.nonwild_above(-1) if self.ban_open else table.all_ranks
         )
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
         alive = [s for s, c in enumerate(counts) if c]
+        self.alive = len(alive)  # calza.min_players
         # who may call is the same number of seats for any (player to move, bidder) pair
         self.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
 
@@ -275,6 +284,9 @@ class RoundRules:
         if self.locked and not self.face_free(to_move):
             q, f = table.bids[current]
             return table.same_face_above(q, f)
+        if self.partial:  # neither_decreases: the grid above the standing bid
+            q, f = table.bids[current]
+            return table.grid_above(q, f, self.rules.wild if self.ban_later else None)
         if self.ban_later:
             return table.nonwild_above(current)
         return range(current + 1, table.size)
@@ -288,8 +300,12 @@ class RoundRules:
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
             return "play.bid_range", f"{q!r}x{f!r} is not a bid on a d{table.faces}"
         rank = table.rank(q, f)
-        if rank is None and table.capped:
-            return "bidding.quantity_cap", f"only {table.dice} dice are in play; {q} is too many"
+        if rank is None:
+            if table.over_limit(q, f):
+                return "bidding.quantity_limit", f"no bid may name {q} dice of face {f}"
+            if table.capped:
+                too_many = f"only {table.dice} dice are in play; {q} is too many"
+                return "bidding.quantity_cap", too_many
         if f == self.rules.wild and self.wild_banned(current is None):
             if self.palifico:
                 when = "as the opening bid" if current is None else "at all"
@@ -300,6 +316,12 @@ class RoundRules:
             return None
         if self.locked and f != current.face and not self.face_free(bid.player):
             return "palifico.face_lock", f"in this palifico round the face stays {current.face}"
+        if self.partial:  # neither_decreases: O(1) on quantity and face
+            cq, cf = current.quantity, current.face
+            if q >= cq and f >= cf and (q != cq or f != cf):
+                return None
+            what = "the quantity" if q < cq else ("the face" if f < cf else "nothing")
+            return "bidding.order", f"{q}x{f} lowers {what} of the standing bid {current}"
         cur_rank = table.rank(current.quantity, current.face)
         if rank is not None and cur_rank is not None:
             if rank > cur_rank:
@@ -312,19 +334,23 @@ class RoundRules:
         rules = self.rules
         k = rules.bidding_wild_worth
         wild = self.wild
+        below = self.table.wild_below
         if (
             (f == wild) != (current.face == wild)
             and rules.bidding_order == "quantity_then_face"
-            # with worth 1 a wild on the highest face ranks as that face: plain order
-            and not (k == 1 and wild == self.table.faces)
+            # with worth 1 a wild on the highest (lowest) face ranks just above (below)
+            # the same quantity of the others, as that face: plain order
+            and not (k == 1 and wild == (1 if below else self.table.faces))
         ):
+            cq = current.quantity
             if f == wild:
-                need = -(-current.quantity // k)
+                need = cq // k + 1 if below else -(-cq // k)
                 return "bidding.wild_worth", (
                     f"after {current} a wild bid needs at least {need} dice"
                 )
+            need = k * cq if below else k * cq + 1
             return "bidding.wild_worth", (
-                f"after {current} an ordinary bid needs at least {k * current.quantity + 1} dice"
+                f"after {current} an ordinary bid needs at least {need} dice"
             )
         return "bidding.order", f"{q}x{f} does not raise the standing bid {current}"
 
@@ -361,6 +387,8 @@ class RoundRules:
             return None
         if not rules.calza_enabled:
             return "calza.enabled", "this variant has no Calza"
+        if self.alive < rules.calza_min_players:
+            return "calza.min_players", f"no Calza with {self.alive} seats left"
         if self.palifico and not rules.calza_in_palifico:
             return "calza.in_palifico", "no Calza in a palifico round"
         calza_who = rules.calza_who
@@ -438,7 +466,13 @@ class RoundRules:
         if dudo:  # play.dudo: the bid stands when at least its quantity shows
             loser = caller if count >= bid.quantity else bid.player
             challenge_winner = bid.player if loser == caller else caller
-            counts[loser] -= 1
+            # challenge.loss: one die, or the difference between the bid and the count
+            lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
+            counts[loser] = max(0, counts[loser] - max(lose, 1))
+            if count == bid.quantity and rules.challenge_exact == "others_lose":
+                for s in range(len(counts)):  # challenge.exact: all but the bidder lose one
+                    if counts[s] and s != loser and s != bid.player:
+                        counts[s] -= 1
             starter = loser if rules.round_starter == "loser" else challenge_winner
         else:  # play.calza, calza.gain_cap
             if count == bid.quantity:
@@ -463,6 +497,8 @@ class RoundRules:
             for s, c in enumerate(new_counts):
                 if c and (alive == 1 or s != loser):
                     return Settlement(new_counts, loser, gainer, s, None, False, used)
+        if dudo and rules.round_starter == "after_caller":  # the next seat after the caller
+            starter = next_seat(new_counts, self.step, caller)
         if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
             starter = next_seat(new_counts, self.step, starter)
         candidate: int | None = None

@@ -105,13 +105,27 @@ KNOBS: tuple[KnobSpec, ...] = (
         "How two ordinary bids compare.",
         ("quantity_then_face", "more dice of any face, or as many dice of a higher face"),
         ("face_then_quantity", "a higher face with any quantity, or the same face with more dice"),
+        (
+            "neither_decreases",
+            "neither the quantity nor the face may decrease, and the bid must change (faces "
+            "compare by number, the wild face included; after 3x5, 4x2 is no raise)",
+        ),
     ),
     _int(
         "bidding.wild_worth",
         "Worth k of one wild in a bid: to wild needs at least ceil(q/k), back from w wilds "
-        "needs at least k*w+1 (quantity_then_face only; must be 1 with face_then_quantity).",
+        "needs at least k*w+1 (quantity_then_face only; must be 1 with the other orders).",
         1,
         10,
+    ),
+    _enum(
+        "bidding.wild_rank",
+        "Where a bid of w wilds ranks among ordinary bids, with worth k (quantity_then_face).",
+        ("above_multiple", "just above k*w of any face: to wilds needs ceil(q/k), back k*w+1"),
+        (
+            "below_multiple",
+            "just below k*w of any face, above k*w-1: to wilds needs floor(q/k)+1, back k*w",
+        ),
     ),
     _enum(
         "bidding.wild_opening",
@@ -130,6 +144,13 @@ KNOBS: tuple[KnobSpec, ...] = (
             "the listed raises stop at the dice in play plus one",
         ),
     ),
+    KnobSpec(
+        "bidding.quantity_limit",
+        {"oneOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+        "A fixed limit (a bidding board's last space), whatever the dice in play: no "
+        "ordinary bid names more dice, and no bid on the wild face (in any round) more than "
+        "limit // bidding.wild_worth; null for none.",
+    ),
     _enum(
         "challenge.who",
         "Who may call Dudo against the standing bid.",
@@ -139,6 +160,24 @@ KNOBS: tuple[KnobSpec, ...] = (
             "any_except_bidder_in_palifico",
             "only the player to move, but in a palifico round any seat with dice except the "
             "bidder",
+        ),
+    ),
+    _enum(
+        "challenge.loss",
+        "How many dice the loser of a Dudo loses.",
+        ("one_die", "one die"),
+        (
+            "difference",
+            "the difference between the bid's quantity and the true count (at least one)",
+        ),
+    ),
+    _enum(
+        "challenge.exact",
+        "What a Dudo costs when the true count equals the bid's quantity.",
+        ("challenger_loses", "the bid stands: the challenger loses, as when the count is higher"),
+        (
+            "others_lose",
+            "the bid stands, and every seat with dice except the bidder loses one die",
         ),
     ),
     _bool(
@@ -161,6 +200,7 @@ KNOBS: tuple[KnobSpec, ...] = (
         ("anyone", "any seat with dice, the bidder and the player to move included"),
     ),
     _int("calza.gain_cap", "An exact Calza gains a die only if the caller holds fewer dice.", 1),
+    _int("calza.min_players", "Fewest seats with dice for Calza to be called.", 2),
     _enum(
         "calza.next_starts",
         "Who opens the round after a Calza.",
@@ -224,6 +264,7 @@ KNOBS: tuple[KnobSpec, ...] = (
         "Who opens the round after a Dudo.",
         ("loser", "the seat that lost a die (the next seat if it is out)"),
         ("challenge_winner", "the seat that won the challenge"),
+        ("after_caller", "the next seat with dice after the caller"),
     ),
     _enum(
         "end.condition",

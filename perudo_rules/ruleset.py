@@ -47,11 +47,15 @@ class Ruleset:
     setup_direction: Literal["left", "right"]
     setup_rolloff_score: Literal["total", "highest_die"]
     setup_rolloff_wild_best: bool
-    bidding_order: Literal["quantity_then_face", "face_then_quantity"]
+    bidding_order: Literal["quantity_then_face", "face_then_quantity", "neither_decreases"]
     bidding_wild_worth: int
+    bidding_wild_rank: Literal["above_multiple", "below_multiple"]
     bidding_wild_opening: Literal["allowed", "not_as_opening_bid", "not_in_first_round"]
     bidding_quantity_cap: Literal["dice_in_play", "none"]
+    bidding_quantity_limit: int | None
     challenge_who: Literal["player_to_move", "any_except_bidder", "any_except_bidder_in_palifico"]
+    challenge_loss: Literal["one_die", "difference"]
+    challenge_exact: Literal["challenger_loses", "others_lose"]
     challenge_early_stop: bool
     challenge_stop_when_unreachable: bool
     calza_enabled: bool
@@ -63,6 +67,7 @@ class Ruleset:
         "anyone",
     ]
     calza_gain_cap: int
+    calza_min_players: int
     calza_next_starts: Literal["caller", "player_to_move", "loser_else_bidder"]
     calza_in_palifico: bool
     palifico_enabled: bool
@@ -79,7 +84,7 @@ class Ruleset:
     palifico_heads_up: bool
     palifico_opener_may_change: bool
     palifico_wild_bids: Literal["allowed", "not_as_opening_bid", "forbidden"]
-    round_starter: Literal["loser", "challenge_winner"]
+    round_starter: Literal["loser", "challenge_winner", "after_caller"]
     end_condition: Literal["last_player_standing", "single_round"]
     wild: int | None = field(init=False, compare=False, repr=False)
     step: int = field(init=False, compare=False, repr=False)

@@ -416,10 +416,9 @@ def _check_consistency(
         raise fail(
             "calza.gain_cap exceeds dice.max_per_player", "calza.gain_cap", "dice.max_per_player"
         )
-    if v["bidding.order"] == "face_then_quantity" and v["bidding.wild_worth"] != 1:
-        raise fail(
-            "face_then_quantity needs bidding.wild_worth 1", "bidding.wild_worth", "bidding.order"
-        )
+    order = v["bidding.order"]
+    if order != "quantity_then_face" and v["bidding.wild_worth"] != 1:
+        raise fail(f"{order} needs bidding.wild_worth 1", "bidding.wild_worth", "bidding.order")
     if v["end.condition"] == "single_round":
         if v["players.max"] != 2:
             raise fail("single_round games need players.max 2", "end.condition", "players.max")

@@ -69,9 +69,12 @@ def variant_values(draw: st.DrawFn) -> dict[str, Any]:
         "setup.rolloff_score",
         "setup.rolloff_wild_best",
         "bidding.order",
+        "bidding.wild_rank",
         "bidding.wild_opening",
         "bidding.quantity_cap",
         "challenge.who",
+        "challenge.loss",
+        "challenge.exact",
         "challenge.early_stop",
         "challenge.stop_when_unreachable",
         "calza.who",
@@ -90,8 +93,10 @@ def variant_values(draw: st.DrawFn) -> dict[str, Any]:
         v[path] = draw(st.sampled_from(_choices(path)))
     v["setup.rolloff_dice"] = draw(st.integers(1, 3))
     v["bidding.wild_worth"] = (
-        1 if v["bidding.order"] == "face_then_quantity" else draw(st.integers(1, 3))
+        1 if v["bidding.order"] != "quantity_then_face" else draw(st.integers(1, 3))
     )
+    v["bidding.quantity_limit"] = draw(st.one_of(st.none(), st.integers(1, 12)))
+    v["calza.min_players"] = draw(st.integers(2, 4))
     v["calza.enabled"] = False if single == "single_round" else draw(st.booleans())
     v["calza.gain_cap"] = draw(st.integers(1, v["dice.max_per_player"]))
     assert set(v) == set(KNOB_PATHS), set(KNOB_PATHS) ^ set(v)
@@ -234,13 +239,16 @@ def raise_ok(game: Game, cur: Bid, new: Bid) -> bool:
     q0, f0, q, f = cur.quantity, cur.face, new.quantity, new.face
     if r.bidding_order == "face_then_quantity":
         return f > f0 or (f == f0 and q > q0)
+    if r.bidding_order == "neither_decreases":  # lower neither, change something
+        return q >= q0 and f >= f0 and (q, f) != (q0, f0)
     k = r.bidding_wild_worth
+    below = r.bidding_wild_rank == "below_multiple"
     if f == wild and f0 == wild:
         return q > q0
-    if f == wild:
-        return q >= -(-q0 // k)  # to wilds: at least ceil(q0 / k)
-    if f0 == wild:
-        return q >= k * q0 + 1  # back from wilds: at least k * w + 1
+    if f == wild:  # to wilds: at least ceil(q0 / k) (below the multiple: floor(q0 / k) + 1)
+        return q >= (q0 // k + 1 if below else -(-q0 // k))
+    if f0 == wild:  # back from wilds: at least k * w + 1 (below the multiple: k * w)
+        return q >= (k * q0 if below else k * q0 + 1)
     return q > q0 or (q == q0 and f > f0)
 
 
@@ -289,6 +297,11 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
         return False
     if capped and bid.quantity > game.dice_in_play:
         return False
+    limit = game.rules.bidding_quantity_limit
+    if limit is not None:  # a bid on the wild face (counting or not): limit // worth
+        wild = game.rules.wild
+        if bid.quantity > (limit // game.rules.bidding_wild_worth if bid.face == wild else limit):
+            return False
     if bid.face == game.rules.wild and wild_banned(game):
         return False
     if not game.bids:

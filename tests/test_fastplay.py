@@ -59,7 +59,7 @@ def _same_game(v: Variant, players: int, seed: int) -> tuple[RandomGame, Game]:
 
 def _seat_counts(v: Variant) -> list[int]:
     lo, hi = v.rules.players_min, v.rules.players_max
-    return sorted({lo, min(hi, 3), hi})
+    return sorted({lo, max(lo, min(hi, 3)), hi})
 
 
 @pytest.mark.parametrize("variant_id", available_variants())

@@ -6,14 +6,18 @@ editions plus random documents drawn from the whole knob space and loaded by the
 The rank function (``perudo_rules.ranks``): with ``quantity_then_face`` and wild worth k,
 an ordinary bid (q, f) has the key (q, 0, f) and a bid of w wilds the key (k*w, 1), so a
 raise is: more dice, or as many of a higher face; to wilds at least ceil(q/k); back from w
-wilds at least k*w+1. With ``face_then_quantity`` the key is (f, q). In a palifico round
+wilds at least k*w+1 (``bidding.wild_rank: below_multiple``: the key (k*w, -1), to wilds
+floor(q/k)+1, back k*w). With ``face_then_quantity`` the key is (f, q); with
+``neither_decreases`` a raise lowers neither quantity nor face. In a palifico round
 without wilds every face is ordinary. The tests restate these rules without the table.
 
 Termination bound (checked by ``test_game_ends_with_one_winner_within_bound``): every Dudo
-round removes exactly one die, every Calza round changes the total by -1 (wrong), +1
+round removes one die (or more, under ``challenge.loss: difference`` or
+``challenge.exact: others_lose``), every Calza round changes the total by -1 (wrong), +1
 (exact, caller below the cap) or 0 (exact at the cap). With D0 dice at the start, D_end at
-the end, G gaining and Z neutral Calza rounds, the game lasts exactly
-R = D0 - D_end + 2G + Z <= D0 - 1 + 2G + Z rounds; without Calza gains at most D0 - 1.
+the end, G gaining and Z neutral Calza rounds, the game lasts
+R <= D0 - D_end + 2G + Z <= D0 - 1 + 2G + Z rounds (exactly D0 - D_end + 2G + Z when every
+loss is one die); without Calza gains at most D0 - 1.
 A round has at most size = faces * (dice in play) bids (each raises the rank strictly)
 plus one call, so a game without gains takes at most sum_{D=2..D0} (faces*D + 1) actions.
 A single-round game has exactly one round.
@@ -128,12 +132,16 @@ def test_bid_monotonicity(game: Game, seed: int) -> None:
 @given(positions())
 def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
     """Outside palifico face locks and the wild-opening rule, a bid in range is legal exactly
-    when its rank is higher than the standing bid's, and the rank order is the raise rule."""
+    when its rank is higher than the standing bid's, and the rank order is the raise rule.
+    Under ``bidding.order: neither_decreases`` (a partial order) a bid is legal exactly when
+    the raise rule says so, and every legal raise still ranks higher; a bid above
+    ``bidding.quantity_limit`` has no rank and is illegal."""
     assume(g.to_move is not None and g.bids)
     assert g.to_move is not None
     cur = g.bids[-1]
     cur_rank = g.rank(cur)
     assert cur_rank is not None
+    partial = g.rules.bidding_order == "neither_decreases"
     for q in range(1, g.dice_in_play + 1):
         for f in range(1, g.rules.dice_faces + 1):
             bid = Bid(g.to_move, q, f)
@@ -142,7 +150,14 @@ def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
             if g.palifico and f != cur.face and not face_free(g, g.to_move):
                 continue
             rank = g.rank(bid)
-            assert rank is not None
+            if rank is None:  # above the fixed limit
+                bad = g.violation(bid)
+                assert bad is not None and bad[0] == "bidding.quantity_limit", bid
+                continue
+            if partial:
+                assert g.is_legal(bid) == raise_ok(g, cur, bid), (cur, bid, g.violation(bid))
+                assert not g.is_legal(bid) or rank > cur_rank, (cur, bid)
+                continue
             assert (rank > cur_rank) == raise_ok(g, cur, bid), (cur, bid)
             assert g.is_legal(bid) == (rank > cur_rank), (cur, bid, g.violation(bid))
 
@@ -173,6 +188,7 @@ def test_calls_follow_the_rules(g: Game) -> None:
         )
         dudo = standing and (anyone_dudo or p == g.to_move)
         calza = live and r.calza_enabled and (r.calza_in_palifico or not g.palifico)
+        calza = calza and sum(1 for c in g.dice_counts if c) >= r.calza_min_players
         who = r.calza_who
         if who == "player_to_move":
             calza = calza and p == g.to_move
@@ -227,6 +243,24 @@ def test_legal_actions_agree_with_is_legal(g: Game, data: st.DataObject) -> None
             assert acts[i] == a
 
 
+def _dudo_losses(before: Game, dudo: Dudo, count: int) -> tuple[int, ...]:
+    """Dice each seat loses to a Dudo, restated: the wrong side loses one die, or under
+    ``challenge.loss: difference`` as many as bid and count differ (at least one, at most
+    what it holds); an exact count under ``challenge.exact: others_lose`` also costs every
+    other seat with dice but the bidder one die."""
+    rules = before.rules
+    bid = before.bids[-1]
+    loser = dudo.player if count >= bid.quantity else bid.player
+    n = max(1, abs(count - bid.quantity)) if rules.challenge_loss == "difference" else 1
+    lost = [0] * before.players
+    lost[loser] = min(n, before.dice_counts[loser])
+    if count == bid.quantity and rules.challenge_exact == "others_lose":
+        for s, c in enumerate(before.dice_counts):
+            if c and s not in (loser, bid.player):
+                lost[s] = 1
+    return tuple(lost)
+
+
 def _after_call(g: Game, data: st.DataObject) -> Game:
     calls = [a for a in g.legal_actions() if not isinstance(a, Bid)]
     if not calls:
@@ -253,7 +287,9 @@ def test_dice_conservation(game: Game, seed: int) -> None:
             assert r is not None
             bid = before.bids[-1]
             delta = sum(after.dice_counts) - sum(before.dice_counts)
-            if isinstance(step, Dudo) or r.count != bid.quantity:
+            if isinstance(step, Dudo):
+                expected = -sum(_dudo_losses(before, step, r.count))
+            elif r.count != bid.quantity:
                 expected = -1
             elif before.dice_counts[step.player] < min(
                 rules.calza_gain_cap, rules.dice_max_per_player
@@ -262,7 +298,7 @@ def test_dice_conservation(game: Game, seed: int) -> None:
             else:
                 expected = 0
             assert delta == expected, (step, r)
-            out += (r.loser is not None) - (r.gainer is not None)
+            out -= delta
         assert sum(after.dice_counts) + out == d0
         assert all(0 <= c <= rules.dice_max_per_player for c in after.dice_counts)
         if after.to_move is not None:
@@ -286,11 +322,19 @@ def test_dudo_and_calza_outcomes(game: Game, seed: int) -> None:
         if isinstance(step, Dudo):
             loser = step.player if r.count >= bid.quantity else bid.player
             assert (r.loser, r.gainer) == (loser, None)
-            starter = (
-                loser
-                if rules.round_starter == "loser"
-                else (bid.player if loser == step.player else step.player)
+            lost = _dudo_losses(before, step, r.count)
+            assert after.dice_counts == tuple(
+                c - d for c, d in zip(before.dice_counts, lost, strict=True)
             )
+            assert r.lost == lost
+            if rules.round_starter == "after_caller":
+                starter = after.next_seat(step.player) if not after.is_over else None
+            else:
+                starter = (
+                    loser
+                    if rules.round_starter == "loser"
+                    else (bid.player if loser == step.player else step.player)
+                )
         else:
             if r.count == bid.quantity:
                 assert r.loser is None
@@ -431,7 +475,12 @@ def test_game_ends_with_one_winner_within_bound(game: Game, seed: int) -> None:
     neutral = sum(1 for h in last.history if h.result.gainer is None and h.result.loser is None)
     d_end = sum(last.dice_counts)
     if rules.end_condition != "single_round":
-        assert rounds == d0 - d_end + 2 * gains + neutral
+        # each round loses one die, gains one or neither; with challenge.loss difference or
+        # challenge.exact others_lose a round may lose more, so there are fewer rounds
+        one = rules.challenge_loss == "one_die" and rules.challenge_exact == "challenger_loses"
+        lost = sum(sum(h.result.lost) for h in last.history)
+        assert lost == d0 - d_end + gains
+        assert rounds == d0 - d_end + 2 * gains + neutral or not one
         assert rounds <= d0 - 1 + 2 * gains + neutral
     bound = 0
     for h in last.history:
@@ -648,17 +697,24 @@ def test_palifico_face_lock(g: Game) -> None:
     for a in g.legal_actions():
         if isinstance(a, Bid) and a.face != cur.face:
             assert free, (lock, cur, a)
-    if cur.quantity < g.dice_in_play:
-        assert g.is_legal(Bid(g.to_move, cur.quantity + 1, cur.face))
+    up = Bid(g.to_move, cur.quantity + 1, cur.face)
+    if cur.quantity < g.dice_in_play and g.rank(up) is not None:  # not above the limit
+        assert g.is_legal(up)
     if free:
         cur_rank = g.rank(cur)
         assert cur_rank is not None
         banned = r.wild if r.palifico_wild_bids == "forbidden" else None
         for f in range(1, r.dice_faces + 1):
             for q in range(1, g.dice_in_play + 1):
-                rank = g.rank(Bid(g.to_move, q, f))
-                assert rank is not None
-                expected = rank > cur_rank and f != banned
+                bid = Bid(g.to_move, q, f)
+                rank = g.rank(bid)
+                if rank is None:  # above bidding.quantity_limit
+                    assert not g.is_legal(bid)
+                    continue
+                if r.bidding_order == "neither_decreases":
+                    expected = raise_ok(g, cur, bid) and f != banned
+                else:
+                    expected = rank > cur_rank and f != banned
                 assert g.is_legal(Bid(g.to_move, q, f)) == expected, (cur, q, f)
 
 

@@ -41,6 +41,7 @@ NOT_A_POSITION = {
     "setup.rolloff_score": "tests/test_properties.py::test_first_player_roll_off (Game.new)",
     "setup.rolloff_wild_best": "tests/test_properties.py::test_first_player_roll_off",
     "dice.per_player": "Game.new deals every seat dice.per_player dice (test_dice_conservation)",
+    "setup.first_player": "tests/test_properties.py::test_first_player_roll_off (Game.new)",
 }
 
 

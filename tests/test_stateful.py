@@ -83,13 +83,14 @@ class PerudoMachine(RuleBasedStateMachine):
             assert r.count == true_count(g.dice, bid.face, wild_active(g))
             delta = sum(nxt.dice_counts) - sum(g.dice_counts)
             if isinstance(action, Dudo):
-                assert delta == -1 and r.loser is not None
+                assert r.loser is not None and r.lost[r.loser] >= 1
+                assert delta == -sum(r.lost)  # one die, or more (challenge.loss, .exact)
                 assert r.loser == (action.player if r.count >= bid.quantity else bid.player)
             else:
                 assert isinstance(action, Calza)
                 assert delta == (1 if r.gainer is not None else -1 if r.loser is not None else 0)
                 assert (r.count == bid.quantity) == (r.loser is None)
-            self.out += (r.loser is not None) - (r.gainer is not None)
+            self.out -= delta
         self.game = nxt
 
     @precondition(lambda self: not self.game.is_over)
@@ -110,7 +111,7 @@ class PerudoMachine(RuleBasedStateMachine):
         if not isinstance(action, Bid):
             r = nxt.last_result
             assert r is not None
-            self.out += (r.loser is not None) - (r.gainer is not None)
+            self.out += sum(g.dice_counts) - sum(nxt.dice_counts)
         self.game = nxt
 
     # --- invariants after every step ----------------------------------------------------

@@ -255,6 +255,8 @@ def test_a_setup_only_rule_gets_a_setup_witness(italian: Variant) -> None:
 # Every single-rule change of the Italian edition that the loader accepts: the search is
 # generic, so each gets a confirmed witness, or an honest "none" that random play agrees with.
 INT_ALTERNATIVES = {
+    "bidding.quantity_limit": [3],
+    "calza.min_players": [4],
     "players.min": [3],
     "players.max": [4, 8],
     "dice.per_player": [3],
