@@ -371,6 +371,13 @@ MUTANTS: tuple[Mutant, ...] = (
         "lose = 1",
     ),
     Mutant(
+        "one-die-shortcut-always",
+        "a Dudo always takes the one-die shortcut, whatever challenge.loss and .exact say",
+        K,
+        "self.one_die = rules.challenge_loss ==",
+        "self.one_die = True or rules.challenge_loss ==",
+    ),
+    Mutant(
         "exact-others-ignored",
         "an exact count costs only the challenger, whatever challenge.exact says",
         K,
@@ -388,7 +395,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "after-caller-ignored",
         "after a Dudo the loser opens, whatever round.starter after_caller says",
         K,
-        'if dudo and rules.round_starter == "after_caller":',
+        "if dudo and self.after_caller:",
         "if False:",
     ),
 )

@@ -416,7 +416,7 @@ class Game:
         count = rr.count(dice, bid.face)
         order = rr.reveal(dice, caller, dudo, bid)
         s = rr.settle(dudo, caller, bid, count, to_move)
-        lost = tuple([a - b if a > b else 0 for a, b in zip(rr.counts, s.counts, strict=True)])
+        lost = rr.lost(s.counts, s.loser)
         result = _make_result(
             "dudo" if dudo else "calza", bid, count, s.loser, s.gainer, order,
             tuple([dice[x] for x in order]), s.next_player, caller, s.next_palifico, lost,

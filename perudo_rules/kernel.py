@@ -183,12 +183,15 @@ class RoundRules:
 
     __slots__ = (
         "_calls",
+        "_lost",
+        "after_caller",
         "alive",
         "ban_later",
         "ban_open",
         "counts",
         "locked",
         "n_calls",
+        "one_die",
         "opening_ranks",
         "palifico",
         "palifico_player",
@@ -241,6 +244,12 @@ class RoundRules:
         self.opening_ranks: Sequence[int] = (
             table.nonwild_above(-1) if self.ban_open else table.all_ranks
         )
+        # challenge.loss, challenge.exact: whether a Dudo costs exactly one die of one seat
+        self.one_die = rules.challenge_loss == "one_die" and rules.challenge_exact == (
+            "challenger_loses"
+        )
+        self.after_caller = rules.round_starter == "after_caller"  # round.starter
+        self._lost: dict[int, tuple[int, ...]] = {}
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
         alive = [s for s, c in enumerate(counts) if c]
         self.alive = len(alive)  # calza.min_players
@@ -466,13 +475,15 @@ class RoundRules:
         if dudo:  # play.dudo: the bid stands when at least its quantity shows
             loser = caller if count >= bid.quantity else bid.player
             challenge_winner = bid.player if loser == caller else caller
-            # challenge.loss: one die, or the difference between the bid and the count
-            lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
-            counts[loser] = max(0, counts[loser] - max(lose, 1))
-            if count == bid.quantity and rules.challenge_exact == "others_lose":
-                for s in range(len(counts)):  # challenge.exact: all but the bidder lose one
-                    if counts[s] and s != loser and s != bid.player:
-                        counts[s] -= 1
+            if self.one_die:
+                counts[loser] -= 1
+            else:  # challenge.loss: one die, or the difference between the bid and the count
+                lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
+                counts[loser] = max(0, counts[loser] - max(lose, 1))
+                if count == bid.quantity and rules.challenge_exact == "others_lose":
+                    for s in range(len(counts)):  # challenge.exact: all but the bidder lose one
+                        if counts[s] and s != loser and s != bid.player:
+                            counts[s] -= 1
             starter = loser if rules.round_starter == "loser" else challenge_winner
         else:  # play.calza, calza.gain_cap
             if count == bid.quantity:
@@ -497,7 +508,7 @@ class RoundRules:
             for s, c in enumerate(new_counts):
                 if c and (alive == 1 or s != loser):
                     return Settlement(new_counts, loser, gainer, s, None, False, used)
-        if dudo and rules.round_starter == "after_caller":  # the next seat after the caller
+        if dudo and self.after_caller:  # round.starter: the next seat after the caller
             starter = next_seat(new_counts, self.step, caller)
         if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
             starter = next_seat(new_counts, self.step, starter)
@@ -516,6 +527,19 @@ class RoundRules:
         if candidate is not None and not (rules.palifico_once_per_player and candidate in used):
             return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
         return Settlement(new_counts, loser, gainer, None, starter, False, used)
+
+
+    def lost(self, after: tuple[int, ...], loser: int | None) -> tuple[int, ...]:
+        """The dice each seat lost in this round's settlement (``after`` its new counts,
+        ``loser`` its loser): kept per loser when a Dudo costs one die (the common case)."""
+        if self.one_die or loser is None:
+            key = -1 if loser is None else loser
+            hit = self._lost.get(key)
+            if hit is None:
+                hit = self._lost[key] = tuple([int(s == key) for s in range(len(after))])
+            if loser is None or after[loser] == self.counts[loser] - 1:
+                return hit
+        return tuple([a - b if a > b else 0 for a, b in zip(self.counts, after, strict=True)])
 
 
 _ROUNDS: dict[
