@@ -207,3 +207,34 @@ def test_palifico_used_naming_a_missing_seat_is_blamed_on_that_key() -> None:
         referee(record)
     assert e.value.key_path == "setup.palifico_used.1"
     assert "seat 12 does not exist: the game has 10 seats" in str(e.value)
+
+
+# --- the documented limits are the enforced ones -----------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_readme_and_the_spec_state_the_limits() -> None:
+    from perudo_rules import limits
+
+    def n(value: int) -> str:
+        return f"{value:,}"
+
+    stated = [
+        n(limits.MAX_PLAYERS),
+        n(limits.MAX_BIDS),
+        f"{limits.MAX_FILE_BYTES >> 10} KiB, {n(limits.MAX_NODES)} YAML nodes, nested "
+        f"{limits.MAX_DEPTH} levels deep",
+        f"{limits.MAX_EXTENDS} files",
+        f"{limits.MAX_POSITION_BYTES >> 20} MiB",
+        f"{n(limits.MAX_STEPS)} actions",
+        f"{limits.MAX_RECORD_BYTES >> 20} MiB, {n(limits.MAX_RECORD_NODES)} JSON values, "
+        f"{n(limits.MAX_RECORD_BIDS)} ranked bids",
+        f"{n(limits.MAX_EXACT_DICE)} unseen dice",
+        f"{n(limits.MAX_GAMES)} games a variant",
+        f"{limits.MAX_WITNESS_DICE} dice a seat",
+    ]
+    for doc in ("README.md", "docs/format.rst"):
+        text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())
+        for needle in stated:
+            assert needle in text, f"{doc}: {needle!r}"
