@@ -68,6 +68,9 @@ def test_an_extends_symlink_loop_is_a_variant_error(tmp_path: Path) -> None:
 )
 def test_names_that_cannot_be_files(tmp_path: Path, name: str, needle: str) -> None:
     expect_error(lambda: load_variant(str(tmp_path / name)), VariantError, needle)
+    # as a bundled id: only the bundled names are tried, never a file built from the text
+    text = expect_error(lambda: load_variant(name[:-5] * 10), VariantError, "unknown variant")
+    assert len(text) < 200
     house = write(tmp_path / "house.yaml", f"extends: {json.dumps(name)}\n")
     expect_error(lambda: load_variant(house), VariantError, needle)
 

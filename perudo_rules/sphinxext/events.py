@@ -16,10 +16,9 @@ from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
-from perudo_rules._yaml import load_yaml_file
 from perudo_rules.errors import VariantError
 from perudo_rules.scenarios import default_paths
-from perudo_rules.variant import data_dir, load_variant
+from perudo_rules.variant import data_dir, extends_chain, load_variant
 
 __all__ = [
     "GENERATED_MARK",
@@ -58,23 +57,9 @@ def variant_files(env: BuildEnvironment) -> list[Path]:
 
 
 def chain_files(path: Path) -> list[Path]:
-    """The file and every file it ``extends`` (as far as they can be read)."""
-    out: list[Path] = []
-    current: Path | None = path.resolve()
-    while current is not None and current not in out and current.is_file():
-        out.append(current)
-        try:
-            data = load_yaml_file(current, VariantError).data
-        except VariantError:
-            break
-        ref = data.get("extends") if isinstance(data, dict) else None
-        if not isinstance(ref, str):
-            break
-        if "/" in ref or ref.endswith((".yaml", ".yml")):
-            current = (current.parent / ref).resolve()
-        else:
-            current = (data_dir("variants") / f"{ref}.yaml").resolve()
-    return out
+    """The file and every file it ``extends`` (as far as they can be read): the
+    loader's own walk of the chain (:func:`perudo_rules.variant.extends_chain`)."""
+    return extends_chain(path)
 
 
 def note_variant_files(env: BuildEnvironment, path: Path) -> None:
