@@ -150,6 +150,31 @@ def test_extends_chains_that_hurt(capsys: Capsys, tmp_path: Path) -> None:
         one_line(err, needle)
 
 
+@pytest.mark.skipif(not Path("/proc/kmsg").exists(), reason="needs /proc/kmsg")
+def test_extends_through_a_link_to_proc_kmsg_does_not_hang(capsys: Capsys, tmp_path: Path) -> None:
+    (tmp_path / "kmsg.yaml").symlink_to("/proc/kmsg")
+    house = write(tmp_path / "house.yaml", "extends: kmsg.yaml\n")
+    code, _, err = run(capsys, "show", str(house))
+    assert code == 2
+    one_line(err, "kmsg")
+
+
+def test_json_nested_100k_deep(capsys: Capsys, tmp_path: Path) -> None:
+    deep = write(tmp_path / "deep.json", '{"dice": ' + "[" * 100_000 + "}")
+    for argv in (
+        ["referee", str(deep)],
+        ["check", "italian", "--position", str(deep), "--bids", "1x2"],
+    ):
+        code, _, err = run(capsys, *argv)
+        assert code == 2
+        one_line(err, "invalid JSON")
+    actions = {"dice": [[1], [2]], "first_player": 0, "actions": ["roll " + "[" * 100_000]}
+    write(deep, json.dumps(actions))
+    code, _, err = run(capsys, "check", "italian", "--position", str(deep), "--bids", "1x2")
+    assert code == 2
+    one_line(err, "not a roll")
+
+
 def test_a_stdout_that_is_closed() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "perudo_rules", "list"],
