@@ -79,6 +79,7 @@ scenarios:
         (["check", "italian", "--players", "9" * 5000, "--bids", "1x2"], "invalid int value"),
         (["simulate", "italian", "--games", str(10**20)], "--games must be 1 to 1000000"),
         (["simulate", "italian", "--players", "100000000"], "100000000 players"),
+        (["simulate", "italian", "--workers", "100000"], "--workers must be 0 to 256"),
         (["play", "italian", "--players", "100000000"], "100000000 players"),
         (["compare", "italian", "spanish", "--max-dice", "20"], "--max-dice must be 1 to 6"),
         (["check", "italian", "--bids", "1x2 " * 10_001], "at most 10000"),

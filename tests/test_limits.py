@@ -234,7 +234,7 @@ def test_the_readme_and_the_spec_state_the_limits() -> None:
         f"{limits.MAX_RECORD_BYTES >> 20} MiB, {n(limits.MAX_RECORD_NODES)} JSON values, "
         f"{n(limits.MAX_RECORD_BIDS)} ranked bids",
         f"{n(limits.MAX_EXACT_DICE)} unseen dice",
-        f"{n(limits.MAX_GAMES)} games a variant",
+        f"{n(limits.MAX_GAMES)} games a variant, {limits.MAX_WORKERS} processes",
         f"{limits.MAX_WITNESS_DICE} dice a seat",
     ]
     for doc in ("README.md", "docs/format.rst"):
