@@ -18,9 +18,9 @@ Largest record
     :data:`MAX_RECORD_BYTES`, :data:`MAX_RECORD_NODES` JSON values, and
     :data:`MAX_RECORD_BIDS` ranked bids over its rounds (the referee's work).
 Largest run
-    ``simulate`` plays at most :data:`MAX_GAMES` games a variant; ``check`` checks at
-    most :data:`MAX_STEPS` bids; ``compare --max-dice`` searches at most
-    :data:`MAX_WITNESS_DICE` dice a seat.
+    ``simulate`` plays at most :data:`MAX_GAMES` games a variant with at most
+    :data:`MAX_WORKERS` processes; ``check`` checks at most :data:`MAX_STEPS` bids;
+    ``compare --max-dice`` searches at most :data:`MAX_WITNESS_DICE` dice a seat.
 
 Only regular files are read (:func:`read_bounded`): a FIFO, a device such as
 ``/dev/zero`` or a directory is refused without reading, and every read stops one
@@ -51,6 +51,7 @@ __all__ = [
     "MAX_RECORD_NODES",
     "MAX_STEPS",
     "MAX_WITNESS_DICE",
+    "MAX_WORKERS",
     "check_count",
     "check_depth",
     "read_bounded",
@@ -86,6 +87,8 @@ MAX_RECORD_BIDS = 1_000_000
 MAX_GAMES = 1_000_000
 #: Most dice a seat holds in the positions the witness search explores.
 MAX_WITNESS_DICE = 6
+#: Most worker processes ``simulate`` starts.
+MAX_WORKERS = 256
 
 #: Builds the caller's error: ``err(message, file=...)``.
 ErrorFactory = Callable[..., Exception]

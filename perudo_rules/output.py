@@ -142,11 +142,7 @@ def write_bytes(path: PathLike, data: bytes) -> None:
     if info is not None and stat.S_ISDIR(info.st_mode):
         raise _fail(path, "it is a directory")
     if info is not None and not stat.S_ISREG(info.st_mode):
-        try:
-            with open(path, "wb") as fh:
-                fh.write(data)
-        except OSError as exc:
-            raise _fail(path, _why(exc)) from None
+        _write_in_place(path, data)
         return
     target = _key(path)  # a symbolic link is kept: the file it points to is replaced
     folder = os.path.dirname(target) or "."
@@ -165,6 +161,24 @@ def write_bytes(path: PathLike, data: bytes) -> None:
         if tmp:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+def _write_in_place(path: PathLike, data: bytes) -> None:
+    """Write to a device or a FIFO. The open does not wait: a FIFO nobody reads is an
+    error at once, not a hang."""
+    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise _fail(path, "it is a FIFO that nobody reads") from None
+        raise _fail(path, _why(exc)) from None
+    try:
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise _fail(path, _why(exc)) from None
 
 
 def _temporary(folder: str, name: str) -> tuple[int, str]:

@@ -38,7 +38,7 @@ from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
 from perudo_rules.fastplay import RandomGame
 from perudo_rules.game import Game
-from perudo_rules.limits import MAX_GAMES, check_count, short_number
+from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count, short_number
 from perudo_rules.output import Outputs, write_bytes, write_text
 from perudo_rules.record import to_record
 from perudo_rules.safetext import printable
@@ -458,6 +458,7 @@ def simulate(
     check_count("games", games, 1, MAX_GAMES)
     if type(workers) is not int or workers < 0:
         raise ValueError(f"workers must be 0 (one per CPU) or more, not {workers!r}")
+    check_count("workers", workers, 0, MAX_WORKERS)
     if bot not in BOTS and bot != UNIFORM:
         known = ", ".join(sorted([*BOTS, UNIFORM]))
         raise ValueError(f"unknown bot {bot!r} (known: {known})")

@@ -26,7 +26,7 @@ from perudo_rules.limits import (
     read_bounded,
 )
 from perudo_rules.scenarios import ScenarioError, load_scenarios
-from perudo_rules.variant import extends_chain, variant_from_document
+from perudo_rules.variant import available_variants, extends_chain, variant_from_document
 from tests.test_hostile import expect_error
 
 
@@ -68,6 +68,10 @@ def test_an_extends_symlink_loop_is_a_variant_error(tmp_path: Path) -> None:
 )
 def test_names_that_cannot_be_files(tmp_path: Path, name: str, needle: str) -> None:
     expect_error(lambda: load_variant(str(tmp_path / name)), VariantError, needle)
+    # as a bundled id: only the bundled names are tried, never a file built from the text
+    text = expect_error(lambda: load_variant(name[:-5] * 10), VariantError, "unknown variant")
+    bundled = ", ".join(available_variants())
+    assert len(text) < 100 + len(bundled)  # the name is cut short, not echoed whole
     house = write(tmp_path / "house.yaml", f"extends: {json.dumps(name)}\n")
     expect_error(lambda: load_variant(house), VariantError, needle)
 
@@ -207,3 +211,34 @@ def test_palifico_used_naming_a_missing_seat_is_blamed_on_that_key() -> None:
         referee(record)
     assert e.value.key_path == "setup.palifico_used.1"
     assert "seat 12 does not exist: the game has 10 seats" in str(e.value)
+
+
+# --- the documented limits are the enforced ones -----------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_readme_and_the_spec_state_the_limits() -> None:
+    from perudo_rules import limits
+
+    def n(value: int) -> str:
+        return f"{value:,}"
+
+    stated = [
+        n(limits.MAX_PLAYERS),
+        n(limits.MAX_BIDS),
+        f"{limits.MAX_FILE_BYTES >> 10} KiB, {n(limits.MAX_NODES)} YAML nodes, nested "
+        f"{limits.MAX_DEPTH} levels deep",
+        f"{limits.MAX_EXTENDS} files",
+        f"{limits.MAX_POSITION_BYTES >> 20} MiB",
+        f"{n(limits.MAX_STEPS)} actions",
+        f"{limits.MAX_RECORD_BYTES >> 20} MiB, {n(limits.MAX_RECORD_NODES)} JSON values, "
+        f"{n(limits.MAX_RECORD_BIDS)} ranked bids",
+        f"{n(limits.MAX_EXACT_DICE)} unseen dice",
+        f"{n(limits.MAX_GAMES)} games a variant, {limits.MAX_WORKERS} processes",
+        f"{limits.MAX_WITNESS_DICE} dice a seat",
+    ]
+    for doc in ("README.md", "docs/format.rst"):
+        text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())
+        for needle in stated:
+            assert needle in text, f"{doc}: {needle!r}"

@@ -8,7 +8,7 @@ import sys
 
 from perudo_rules.bots import BOTS
 from perudo_rules.commands.table import format_table
-from perudo_rules.limits import MAX_GAMES, check_count
+from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.output import Outputs
 from perudo_rules.safetext import display_path, json_text, printable
 from perudo_rules.simulate import UNIFORM, comparison_rows, plot, plot_format, simulate
@@ -90,6 +90,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     check_count("--games", args.games, 1, MAX_GAMES)
+    check_count("--workers", args.workers, 0, MAX_WORKERS)
     variants = [load_variant(ref) for ref in args.variants]
     ids = [v.id for v in variants]
     if len(set(ids)) < len(ids):
