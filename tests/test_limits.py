@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from perudo_rules import RecordError, VariantError, load_variant, referee, replay
 from perudo_rules.limits import (
@@ -25,9 +27,12 @@ from perudo_rules.limits import (
     check_count,
     read_bounded,
 )
+from perudo_rules.record import to_record
 from perudo_rules.scenarios import ScenarioError, load_scenarios
 from perudo_rules.variant import available_variants, extends_chain, variant_from_document
-from tests.test_hostile import expect_error
+from tests.strategies import new_games
+from tests.test_hostile import RECORD, expect_error, mutated
+from tests.test_record import play
 
 
 def write(path: Path, text: str) -> Path:
@@ -242,3 +247,42 @@ def test_the_readme_and_the_spec_state_the_limits() -> None:
         text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())
         for needle in stated:
             assert needle in text, f"{doc}: {needle!r}"
+
+
+@st.composite
+def records(draw: st.DrawFn) -> dict[str, Any]:
+    """Records of random legal games, some with one action changed (a violation), and
+    mutated records (mostly malformed)."""
+    if draw(st.integers(0, 3)) == 0:
+        doc: dict[str, Any] = draw(mutated(RECORD))
+        return doc
+    game = play(draw(new_games()), draw(st.integers(0, 10**6)), draw(st.integers(0, 60)))
+    doc = to_record(game)
+    if draw(st.booleans()):
+        rnd = draw(st.sampled_from(doc["rounds"]))
+        text = draw(st.sampled_from(["0:1x2", "1:2x2", "0:dudo", "1:calza", "2:9x6", "1:1x1"]))
+        rnd["actions"].insert(draw(st.integers(0, len(rnd["actions"]))), text)
+    return doc
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(doc=records())
+def test_the_linear_replay_judges_as_the_step_by_step_one(doc: Any) -> None:
+    """walk(every=False), which the referee and replay use, finds the same verdict and the
+    same final game as walking every position."""
+    from perudo_rules.record import RecordViolation, check_record, walk
+
+    try:
+        variant = check_record(doc)
+    except RecordError:
+        return
+    results: list[tuple[str, object]] = []
+    for every in (True, False):
+        last = None
+        try:
+            for state in walk(doc, variant, every=every):
+                last = state
+            results.append(("ok", last))
+        except RecordViolation as stop:
+            results.append(("violation", stop.violation))
+    assert results[0] == results[1]
