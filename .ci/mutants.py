@@ -87,7 +87,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "calza-cap-dropped",
         "an exact Calza gains a die even at the cap",
         K,
-        "if counts[caller] < min(rules.calza_gain_cap, rules.dice_max_per_player):",
+        "if counts[caller] < calza_gain_limit(rules):",
         "if True:",
     ),
     Mutant(

@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.game import Game
+from perudo_rules.kernel import calza_gain_limit
 from perudo_rules.probability import bid_probability_float, exact_probability_float
 from perudo_rules.variant import Variant
 
@@ -177,7 +178,7 @@ class BaselineBot:
             return self._opening(game, player, holds)
         cur = bids[-1]
         p_hold = holds(cur.quantity, cur.face)
-        can_gain = dice_counts[player] < min(rules.calza_gain_cap, rules.dice_max_per_player)
+        can_gain = dice_counts[player] < calza_gain_limit(rules)
         calza_ok = can_gain and game.is_legal(Calza(player))
         p_exact = (
             exact_probability_float(known[cur.face], unknown, cur.quantity, cur.face, faces, wild)

@@ -27,10 +27,11 @@ Where each rule is decided (rule id: code):
 * ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`
 * ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
   :meth:`RoundRules.reveal`
-* ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``, ``calza.gain_cap``,
-  ``round.starter``,
-  ``calza.next_starts``, ``play.elimination``, ``end.condition``, ``palifico.trigger``,
-  ``palifico.once_per_player``, ``palifico.heads_up``: :meth:`RoundRules.settle`
+* ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``,
+  ``round.starter``, ``calza.next_starts``, ``play.elimination``, ``end.condition``,
+  ``palifico.trigger``, ``palifico.once_per_player``, ``palifico.heads_up``:
+  :meth:`RoundRules.settle`
+* ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
 * the most dice a seat can hold, and whether rounds can keep every die:
   :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
 
@@ -51,6 +52,7 @@ __all__ = [
     "RoundRules",
     "Settlement",
     "Verdict",
+    "calza_gain_limit",
     "count_matching",
     "most_dice_per_seat",
     "next_seat",
@@ -140,12 +142,18 @@ def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None)
     return total
 
 
+def calza_gain_limit(rules: Ruleset) -> int:
+    """An exact Calza gains a die only for a caller holding fewer dice than this
+    (``calza.gain_cap``, never above ``dice.max_per_player``)."""
+    return min(rules.calza_gain_cap, rules.dice_max_per_player)
+
+
 def most_dice_per_seat(rules: Ruleset) -> int:
     """The most dice one seat can ever hold in a game: its starting dice, or more when an
     exact Calza gains dice (``calza.gain_cap``, ``dice.max_per_player``)."""
     most = rules.dice_per_player
     if rules.calza_enabled:
-        most = max(most, min(rules.calza_gain_cap, rules.dice_max_per_player))
+        most = max(most, calza_gain_limit(rules))
     return most
 
 
@@ -487,7 +495,7 @@ class RoundRules:
             starter = loser if rules.round_starter == "loser" else challenge_winner
         else:  # play.calza, calza.gain_cap
             if count == bid.quantity:
-                if counts[caller] < min(rules.calza_gain_cap, rules.dice_max_per_player):
+                if counts[caller] < calza_gain_limit(rules):
                     gainer = caller
                     counts[caller] += 1
             else:
