@@ -8,12 +8,12 @@ from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_bid
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
 from perudo_rules.game import (
     Game,
-    LegalActions,
     Observation,
     PastRound,
     RoundRecord,
     RoundResult,
 )
+from perudo_rules.legal import LegalActions
 from perudo_rules.record import RecordError, replay, to_record
 from perudo_rules.referee import referee
 from perudo_rules.rules import core_rules, rule_text

@@ -20,6 +20,7 @@ __all__ = [
     "Bid",
     "Calza",
     "Dudo",
+    "bid_unchecked",
     "format_action",
     "parse_action",
     "parse_bid",
@@ -63,6 +64,21 @@ class Bid:
         if m is None:
             raise ActionSyntaxError(f"not a bid: {_shown(text)} (write quantity x face, e.g. 5x4)")
         return cls(player, int(m[1]), int(m[2]))
+
+
+_set_bid_player = Bid.__dict__["player"].__set__
+_set_bid_quantity = Bid.__dict__["quantity"].__set__
+_set_bid_face = Bid.__dict__["face"].__set__
+
+
+def bid_unchecked(player: int, quantity: int, face: int) -> Bid:
+    """``Bid(player, quantity, face)`` for values known to be good (a rank of the bid
+    table), without the dataclass ``__init__``: the legal-move view builds one per index."""
+    b: Bid = object.__new__(Bid)
+    _set_bid_player(b, player)
+    _set_bid_quantity(b, quantity)
+    _set_bid_face(b, face)
+    return b
 
 
 @dataclass(frozen=True, slots=True)

@@ -275,10 +275,9 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 def play_game(variant: Variant, players: int, bots: Sequence[Bot], seed: int) -> Game:
     """Play one game from ``Game.new(variant, players, seed)`` to the end; the finished game.
 
-    ``bots[s]`` plays seat ``s``. Before each move, when a bid stands, every
-    other seat with a legal out-of-turn call (Dudo or Calza, per the variant)
-    is asked in the direction of play starting after the player to move; the
-    first that calls ends the round. Otherwise the player to move acts. New
+    ``bots[s]`` plays seat ``s``. Before each move, when a bid stands, the seats
+    the kernel offers an out-of-turn call (:meth:`Game.call_offers`) are asked
+    in its order; the first that calls ends the round. Otherwise the player to move acts. New
     rounds are rolled from a generator derived from ``seed``. A bot that
     declines its own turn or answers for another seat raises ``ValueError``;
     an illegal action raises :class:`~perudo_rules.errors.IllegalAction`.
@@ -293,20 +292,12 @@ def play_game(variant: Variant, players: int, bots: Sequence[Bot], seed: int) ->
             game = game.roll(rng=roll_rng)
             continue
         action: Action | None = None
-        if game.bids:  # the seats the kernel lets call now, other than the player to move
-            legal = game.legal_actions()
-            callers = {a.player for a in legal[len(legal.bid_ranks) :]}
-            seat = game.next_seat(to_move)
-            while seat != to_move:
-                if seat in callers:
-                    action = bots[seat].choose(game, seat)
-                    if action is not None:
-                        if action.player != seat:
-                            raise ValueError(
-                                f"the bot of seat {seat} acted for seat {action.player}"
-                            )
-                        break
-                seat = game.next_seat(seat)
+        for seat in game.call_offers():  # the kernel's offers, in its order
+            action = bots[seat].choose(game, seat)
+            if action is not None:
+                if action.player != seat:
+                    raise ValueError(f"the bot of seat {seat} acted for seat {action.player}")
+                break
         if action is None:
             action = bots[to_move].choose(game, to_move)
             if action is None:

@@ -62,14 +62,17 @@ def describe_result(
     >>> g = Game.start(load_variant("italian"), [[3, 5], [3]], first_player=0)
     >>> after = g.apply(Bid(0, 2, 3)).apply(Dudo(1))
     >>> print(describe_result(after.last_result, after.dice_counts))
-    seat 1 calls dudo on 2x3 by seat 0: 2 dice count, cups lifted: seats 0, 1; seat 1 loses \
-a die and is out; seat 0 wins the game
+    seat 1 calls dudo on 2x3 by seat 0: 2 dice count in the lifted cups (seats 0, 1); seat 1 \
+loses a die and is out; seat 0 wins the game
     """
     caller = "someone" if result.caller is None else name(result.caller)
-    counted = f"{result.count} die counts" if result.count == 1 else f"{result.count} dice count"
+    # only what the table sees: the dice among the lifted cups (a reveal that stops early
+    # leaves closed cups secret; result.count, the true count, is the referee's)
+    n = result.shown_count
+    counted = f"{n} die counts" if n == 1 else f"{n} dice count"
     parts = [
-        f"{caller} calls {result.kind} on {result.bid} by {name(result.bid.player)}: {counted}, "
-        f"cups lifted: {_seats(result.revealed, name)}"
+        f"{caller} calls {result.kind} on {result.bid} by {name(result.bid.player)}: {counted} "
+        f"in the lifted cups ({_seats(result.revealed, name)})"
     ]
     if result.loser is not None:
         lost = result.lost or ()

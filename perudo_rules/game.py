@@ -15,9 +15,9 @@ every action. Every refusal names its rule id: a knob path, or a fixed rule of
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any, overload
+from typing import Any
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction
@@ -26,16 +26,17 @@ from perudo_rules.kernel import (
     count_matching,
     next_seat,
     opening,
+    returns,
     roll_cups,
     round_rules,
 )
+from perudo_rules.legal import LegalActions
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.variant import Variant
 
 __all__ = [
     "Game",
-    "LegalActions",
     "Observation",
     "PastRound",
     "RoundRecord",
@@ -54,8 +55,11 @@ class RoundResult:
     """How a round ended.
 
     ``kind`` is ``"dudo"`` or ``"calza"``; ``count`` the true number of dice
-    matching ``bid`` (the referee's view); ``revealed`` the seats whose cups
-    were lifted, in order, and ``shown`` their dice; ``loser``/``gainer`` the
+    matching ``bid`` (the referee's view: it counts closed cups too); ``revealed`` the
+    seats whose cups were lifted, in order, ``shown`` their dice and ``shown_count`` the
+    dice among them that match ``bid`` (all that the players learn of the count:
+    :meth:`RoundRules.shown_count <perudo_rules.kernel.RoundRules.shown_count>`);
+    ``loser``/``gainer`` the
     seat that lost/gained a die or ``None``; ``next_player`` who opens the next
     round (``None`` when the game is over); ``caller`` who called;
     ``next_palifico`` whether the next round is a palifico round; ``lost`` the dice each
@@ -74,6 +78,7 @@ class RoundResult:
     caller: int | None = None
     next_palifico: bool = False
     lost: tuple[int, ...] = ()
+    shown_count: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,12 +118,14 @@ class RoundRecord:
                         first_player=self.first_player,
                         palifico=self.palifico,
                         actions=self.actions,
+                        bid=res.bid,
                         kind=res.kind,
                         caller=res.caller,
                         loser=res.loser,
                         gainer=res.gainer,
                         revealed=res.revealed,
                         shown=res.shown,
+                        shown_count=res.shown_count,
                         next_player=res.next_player,
                         own_dice=own,
                     )
@@ -131,18 +138,22 @@ class RoundRecord:
 
 @dataclass(frozen=True, slots=True)
 class PastRound:
-    """What one seat saw of a finished round: public actions, lifted cups, its own dice."""
+    """What one seat saw of a finished round: public actions, the called ``bid``, the
+    lifted cups (``revealed``, ``shown``) and the dice among them matching the bid
+    (``shown_count``), its own dice; never a closed cup nor the true count."""
 
     round: int
     first_player: int
     palifico: bool
     actions: tuple[Action, ...]
+    bid: Bid
     kind: str
     caller: int | None
     loser: int | None
     gainer: int | None
     revealed: tuple[int, ...]
     shown: tuple[tuple[int, ...], ...]
+    shown_count: int
     next_player: int | None
     own_dice: tuple[int, ...]
 
@@ -384,7 +395,22 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view)."""
-        return LegalActions(self)
+        rr = self._round if self.winner is None else None
+        return LegalActions(rr, self.to_move, self.bids, self.is_legal)
+
+    def call_offers(self) -> tuple[int, ...]:
+        """The seats asked, in order, whether they call out of turn before the player to
+        move acts (empty before the opening bid, between rounds and once over): the kernel's
+        :meth:`RoundRules.offers <perudo_rules.kernel.RoundRules.offers>`."""
+        rr = self._round
+        if rr is None or self.to_move is None or not self.bids or self.winner is not None:
+            return ()
+        return rr.offers(self.to_move, self.bids[-1].player)
+
+    def returns(self) -> tuple[float, ...]:
+        """What the game is worth to each seat, zero-sum: +1 for the winner, ``-1/(n-1)``
+        for every other seat once over, 0 for all before (:func:`perudo_rules.kernel.returns`)."""
+        return returns(self.winner, self.players)
 
     # --- transitions --------------------------------------------------------------------
 
@@ -417,9 +443,10 @@ class Game:
         order = rr.reveal(dice, caller, dudo, bid)
         s = rr.settle(dudo, caller, bid, count, to_move)
         lost = rr.lost(s.counts, s.loser)
+        shown = tuple([dice[x] for x in order])
         result = _make_result(
             "dudo" if dudo else "calza", bid, count, s.loser, s.gainer, order,
-            tuple([dice[x] for x in order]), s.next_player, caller, s.next_palifico, lost,
+            shown, s.next_player, caller, s.next_palifico, lost, rr.shown_count(shown, bid.face),
         )  # fmt: skip
         assert self.first_player is not None
         record = _make_record(
@@ -542,8 +569,9 @@ def _make_game(
 
 
 (_r_kind, _r_bid, _r_count, _r_loser, _r_gainer, _r_revealed, _r_shown, _r_next, _r_caller,
- _r_pal, _r_lost) = _setters(
-    RoundResult, "kind bid count loser gainer revealed shown next_player caller next_palifico lost"
+ _r_pal, _r_lost, _r_shown_count) = _setters(
+    RoundResult,
+    "kind bid count loser gainer revealed shown next_player caller next_palifico lost shown_count",
 )  # fmt: skip
 _h_round, _h_first, _h_pal, _h_dice, _h_actions, _h_result = _setters(
     RoundRecord, "round first_player palifico dice actions result"
@@ -564,6 +592,7 @@ def _make_result(
     caller: int | None,
     next_palifico: bool,
     lost: tuple[int, ...],
+    shown_count: int,
 ) -> RoundResult:
     """``RoundResult(...)`` with every field given, without the dataclass ``__init__``."""
     r: RoundResult = _new_object(RoundResult)
@@ -578,6 +607,7 @@ def _make_result(
     _r_caller(r, caller)
     _r_pal(r, next_palifico)
     _r_lost(r, lost)
+    _r_shown_count(r, shown_count)
     return r
 
 
@@ -600,97 +630,3 @@ def _make_record(
     _h_views(h, None)
     _h_hash(h, None)
     return h
-
-
-_set_bid_player = Bid.__dict__["player"].__set__
-_set_bid_quantity = Bid.__dict__["quantity"].__set__
-_set_bid_face = Bid.__dict__["face"].__set__
-
-
-def _make_bid(player: int, quantity: int, face: int) -> Bid:
-    """``Bid(player, quantity, face)`` for known-good values, without ``__init__``."""
-    b: Bid = _new_object(Bid)
-    _set_bid_player(b, player)
-    _set_bid_quantity(b, quantity)
-    _set_bid_face(b, face)
-    return b
-
-
-class LegalActions(Sequence[Action]):
-    """The legal actions of a position, as a lazy sequence.
-
-    Bids of the player to move come first in rank order, then Dudo calls,
-    then Calza calls, each by seat. ``len``, indexing and ``in`` cost O(1)
-    (``in`` is :meth:`Game.is_legal`); nothing is built until asked for.
-    The kernel decides which ranks and calls are open
-    (:meth:`RoundRules.raise_ranks <perudo_rules.kernel.RoundRules.raise_ranks>`,
-    :meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>`).
-    """
-
-    __slots__ = ("_extras", "_game", "_nb", "_ranks", "_table", "_to_move")
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-        rr = game._round
-        to_move = game.to_move
-        self._extras: tuple[Action, ...] = ()
-        if to_move is None or rr is None or game.winner is not None:
-            self._to_move = 0
-            self._table: tuple[tuple[int, int], ...] = ()
-            self._ranks: Sequence[int] = ()
-            self._nb = 0
-            return
-        self._to_move = to_move
-        table = rr.table
-        self._table = table.bids
-        bids = game.bids
-        if bids:
-            cur = bids[-1]
-            self._ranks = rr.raise_ranks(to_move, table.floor_rank(cur.quantity, cur.face))
-            self._extras = rr.calls(to_move, cur.player)
-        else:
-            self._ranks = rr.opening_ranks
-        self._nb = len(self._ranks)
-
-    @property
-    def bid_ranks(self) -> Sequence[int]:
-        """The ranks of the legal bids, ascending."""
-        return self._ranks
-
-    def __len__(self) -> int:
-        return self._nb + len(self._extras)
-
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Action]: ...
-    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
-        nb = self._nb
-        if type(i) is int and 0 <= i < nb:  # the common case first: a bid
-            q, f = self._table[self._ranks[i]]
-            return _make_bid(self._to_move, q, f)
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        n = nb + len(self._extras)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError(i)
-        if i < nb:
-            q, f = self._table[self._ranks[i]]
-            return _make_bid(self._to_move, q, f)
-        return self._extras[i - nb]
-
-    def __iter__(self) -> Iterator[Action]:
-        table = self._table
-        to_move = self._to_move
-        for r in self._ranks:
-            q, f = table[r]
-            yield Bid(to_move, q, f)
-        yield from self._extras
-
-    def __contains__(self, action: object) -> bool:
-        return self._game.is_legal(action)
-
-    def __repr__(self) -> str:
-        return f"<LegalActions {len(self)} actions: {' '.join(map(str, self[:8]))}...>"

@@ -24,14 +24,18 @@ Where each rule is decided (rule id: code):
 * ``challenge.who``, ``calza.enabled``, ``calza.min_players``, ``calza.who``,
   ``calza.in_palifico``: :meth:`RoundRules.call_verdict`
   (and :meth:`RoundRules.calls`, which lists what it accepts)
+* who is asked, and in what order, whether to call out of turn after a bid:
+  :meth:`RoundRules.offers` (from :meth:`RoundRules.calls`)
 * ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`
 * ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
-  :meth:`RoundRules.reveal`
+  :meth:`RoundRules.reveal`; what every seat learns at the reveal (the lifted cups and the
+  count among them, never the closed cups): :meth:`RoundRules.shown_count`
 * ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``,
   ``round.starter``, ``calza.next_starts``, ``play.elimination``, ``end.condition``,
   ``palifico.trigger``, ``palifico.once_per_player``, ``palifico.heads_up``:
   :meth:`RoundRules.settle`
 * ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
+* what a finished game is worth to each seat (zero-sum): :func:`returns`
 * the most dice a seat can hold, and whether rounds can keep every die:
   :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
 
@@ -57,6 +61,7 @@ __all__ = [
     "most_dice_per_seat",
     "next_seat",
     "opening",
+    "returns",
     "roll_cups",
     "roll_off",
     "round_rules",
@@ -192,6 +197,7 @@ class RoundRules:
     __slots__ = (
         "_calls",
         "_lost",
+        "_offers",
         "after_caller",
         "alive",
         "ban_later",
@@ -259,6 +265,7 @@ class RoundRules:
         self.after_caller = rules.round_starter == "after_caller"  # round.starter
         self._lost: dict[int, tuple[int, ...]] = {}
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self._offers: dict[tuple[int, int], tuple[int, ...]] = {}
         alive = [s for s, c in enumerate(counts) if c]
         self.alive = len(alive)  # calza.min_players
         # who may call is the same number of seats for any (player to move, bidder) pair
@@ -388,6 +395,30 @@ class RoundRules:
         calls = self._calls[key] = tuple(out)
         return calls
 
+    def offers(self, to_move: int, bidder: int) -> tuple[int, ...]:
+        """The seats asked, one at a time, whether they call out of turn against
+        ``bidder``'s standing bid before ``to_move`` acts: every seat other than ``to_move``
+        with a call in :meth:`calls` (the bidder too, when the edition lets it call Calza
+        on its own bid), in the direction of play starting after ``to_move``. The first
+        seat that calls ends the round; when all decline, ``to_move`` acts. Every front end
+        that asks seats in turn (the bots, ``play``, both RL adapters) asks this."""
+        key = (to_move, bidder)
+        hit = self._offers.get(key)
+        if hit is not None:
+            return hit
+        callers = {call.player for call in self.calls(to_move, bidder)}
+        callers.discard(to_move)
+        out: list[int] = []
+        if callers:
+            successor = self.successor
+            s = successor[to_move]
+            while s != to_move:
+                if s in callers:
+                    out.append(s)
+                s = successor[s]
+        offers = self._offers[key] = tuple(out)
+        return offers
+
     def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Verdict:
         """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
         p = call.player
@@ -473,6 +504,14 @@ class RoundRules:
                     return tuple(order[: i + 1])
         return tuple(order)
 
+    def shown_count(self, shown: Sequence[tuple[int, ...]], face: int) -> int:
+        """The dice among the lifted cups ``shown`` that count as ``face``: the only count
+        every seat learns at the reveal (``play.reveal``). When the reveal stops early
+        (``challenge.early_stop``, ``challenge.stop_when_unreachable``) the closed cups stay
+        secret, and this is all the outcome sentence, ``play`` and the observations tell;
+        the true count of every die is the referee's (``RoundResult.count``)."""
+        return count_matching(shown, face, self.wild)
+
     def settle(self, dudo: bool, caller: int, bid: Bid, count: int, to_move: int) -> Settlement:
         """How a Dudo (``dudo=True``) or a Calza by ``caller`` against ``bid`` settles, given
         the true ``count``; the rules it decides are listed in the module docstring."""
@@ -548,6 +587,16 @@ class RoundRules:
             if loser is None or after[loser] == self.counts[loser] - 1:
                 return hit
         return tuple([a - b if a > b else 0 for a, b in zip(self.counts, after, strict=True)])
+
+
+def returns(winner: int | None, players: int) -> tuple[float, ...]:
+    """What a game is worth to each of ``players`` seats, zero-sum: ``+1`` for the winner
+    and ``-1/(players - 1)`` for every other seat once there is a winner, ``0`` for every
+    seat before (or in a game stopped without one). Both RL adapters pay this."""
+    if winner is None:
+        return (0.0,) * players
+    lose = -1.0 / (players - 1)
+    return tuple([1.0 if s == winner else lose for s in range(players)])
 
 
 _ROUNDS: dict[

@@ -275,20 +275,6 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
                     mask[self.ids.to_id(call)] = 1
         return mask
 
-    def _offers(self) -> tuple[int, ...]:
-        """Seats offered an out-of-turn call after the bid just made, in order."""
-        game = self.game
-        to_move = game.to_move
-        assert to_move is not None
-        bidder = game.bids[-1].player
-        out = []
-        s = game.next_seat(to_move)
-        while s != to_move:
-            if s != bidder and out_of_turn_calls(game, s):
-                out.append(s)
-            s = game.next_seat(s)
-        return tuple(out)
-
     # -- the AEC API
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -375,7 +361,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         self.game = game
         self._pending = ()
         if isinstance(move, Bid):
-            self._pending = self._offers()
+            self._pending = self.game.call_offers()
             return
         for seat, (was, now) in enumerate(zip(before, game.dice_counts, strict=True)):
             if was and not now:

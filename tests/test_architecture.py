@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The rules kernel: the bid table and every decision that varies between editions.
     ("kernel", ("ranks", "kernel")),
     # The state: immutable games and pure transitions that ask the kernel.
-    ("game", ("game",)),
+    ("game", ("legal", "game")),
     # What builds on games: the fast path, odds, positions, records.
     ("record", ("fastplay", "probability", "describe", "position", "record", "recordformat")),
     # Integer action ids for the RL adapters.

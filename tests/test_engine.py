@@ -19,7 +19,7 @@ from perudo_rules import (
     load_variant,
     parse_bid,
 )
-from perudo_rules.game import LegalActions
+from perudo_rules.legal import LegalActions
 
 IT = load_variant("italian")
 ES = load_variant("spanish")

@@ -107,12 +107,12 @@ def test_describe_result_and_step() -> None:
     res = after.last_result
     assert res is not None
     assert describe_result(res, after.dice_counts) == (
-        "seat 1 calls dudo on 2x3 by seat 0: 3 dice count, cups lifted: seats 2, 0, 1; "
+        "seat 1 calls dudo on 2x3 by seat 0: 3 dice count in the lifted cups (seats 2, 0, 1); "
         "seat 1 loses a die (2 left); seat 1 opens an ordinary round"
     )
     assert describe_result(res).endswith("seat 1 loses a die; seat 1 opens an ordinary round")
     named = describe_result(res, name=lambda s: f"P{s}")
-    assert named.startswith("P1 calls dudo on 2x3 by P0") and "cups lifted: P2, P0, P1" in named
+    assert named.startswith("P1 calls dudo on 2x3 by P0") and "lifted cups (P2, P0, P1)" in named
     assert describe_step(Dudo(1)) == "seat 1 calls dudo"
     assert describe_step(Calza(2), gerund=True) == "seat 2 calling calza"
     assert describe_step(Roll(((1,), (), (4, 5)))) == (

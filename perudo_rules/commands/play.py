@@ -211,24 +211,26 @@ class TerminalGame:
 
     # --- the loop -----------------------------------------------------------------------
 
-    def _bot_calls(self) -> Action | None:
+    def _offer_calls(self) -> Action | None:
+        """Ask every seat the kernel offers an out-of-turn call, in the kernel's order
+        (:meth:`Game.call_offers`); the first call made, or ``None`` when all pass."""
         g = self.game
-        assert g.to_move is not None
-        s = g.next_seat(g.to_move)
-        while s != g.to_move:
+        for s in g.call_offers():
             bot = self.bots[s]
-            if bot is not None and out_of_turn_calls(g, s):
+            if bot is None:
+                self.show_state()
+                action = self.ask_call()
+            else:
                 action = bot.choose(g, s)
-                if action is not None:
-                    return action
-            s = g.next_seat(s)
+            if action is not None:
+                return action
         return None
 
     def _step(self) -> None:
         g = self.game
         to_move = g.to_move
         assert to_move is not None
-        action = self._bot_calls() if g.bids else None
+        action = self._offer_calls()
         if action is None:
             bot = self.bots[to_move]
             if bot is None:
@@ -242,11 +244,6 @@ class TerminalGame:
         if action.player != self.seat:
             self.write(f"   {self._name(action.player)}: {action}")
         self.game = g.apply(action)
-        if isinstance(action, Bid) and out_of_turn_calls(self.game, self.seat):
-            self.show_state()
-            call = self.ask_call()
-            if call is not None:
-                self.game = self.game.apply(call)
         if self.game.to_move is None:
             self.show_result()
 

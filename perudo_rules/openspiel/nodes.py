@@ -194,26 +194,6 @@ def legal_ids(node: Node, player: int) -> list[int]:
     return out
 
 
-def _offers(game: Game) -> tuple[int, ...]:
-    """Seats offered an out-of-turn call after the bid just made: every seat but the player
-    to move that may call now (the kernel's list behind :meth:`Game.legal_actions
-    <perudo_rules.game.Game.legal_actions>` and :meth:`Game.is_legal
-    <perudo_rules.game.Game.is_legal>`), in the direction of play from the player to move."""
-    to_move = game.to_move
-    assert to_move is not None
-    callers = {call.player for call in game.round_rules.calls(to_move, game.bids[-1].player)}
-    callers.discard(to_move)
-    if not callers:
-        return ()
-    out = []
-    s = game.next_seat(to_move)
-    while s != to_move:
-        if s in callers:
-            out.append(s)
-        s = game.next_seat(s)
-    return tuple(out)
-
-
 def step(node: Node, action: int) -> Node:
     """The node after ``action`` (a chance outcome or an action id); ``ValueError`` or
     :class:`~perudo_rules.errors.IllegalAction` if it cannot be taken."""
@@ -256,7 +236,7 @@ def step(node: Node, action: int) -> Node:
         raise ValueError(f"seat {player} has nothing to pass on")
     after = game.apply(engine_action)
     if isinstance(engine_action, Bid):
-        return Node(spec, mr, node, action, PLAY, after, pending=_offers(after))
+        return Node(spec, mr, node, action, PLAY, after, pending=after.call_offers())
     if after.is_over:
         return Node(spec, mr, node, action, OVER, after)
     if after.round >= mr:
