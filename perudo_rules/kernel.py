@@ -8,6 +8,7 @@ a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.ya
 
 Where each rule is decided (rule id: code):
 
+* ``players.min``, ``players.max``: :func:`seats_verdict`
 * ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
   ``setup.rolloff_wild_best``: :func:`roll_off`
 * ``play.roll``: :func:`roll_cups`
@@ -66,6 +67,7 @@ __all__ = [
     "roll_off",
     "round_rules",
     "rounds_may_keep_dice",
+    "seats_verdict",
 ]
 
 Verdict = tuple[str, str] | None
@@ -73,6 +75,19 @@ Verdict = tuple[str, str] | None
 
 
 # --- seats, dice and the roll-off -------------------------------------------------------
+
+
+def seats_verdict(rules: Ruleset, players: object, edition: str) -> Verdict:
+    """Whether ``players`` seats may play ``edition`` (``players.min``, ``players.max``):
+    ``None``, or the rule id and the reason. A number of seats is an ``int`` (not a bool,
+    a float or a string). Every place that takes a seat count asks this."""
+    lo, hi = rules.players_min, rules.players_max
+    if type(players) is not int:
+        return "players.min", f"{players!r} is not a whole number of seats"
+    if not lo <= players <= hi:
+        rule = "players.min" if players < lo else "players.max"
+        return rule, f"{players} seats; {edition} plays with {lo} to {hi}"
+    return None
 
 
 def next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
