@@ -314,17 +314,25 @@ class RoundRules:
         palifico rounds, ``palifico.wild_bids`` in them."""
         return self.ban_open if opening_bid else self.ban_later
 
-    def raise_ranks(self, to_move: int, current: int) -> Sequence[int]:
-        """The ranks ``to_move`` may bid over the standing bid of rank ``current`` (-1: none),
-        ascending."""
+    def raise_ranks(
+        self, to_move: int, current: int, standing: tuple[int, int] | None = None
+    ) -> Sequence[int]:
+        """The ranks ``to_move`` may bid over the standing bid, ascending: ``current`` is
+        its rank (-1: no bid yet). A standing bid beyond the table (``bidding.quantity_cap:
+        none``) has no rank: pass its :meth:`~perudo_rules.ranks.BidSpace.floor_rank` and
+        ``standing``, its (quantity, face). The face lock and ``neither_decreases`` decide
+        from that real bid, never from the table bid at the floor rank (which may have
+        another face); the ordered branches compare keys, which the floor rank keeps.
+        Beyond the table the listed raises are the table's; larger bids stay legal
+        (:meth:`bid_verdict`) but are not listed."""
         if current < 0:
             return self.opening_ranks
         table = self.table
-        if self.locked and not self.face_free(to_move):
-            q, f = table.bids[current]
+        if self.locked and not self.face_free(to_move):  # palifico.face_lock
+            q, f = table.bids[current] if standing is None else standing
             return table.same_face_above(q, f)
         if self.partial:  # neither_decreases: the grid above the standing bid
-            q, f = table.bids[current]
+            q, f = table.bids[current] if standing is None else standing
             return table.grid_above(q, f, self.rules.wild if self.ban_later else None)
         if self.ban_later:
             return table.nonwild_above(current)
