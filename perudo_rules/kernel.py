@@ -11,8 +11,11 @@ Where each rule is decided (rule id: code):
 * ``players.min``, ``players.max``: :func:`seats_verdict`
 * ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
   ``setup.rolloff_wild_best``: :func:`roll_off`
-* ``play.roll``: :func:`roll_cups`
+* ``dice.per_player`` (the starting dice): :func:`opening`
+* ``play.roll``, ``dice.faces``: :func:`roll_cups` (the faces also bound the bid table)
 * ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
+* ``wild.face``, ``palifico.wilds_count`` (the round's wild face, or none in a palifico
+  round without wilds): ``RoundRules.wild``, from the bid table of :mod:`perudo_rules.ranks`
 * ``play.count`` (wilds, palifico wilds): :func:`count_matching`
 * ``bidding.order``, ``bidding.wild_worth``, ``bidding.wild_rank``, ``bidding.quantity_cap``,
   ``bidding.quantity_limit``: the bid table of :mod:`perudo_rules.ranks`;
@@ -33,12 +36,13 @@ Where each rule is decided (rule id: code):
   count among them, never the closed cups): :meth:`RoundRules.shown_count`
 * ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``,
   ``round.starter``, ``calza.next_starts``, ``play.elimination``, ``end.condition``,
-  ``palifico.trigger``, ``palifico.once_per_player``, ``palifico.heads_up``:
-  :meth:`RoundRules.settle`
+  ``palifico.enabled``, ``palifico.trigger``, ``palifico.once_per_player``,
+  ``palifico.heads_up``: :meth:`RoundRules.settle`
 * ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
 * what a finished game is worth to each seat (zero-sum): :func:`returns`
 * the most dice a seat can hold, and whether rounds can keep every die:
   :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
+* no rule: ``wild.name`` only names the wild face for people (descriptions, the spec)
 
 The module is plain typed Python that ``mypyc`` compiles (``make bench`` measures that).
 """
