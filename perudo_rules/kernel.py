@@ -30,7 +30,9 @@ Where each rule is decided (rule id: code):
   (and :meth:`RoundRules.calls`, which lists what it accepts)
 * who is asked, and in what order, whether to call out of turn after a bid:
   :meth:`RoundRules.offers` (from :meth:`RoundRules.calls`)
-* ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`
+* ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`;
+  ``play.bid_range`` (a face of the die, a quantity from 1 to
+  :data:`~perudo_rules.limits.MAX_BID_QUANTITY`): :meth:`RoundRules.bid_verdict`
 * ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
   :meth:`RoundRules.reveal`; what every seat learns at the reveal (the lifted cups and the
   count among them, never the closed cups): :meth:`RoundRules.shown_count`
@@ -54,6 +56,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.limits import MAX_BID_QUANTITY, short_number
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 
@@ -349,7 +352,13 @@ class RoundRules:
         q, f = bid.quantity, bid.face
         table = self.table
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
-            return "play.bid_range", f"{q!r}x{f!r} is not a bid on a d{table.faces}"
+            what = f"{short_number(q)}x{short_number(f)}"
+            return "play.bid_range", f"{what} is not a bid on a d{table.faces}"
+        if q > MAX_BID_QUANTITY:  # what the notation can write (bidding.quantity_cap: none)
+            return "play.bid_range", (
+                f"{short_number(q)} dice: no bid names more than {MAX_BID_QUANTITY:,} "
+                "(perudo_rules.limits.MAX_BID_QUANTITY)"
+            )
         rank = table.rank(q, f)
         if rank is None:
             if table.over_limit(q, f):

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, available_variants, load_variant
 from perudo_rules.actions import Action
 from perudo_rules.knobs import KNOB_PATHS, KNOBS, KnobSpec
+from perudo_rules.limits import MAX_BID_QUANTITY
 
 #: The property and stateful tests are cheap per example, so they run BOOST times the
 #: profile's examples (ci: 60 -> 180), except under a profile that already asks for 1000+.
@@ -311,7 +312,7 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
         return False
     faces = game.rules.dice_faces
     capped = game.rules.bidding_quantity_cap == "dice_in_play"
-    if not (bid.quantity >= 1 and 1 <= bid.face <= faces):
+    if not (1 <= bid.quantity <= MAX_BID_QUANTITY and 1 <= bid.face <= faces):
         return False
     if capped and bid.quantity > game.dice_in_play:
         return False
