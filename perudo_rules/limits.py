@@ -11,7 +11,8 @@ Largest game
     seats of 5000 d2). A bid names at most :data:`MAX_BID_QUANTITY` dice (nine digits,
     as the notation writes it) of a face of a die of at most :data:`MAX_FACES` faces.
     Exact odds (fractions) are computed over at most
-    :data:`MAX_EXACT_DICE` unseen dice; bots and the ``play`` screen use floats above.
+    :data:`MAX_EXACT_DICE` unseen dice; bots and the ``play`` screen use floats above, up to
+    :data:`MAX_FLOAT_DICE`.
 Largest file
     A variant or scenario file: :data:`MAX_FILE_BYTES`, :data:`MAX_NODES` YAML nodes,
     nesting :data:`MAX_DEPTH` deep, an ``extends`` chain of :data:`MAX_EXTENDS` files.
@@ -46,6 +47,7 @@ __all__ = [
     "MAX_EXTENDS",
     "MAX_FACES",
     "MAX_FILE_BYTES",
+    "MAX_FLOAT_DICE",
     "MAX_GAMES",
     "MAX_NODES",
     "MAX_PLAYERS",
@@ -74,6 +76,9 @@ MAX_BID_QUANTITY = 999_999_999
 MAX_FACES = 100
 #: Most unseen dice exact odds (fractions) are computed over.
 MAX_EXACT_DICE = 2000
+#: Most unseen dice the float odds (``bid_probability_float``) take: far beyond any game,
+#: and every intermediate value stays a finite float.
+MAX_FLOAT_DICE = 10**18
 #: Largest variant or scenario file, in bytes.
 MAX_FILE_BYTES = 256 << 10
 #: Most YAML nodes (keys, values, items) of a variant or scenario file.
