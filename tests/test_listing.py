@@ -197,21 +197,22 @@ def test_face_lock_after_a_bid_beyond_the_table() -> None:
 
 
 def test_neither_decreases_and_wild_bans_beyond_the_table() -> None:
-    """The other branches of the listed raises after a standing bid beyond the table: the
-    partial order lists nothing (every raise names more dice than the table holds), the
-    wild ban and the plain order list the table's bids above the standing key."""
+    """The other branches of the listed raises after a standing bid beyond the table
+    (10x3 over 6 dice: the table stops at 7): the plain order lists the table's bids above
+    its key (the wild bids 5x1 to 7x1, worth 2 each), the wild ban none of them, the
+    partial order nothing (every raise names more dice than the table holds), and
+    face_then_quantity every bid on a higher face."""
     base = {"bidding.quantity_cap": "none", "palifico.face_lock": "free"}
-    for overrides in (
-        {**base, "bidding.order": "neither_decreases", "bidding.wild_worth": 1},
-        {**base, "bidding.wild_opening": "not_in_first_round"},
-        {**base, "bidding.order": "face_then_quantity", "bidding.wild_worth": 1},
-        base,
-    ):
+    ftq = {**base, "bidding.order": "face_then_quantity", "bidding.wild_worth": 1}
+    expected = [
+        (base, ["5x1", "6x1", "7x1"]),
+        ({**base, "bidding.wild_opening": "not_in_first_round"}, []),
+        ({**base, "bidding.order": "neither_decreases", "bidding.wild_worth": 1}, []),
+        (ftq, [f"{q}x{f}" for f in (4, 5, 6) for q in range(1, 8)]),
+    ]
+    for overrides, listed in expected:
         v = load_variant("italian", overrides=overrides)
-        g = Game.start(v, dice=[[2, 3], [4, 5], [6, 6]], first_player=0).apply(Bid(0, 20, 3))
+        g = Game.start(v, dice=[[2, 3], [4, 5], [6, 6]], first_player=0).apply(Bid(0, 10, 3))
         check_listing(g)
-        listed = [a for a in g.legal_actions() if isinstance(a, Bid)]
-        if overrides.get("bidding.order") == "face_then_quantity":
-            assert listed and {b.face for b in listed} == {4, 5, 6}
-        else:
-            assert listed == [], (overrides, listed)
+        bids = [str(a) for a in g.legal_actions() if isinstance(a, Bid)]
+        assert bids == listed, (overrides, bids)
