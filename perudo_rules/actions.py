@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from perudo_rules.errors import ActionSyntaxError
+from perudo_rules.limits import MAX_BID_QUANTITY, MAX_FACES
 
 __all__ = [
     "ACTION_PATTERN",
@@ -26,13 +27,23 @@ __all__ = [
     "parse_bid",
 ]
 
-#: The canonical seat-prefixed form that files write (``"0:3x4"``, ``"1:dudo"``), as a
-#: regular expression; :func:`parse_action` also reads looser spellings.
-ACTION_PATTERN = r"^(0|[1-9][0-9]{0,5}):(?:([1-9][0-9]{0,8})x([1-9][0-9]{0,2})|(dudo|calza))$"
+# The digits of the largest quantity and face (perudo_rules.limits): the notation writes
+# every bid the engine accepts (MAX_BID_QUANTITY is all nines, so the digit count is the bound).
+_Q = len(str(MAX_BID_QUANTITY))
+_F = len(str(MAX_FACES))
 
-_BID = re.compile(r"\s*([0-9]{1,9})\s*(?:[x*]|\s)\s*([0-9]{1,9})\s*", re.IGNORECASE)
+#: The canonical seat-prefixed form that files write (``"0:3x4"``, ``"1:dudo"``), as a
+#: regular expression; :func:`parse_action` also reads looser spellings. A quantity has at
+#: most nine digits (:data:`~perudo_rules.limits.MAX_BID_QUANTITY`), a face three.
+ACTION_PATTERN = (
+    rf"^(0|[1-9][0-9]{{0,5}}):(?:([1-9][0-9]{{0,{_Q - 1}}})x([1-9][0-9]{{0,{_F - 1}}})"
+    r"|(dudo|calza))$"
+)
+
+_BID = re.compile(rf"\s*([0-9]{{1,{_Q}}})\s*(?:[x*]|\s)\s*([0-9]{{1,9}})\s*", re.IGNORECASE)
 _ACTION = re.compile(
-    r"\s*([0-9]{1,6})\s*:\s*(?:(?:bid\s+)?([0-9]{1,9})\s*x\s*([0-9]{1,9})|(dudo|calza))\s*",
+    rf"\s*([0-9]{{1,6}})\s*:\s*(?:(?:bid\s+)?([0-9]{{1,{_Q}}})\s*x\s*([0-9]{{1,9}})"
+    r"|(dudo|calza))\s*",
     re.IGNORECASE,
 )
 

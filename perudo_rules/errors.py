@@ -16,7 +16,28 @@ __all__ = [
 
 
 class PerudoError(ValueError):
-    """Base class of every error this package raises on bad input."""
+    """Base class of every error this package raises on bad input.
+
+    Every error survives :mod:`pickle` with its attributes (``rule``, ``file``,
+    ``key_path``, ``line``, ``violation``...), so a worker process may raise one to its
+    pool: the copy is rebuilt from its arguments and attributes, not by calling
+    ``__init__`` again (whose parameters differ from the message it passes on).
+    """
+
+    def __reduce__(
+        self,
+    ) -> tuple[object, tuple[type[PerudoError], tuple[object, ...], dict[str, object]]]:
+        return _rebuild, (type(self), self.args, dict(self.__dict__))
+
+
+def _rebuild(
+    cls: type[PerudoError], args: tuple[object, ...], state: dict[str, object]
+) -> PerudoError:
+    """An error of class ``cls`` with ``args`` and the attributes ``state``, as pickled."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class ActionSyntaxError(PerudoError):

@@ -11,8 +11,11 @@ Where each rule is decided (rule id: code):
 * ``players.min``, ``players.max``: :func:`seats_verdict`
 * ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
   ``setup.rolloff_wild_best``: :func:`roll_off`
-* ``play.roll``: :func:`roll_cups`
+* ``dice.per_player`` (the starting dice): :func:`opening`
+* ``play.roll``, ``dice.faces``: :func:`roll_cups` (the faces also bound the bid table)
 * ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
+* ``wild.face``, ``palifico.wilds_count`` (the round's wild face, or none in a palifico
+  round without wilds): ``RoundRules.wild``, from the bid table of :mod:`perudo_rules.ranks`
 * ``play.count`` (wilds, palifico wilds): :func:`count_matching`
 * ``bidding.order``, ``bidding.wild_worth``, ``bidding.wild_rank``, ``bidding.quantity_cap``,
   ``bidding.quantity_limit``: the bid table of :mod:`perudo_rules.ranks`;
@@ -27,18 +30,21 @@ Where each rule is decided (rule id: code):
   (and :meth:`RoundRules.calls`, which lists what it accepts)
 * who is asked, and in what order, whether to call out of turn after a bid:
   :meth:`RoundRules.offers` (from :meth:`RoundRules.calls`)
-* ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`
+* ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`;
+  ``play.bid_range`` (a face of the die, a quantity from 1 to
+  :data:`~perudo_rules.limits.MAX_BID_QUANTITY`): :meth:`RoundRules.bid_verdict`
 * ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
   :meth:`RoundRules.reveal`; what every seat learns at the reveal (the lifted cups and the
   count among them, never the closed cups): :meth:`RoundRules.shown_count`
 * ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``,
   ``round.starter``, ``calza.next_starts``, ``play.elimination``, ``end.condition``,
-  ``palifico.trigger``, ``palifico.once_per_player``, ``palifico.heads_up``:
-  :meth:`RoundRules.settle`
+  ``palifico.enabled``, ``palifico.trigger``, ``palifico.once_per_player``,
+  ``palifico.heads_up``: :meth:`RoundRules.settle`
 * ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
 * what a finished game is worth to each seat (zero-sum): :func:`returns`
 * the most dice a seat can hold, and whether rounds can keep every die:
   :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
+* no rule: ``wild.name`` only names the wild face for people (descriptions, the spec)
 
 The module is plain typed Python that ``mypyc`` compiles (``make bench`` measures that).
 """
@@ -50,6 +56,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.limits import MAX_BID_QUANTITY, short_number
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 
@@ -314,17 +321,25 @@ class RoundRules:
         palifico rounds, ``palifico.wild_bids`` in them."""
         return self.ban_open if opening_bid else self.ban_later
 
-    def raise_ranks(self, to_move: int, current: int) -> Sequence[int]:
-        """The ranks ``to_move`` may bid over the standing bid of rank ``current`` (-1: none),
-        ascending."""
+    def raise_ranks(
+        self, to_move: int, current: int, standing: tuple[int, int] | None = None
+    ) -> Sequence[int]:
+        """The ranks ``to_move`` may bid over the standing bid, ascending: ``current`` is
+        its rank (-1: no bid yet). A standing bid beyond the table (``bidding.quantity_cap:
+        none``) has no rank: pass its :meth:`~perudo_rules.ranks.BidSpace.floor_rank` and
+        ``standing``, its (quantity, face). The face lock and ``neither_decreases`` decide
+        from that real bid, never from the table bid at the floor rank (which may have
+        another face); the ordered branches compare keys, which the floor rank keeps.
+        Beyond the table the listed raises are the table's; larger bids stay legal
+        (:meth:`bid_verdict`) but are not listed."""
         if current < 0:
             return self.opening_ranks
         table = self.table
-        if self.locked and not self.face_free(to_move):
-            q, f = table.bids[current]
+        if self.locked and not self.face_free(to_move):  # palifico.face_lock
+            q, f = table.bids[current] if standing is None else standing
             return table.same_face_above(q, f)
         if self.partial:  # neither_decreases: the grid above the standing bid
-            q, f = table.bids[current]
+            q, f = table.bids[current] if standing is None else standing
             return table.grid_above(q, f, self.rules.wild if self.ban_later else None)
         if self.ban_later:
             return table.nonwild_above(current)
@@ -337,7 +352,13 @@ class RoundRules:
         q, f = bid.quantity, bid.face
         table = self.table
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
-            return "play.bid_range", f"{q!r}x{f!r} is not a bid on a d{table.faces}"
+            what = f"{short_number(q)}x{short_number(f)}"
+            return "play.bid_range", f"{what} is not a bid on a d{table.faces}"
+        if q > MAX_BID_QUANTITY:  # what the notation can write (bidding.quantity_cap: none)
+            return "play.bid_range", (
+                f"{short_number(q)} dice: no bid names more than {MAX_BID_QUANTITY:,} "
+                "(perudo_rules.limits.MAX_BID_QUANTITY)"
+            )
         rank = table.rank(q, f)
         if rank is None:
             if table.over_limit(q, f):

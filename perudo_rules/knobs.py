@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from perudo_rules.limits import MAX_FACES
+
 __all__ = ["KNOBS", "KNOB_PATHS", "SECTIONS", "KnobSpec", "knob_spec"]
 
 
@@ -58,7 +60,7 @@ KNOBS: tuple[KnobSpec, ...] = (
     _int("players.min", "Fewest seats a game may start with.", 2),
     _int("players.max", "Most seats a game may start with.", 2),
     _int("dice.per_player", "Dice each seat starts the game with.", 1),
-    _int("dice.faces", "Faces of each die, numbered 1 to faces.", 2, 100),
+    _int("dice.faces", "Faces of each die, numbered 1 to faces.", 2, MAX_FACES),
     _int("dice.max_per_player", "Most dice a seat may ever hold (Calza gains stop there).", 1),
     KnobSpec(
         "wild.face",

@@ -51,7 +51,8 @@ class LegalActions(Sequence[Action]):
         self._table = table.bids
         if bids:
             cur = bids[-1]
-            self._ranks = rr.raise_ranks(to_move, table.floor_rank(cur.quantity, cur.face))
+            q, f = cur.quantity, cur.face  # the real bid: it may lie beyond the table
+            self._ranks = rr.raise_ranks(to_move, table.floor_rank(q, f), (q, f))
             self._extras = rr.calls(to_move, cur.player)
         else:
             self._ranks = rr.opening_ranks

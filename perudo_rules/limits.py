@@ -8,8 +8,11 @@ not gigabytes or hours. The numbers are documented in the README and the spec
 Largest game
     :data:`MAX_PLAYERS` seats, and at most :data:`MAX_BIDS` bids a round can rank:
     ``dice.faces x players.max x dice.max_per_player`` (so 1000 seats of 16 d6, or 10
-    seats of 5000 d2). Exact odds (fractions) are computed over at most
-    :data:`MAX_EXACT_DICE` unseen dice; bots and the ``play`` screen use floats above.
+    seats of 5000 d2). A bid names at most :data:`MAX_BID_QUANTITY` dice (nine digits,
+    as the notation writes it) of a face of a die of at most :data:`MAX_FACES` faces.
+    Exact odds (fractions) are computed over at most
+    :data:`MAX_EXACT_DICE` unseen dice; bots and the ``play`` screen use floats above, up to
+    :data:`MAX_FLOAT_DICE`.
 Largest file
     A variant or scenario file: :data:`MAX_FILE_BYTES`, :data:`MAX_NODES` YAML nodes,
     nesting :data:`MAX_DEPTH` deep, an ``extends`` chain of :data:`MAX_EXTENDS` files.
@@ -38,10 +41,13 @@ from typing import Any
 
 __all__ = [
     "MAX_BIDS",
+    "MAX_BID_QUANTITY",
     "MAX_DEPTH",
     "MAX_EXACT_DICE",
     "MAX_EXTENDS",
+    "MAX_FACES",
     "MAX_FILE_BYTES",
+    "MAX_FLOAT_DICE",
     "MAX_GAMES",
     "MAX_NODES",
     "MAX_PLAYERS",
@@ -62,8 +68,17 @@ __all__ = [
 MAX_PLAYERS = 1000
 #: Most bids a round may rank: ``dice.faces x players.max x dice.max_per_player``.
 MAX_BIDS = 100_000
+#: Largest quantity a bid may name (``play.bid_range``), with or without a quantity cap:
+#: nine digits, all the notation (``"999999999x6"``, ``ACTION_PATTERN``) writes, so every
+#: legal game has a record. Above the dice in play a bid can only lose.
+MAX_BID_QUANTITY = 999_999_999
+#: Most faces of a die (``dice.faces``), so a bid's face has at most three digits.
+MAX_FACES = 100
 #: Most unseen dice exact odds (fractions) are computed over.
 MAX_EXACT_DICE = 2000
+#: Most unseen dice the float odds (``bid_probability_float``) take: far beyond any game,
+#: and every intermediate value stays a finite float.
+MAX_FLOAT_DICE = 10**18
 #: Largest variant or scenario file, in bytes.
 MAX_FILE_BYTES = 256 << 10
 #: Most YAML nodes (keys, values, items) of a variant or scenario file.

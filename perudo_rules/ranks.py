@@ -131,7 +131,11 @@ class BidSpace:
 
     def floor_rank(self, quantity: int, face: int) -> int:
         """The rank of a bid, or for a bid beyond the table (``bidding.quantity_cap: none``)
-        the highest rank below it (``-1`` if none): the ranks above it are its raises."""
+        the highest rank below it (``-1`` if none): the ranks above it are its raises in
+        the key order. The bid at that rank is another bid, maybe on another face (a wild
+        bid): rules that look at the standing bid's face or quantity (the palifico face
+        lock, ``neither_decreases``) take the bid itself
+        (:meth:`RoundRules.raise_ranks <perudo_rules.kernel.RoundRules.raise_ranks>`)."""
         rank = self.rank_of.get((quantity, face))
         if rank is not None:
             return rank

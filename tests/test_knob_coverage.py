@@ -1,0 +1,96 @@
+"""Adding a knob is forced by tests: the random variants draw it, the kernel's rule map names it.
+
+* The random-variant strategy (``tests/strategies.py``) is derived from the knob table:
+  every knob path is drawn, takes more than one value, and reaches every choice; a knob
+  added to :data:`perudo_rules.knobs.KNOBS` is drawn without editing the strategy.
+* The kernel's module docstring maps every rule id to the code that decides it; every
+  knob path must be in that map.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import SMALL_INTS, knob_values, variant_values
+
+from perudo_rules import kernel
+from perudo_rules.knobs import KNOB_PATHS, KNOBS, KnobSpec
+
+EXAMPLES = 400
+
+
+def _drawn() -> dict[str, set[str]]:
+    """The values (as repr) each knob path takes over EXAMPLES random documents."""
+    seen: dict[str, set[str]] = {}
+
+    @settings(max_examples=EXAMPLES, derandomize=True, database=None)
+    @given(variant_values())
+    def collect(values: dict[str, Any]) -> None:
+        for path, value in values.items():
+            seen.setdefault(path, set()).add(repr(value))
+
+    collect()
+    return seen
+
+
+def test_every_knob_path_is_drawn_with_every_choice() -> None:
+    """Each knob path is set, varies (at least two values), and reaches each of its choices
+    (both booleans, every enum value) and the bounds of its small integer range."""
+    seen = _drawn()
+    assert set(seen) == set(KNOB_PATHS)
+    for spec in KNOBS:
+        values = seen[spec.path]
+        assert len(values) >= 2, f"{spec.path} is never varied: {values}"
+        for choice, _ in spec.choices:
+            assert repr(choice) in values, (spec.path, choice)
+        if spec.schema.get("type") == "integer":
+            low = SMALL_INTS.get(spec.path, (spec.schema["minimum"],))[0]
+            assert repr(low) in values, (spec.path, low)
+
+
+def _collect(strategy: st.SearchStrategy[Any], n: int = 200) -> set[Any]:
+    out: set[Any] = set()
+
+    @settings(max_examples=n, derandomize=True, database=None)
+    @given(strategy)
+    def run(value: Any) -> None:
+        out.add(value)
+
+    run()
+    return out
+
+
+def test_a_new_knob_is_drawn_from_its_definition() -> None:
+    """Knobs that do not exist yet (an enum, a bool, a bounded and an unbounded integer,
+    an integer-or-null) are drawn from their definitions alone."""
+    enum = KnobSpec(
+        "bidding.future", {"enum": ["a", "b", "c"]}, "x", (("a", ""), ("b", ""), ("c", ""))
+    )
+    assert _collect(knob_values(enum)) == {"a", "b", "c"}
+    flag = KnobSpec("calza.future", {"type": "boolean"}, "x", ((True, ""), (False, "")))
+    assert _collect(knob_values(flag)) == {True, False}
+    bounded = KnobSpec("dice.future", {"type": "integer", "minimum": 3, "maximum": 4}, "x")
+    assert _collect(knob_values(bounded)) == {3, 4}
+    small = _collect(knob_values(KnobSpec("dice.other", {"type": "integer", "minimum": 1}, "x")))
+    assert min(small) == 1 and 1 < max(small) <= 10
+    schema = {"oneOf": [{"type": "integer", "minimum": 2}, {"type": "null"}]}
+    maybe = _collect(knob_values(KnobSpec("bidding.other", schema, "x")))
+    assert None in maybe and len(maybe) > 2
+
+
+def _rule_map() -> str:
+    doc = kernel.__doc__ or ""
+    head = "Where each rule is decided"
+    assert head in doc, "the kernel's module docstring lost its rule map"
+    return doc.split(head, 1)[1]
+
+
+def test_every_knob_path_is_in_the_kernels_rule_map() -> None:
+    """Every knob path names the code that decides it in kernel.py's module docstring
+    (``wild.name``, which names the wild face for people, is listed as no rule)."""
+    mapped = set(re.findall(r"``([a-z_]+\.[a-z_]+)(?:[:`])", _rule_map()))
+    missing = [path for path in KNOB_PATHS if path not in mapped]
+    assert not missing, f"add these rule ids to the map in kernel.py's docstring: {missing}"
