@@ -162,7 +162,7 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
         "additionalProperties": False,
         "required": ["round", "first_player", "palifico", "dice", "actions"],
         "properties": {
-            "round": {"type": "integer", "minimum": 1, "maximum": 10**9},
+            "round": {"type": "integer", "minimum": 1},
             "first_player": seat,
             "palifico": {"type": "boolean"},
             "dice": {
@@ -404,7 +404,7 @@ class _Shape:
 
     def round(self, rnd: Any, path: str) -> None:
         rnd = self.obj(rnd, path, _ROUND_KEYS, _ROUND_KEYS[:-1])
-        self.integer(rnd["round"], f"{path}.round", 1, 10**9)
+        self.integer(rnd["round"], f"{path}.round", 1)
         self.seat(rnd["first_player"], f"{path}.first_player")
         self.boolean(rnd["palifico"], f"{path}.palifico")
         for i, cup in enumerate(self.array(rnd["dice"], f"{path}.dice")):

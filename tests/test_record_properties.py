@@ -196,3 +196,11 @@ def test_setups_round_trip_whatever_palifico_used_they_state(start_used: list[in
         game = after
     record = round_trip(game)
     assert record["setup"]["palifico_used"] == sorted(set(start_used) - {0})
+
+
+@pytest.mark.parametrize("number", [1, 2, 10**9 + 1, 10**30])
+def test_any_round_number_the_engine_starts_from_is_recorded(number: int) -> None:
+    # Game.start takes any round number from 1; the record used to refuse those above 10**9
+    game = Game.start(load_variant("italian"), [[1, 2], [3, 4]], 0, round=number)
+    record = round_trip(game.apply(Bid(0, 1, 2)))
+    assert record["rounds"][0]["round"] == number
