@@ -11,7 +11,9 @@ and :func:`~perudo_rules.record.states` ends at it.
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +206,50 @@ def test_any_round_number_the_engine_starts_from_is_recorded(number: int) -> Non
     game = Game.start(load_variant("italian"), [[1, 2], [3, 4]], 0, round=number)
     record = round_trip(game.apply(Bid(0, 1, 2)))
     assert record["rounds"][0]["round"] == number
+
+
+# --- one home per public name (issue 18) ------------------------------------------------
+
+RECORD_MODULES = ("record", "recordformat", "referee")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("name", RECORD_MODULES)
+def test_record_modules_export_only_what_they_define(name: str) -> None:
+    module = importlib.import_module(f"perudo_rules.{name}")
+    for public in module.__all__:
+        obj = getattr(module, public)
+        home = getattr(obj, "__module__", None)
+        if home is None:  # a constant: defined here, not imported
+            source = Path(module.__file__ or "").read_text(encoding="utf-8")
+            assert re.search(rf"^{public}\b.*=", source, re.M), f"{name}.{public}"
+        else:
+            assert home == module.__name__, f"{name}.{public} lives in {home}"
+
+
+def test_importers_take_record_names_from_their_home() -> None:
+    files = [ROOT / "README.md", *ROOT.glob("docs/*.rst")]
+    for folder in ("perudo_rules", "tests", "benchmarks", "examples", "docs"):
+        files += (ROOT / folder).rglob("*.py")
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        for match in re.finditer(
+            r"from perudo_rules\.(record|recordformat|referee) import (\([^)]*\)|[^\n]*)", text
+        ):
+            module = importlib.import_module(f"perudo_rules.{match.group(1)}")
+            names = re.findall(r"\b\w+\b", match.group(2).replace(" as ", " "))
+            for imported in names:
+                if hasattr(module, imported):
+                    assert imported in module.__all__, f"{file}: {imported} from {module.__name__}"
+
+
+def test_the_package_exports_the_vocabulary_the_readme_teaches() -> None:
+    import perudo_rules
+    from perudo_rules.actions import format_action, parse_action
+    from perudo_rules.position import Position
+    from perudo_rules.recordformat import load_record
+    from perudo_rules.referee import Verdict
+
+    for obj in (format_action, parse_action, Position, load_record, Verdict):
+        assert getattr(perudo_rules, obj.__name__) is obj
+        assert obj.__name__ in perudo_rules.__all__
