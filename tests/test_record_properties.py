@@ -253,3 +253,16 @@ def test_the_package_exports_the_vocabulary_the_readme_teaches() -> None:
     for obj in (format_action, parse_action, Position, load_record, Verdict):
         assert getattr(perudo_rules, obj.__name__) is obj
         assert obj.__name__ in perudo_rules.__all__
+
+
+def test_variants_equal_but_for_their_name_keep_their_own_name() -> None:
+    # Variant equality ignores name and description; the record must not mix them up
+    a = variant_from_document({"id": "h", "name": "A", "extends": "italian"})
+    b = variant_from_document({"id": "h", "name": "B", "description": "b", "extends": "italian"})
+    assert a == b
+    for variant in (a, b, a):
+        doc = record_variant(variant)
+        assert isinstance(doc, dict)
+        assert (doc["name"], doc["description"]) == (variant.name, variant.description)
+        doc["name"] = "changed"  # each record gets its own copy
+    assert record_variant(a)["name"] == "A"  # type: ignore[index]
