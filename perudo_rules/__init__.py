@@ -4,7 +4,7 @@ Editions are data (``variants/*.yaml``); this package is the engine that
 interprets them. Start with :func:`load_variant` and :meth:`Game.new`.
 """
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_bid
+from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action, parse_bid
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
 from perudo_rules.game import (
     Game,
@@ -14,8 +14,10 @@ from perudo_rules.game import (
     RoundResult,
 )
 from perudo_rules.legal import LegalActions
-from perudo_rules.record import RecordError, replay, to_record
-from perudo_rules.referee import referee
+from perudo_rules.position import Position
+from perudo_rules.record import replay, to_record
+from perudo_rules.recordformat import RecordError, load_record
+from perudo_rules.referee import Verdict, referee
 from perudo_rules.rules import core_rules, rule_text
 from perudo_rules.variant import Knob, Variant, available_variants, load_variant
 from perudo_rules.version import __version__ as __version__
@@ -32,14 +34,19 @@ __all__ = [
     "Observation",
     "PastRound",
     "PerudoError",
+    "Position",
     "RecordError",
     "RoundRecord",
     "RoundResult",
     "Variant",
     "VariantError",
+    "Verdict",
     "available_variants",
     "core_rules",
+    "format_action",
+    "load_record",
     "load_variant",
+    "parse_action",
     "parse_bid",
     "referee",
     "replay",

@@ -83,7 +83,11 @@ class RoundResult:
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
-    """A finished round: its dice, opener, kind, actions in order and result."""
+    """A finished round: its dice, opener, kind, actions in order and result.
+
+    ``palifico_used`` is the seats that had had their palifico round when it began (its
+    own palifico player included): a game record states the first round's as its set-up.
+    """
 
     round: int
     first_player: int
@@ -91,6 +95,7 @@ class RoundRecord:
     dice: tuple[tuple[int, ...], ...]
     actions: tuple[Action, ...]
     result: RoundResult
+    palifico_used: frozenset[int] = frozenset()
     _views: tuple[PastRound, ...] | None = field(
         default=None, init=False, compare=False, repr=False
     )
@@ -450,8 +455,9 @@ class Game:
         )  # fmt: skip
         assert self.first_player is not None
         record = _make_record(
-            self.round, self.first_player, self.palifico, dice, (*self.bids, action), result
-        )
+            self.round, self.first_player, self.palifico, dice, (*self.bids, action), result,
+            self.palifico_used,
+        )  # fmt: skip
         return _make_game(
             self.variant, (_EMPTY,) * len(s.counts), s.counts, None, self.bids, s.next_palifico,
             s.next_player if s.next_palifico else None, self.round, s.used,
@@ -573,8 +579,8 @@ def _make_game(
     RoundResult,
     "kind bid count loser gainer revealed shown next_player caller next_palifico lost shown_count",
 )  # fmt: skip
-_h_round, _h_first, _h_pal, _h_dice, _h_actions, _h_result = _setters(
-    RoundRecord, "round first_player palifico dice actions result"
+_h_round, _h_first, _h_pal, _h_dice, _h_actions, _h_result, _h_used = _setters(
+    RoundRecord, "round first_player palifico dice actions result palifico_used"
 )
 _h_views = RoundRecord.__dict__["_views"].__set__
 _h_hash = RoundRecord.__dict__["_hash"].__set__
@@ -618,6 +624,7 @@ def _make_record(
     dice: tuple[tuple[int, ...], ...],
     actions: tuple[Action, ...],
     result: RoundResult,
+    palifico_used: frozenset[int],
 ) -> RoundRecord:
     """``RoundRecord(...)`` with every field given, without the dataclass ``__init__``."""
     h: RoundRecord = _new_object(RoundRecord)
@@ -627,6 +634,7 @@ def _make_record(
     _h_dice(h, dice)
     _h_actions(h, actions)
     _h_result(h, result)
+    _h_used(h, palifico_used)
     _h_views(h, None)
     _h_hash(h, None)
     return h

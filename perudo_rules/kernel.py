@@ -11,8 +11,9 @@ Where each rule is decided (rule id: code):
 * ``players.min``, ``players.max``: :func:`seats_verdict`
 * ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
   ``setup.rolloff_wild_best``: :func:`roll_off`
-* ``dice.per_player`` (the starting dice): :func:`opening`
 * ``play.roll``, ``dice.faces``: :func:`roll_cups` (the faces also bound the bid table)
+* the standard start of a game (``dice.per_player``, ``setup.first_player``):
+  :func:`opening` deals it, :func:`opening_verdict` recognises it
 * ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
 * ``wild.face``, ``palifico.wilds_count`` (the round's wild face, or none in a palifico
   round without wilds): ``RoundRules.wild``, from the bid table of :mod:`perudo_rules.ranks`
@@ -52,7 +53,7 @@ The module is plain typed Python that ``mypyc`` compiles (``make bench`` measure
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
@@ -69,6 +70,7 @@ __all__ = [
     "most_dice_per_seat",
     "next_seat",
     "opening",
+    "opening_verdict",
     "returns",
     "roll_cups",
     "roll_off",
@@ -154,6 +156,34 @@ def opening(
     """Who opens a new game and every seat's starting dice, drawn from ``rng`` in that order."""
     first = roll_off(rules, players, rng)
     return first, roll_cups(rules.dice_faces, (rules.dice_per_player,) * players, rng)
+
+
+def opening_verdict(
+    rules: Ruleset,
+    dice_counts: Sequence[int],
+    first_player: int,
+    palifico: bool = False,
+    round_no: int = 1,
+    palifico_used: Iterable[int] = (),
+) -> Verdict:
+    """Whether a round is one that :func:`opening` can deal, the standard start of a game:
+    round 1, ``dice.per_player`` dice a seat, no palifico round (none had), and seat 0
+    opening unless a roll-off decides (``setup.first_player``). ``None``, or the rule id
+    and the reason. A game record without a set-up must start so."""
+    if round_no != 1:
+        return "play.roll", f"a game starts with round 1, not round {round_no}"
+    for seat, held in enumerate(dice_counts):
+        if held != rules.dice_per_player:
+            return "dice.per_player", (
+                f"seat {seat} starts with {held} dice, not {rules.dice_per_player}"
+            )
+    if palifico:
+        return "palifico.trigger", "the first round of a game is not a palifico round"
+    if any(True for _ in palifico_used):
+        return "palifico.once_per_player", "no seat has had a palifico round at the start"
+    if rules.setup_first_player != "roll_off" and first_player != 0:
+        return "setup.first_player", f"seat 0 opens the first round, not seat {first_player}"
+    return None
 
 
 def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None) -> int:

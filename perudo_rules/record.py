@@ -19,9 +19,13 @@ defined its variant::
     }
 
 * ``variant`` is a bundled variant id when the game ran on an unmodified bundled
-  edition; otherwise the complete variant document (every knob with its merged
-  value, as a variant file without ``extends`` would state it). On input a
-  document may also ``extend`` a bundled id.
+  edition; otherwise the complete variant document, as a variant file without
+  ``extends`` would state it: the variant's exact ``id``, ``name``,
+  ``description`` and ``rulebook``, and every knob with its merged value and its
+  documentation (``text``, ``source``, ``quote``, ``interpretation``) where it has
+  any. That is all a :class:`~perudo_rules.variant.Variant` compares equal by, so
+  the replayed variant equals the one played. On input a document may also
+  ``extend`` a bundled id.
 * Each round lists the dice of every seat (``[]`` for a seat that is out) and
   the actions in order, each ``"seat:QxF"`` (a bid), ``"seat:dudo"`` or
   ``"seat:calza"``: the JSON shape of a position plus actions
@@ -30,17 +34,19 @@ defined its variant::
   with the rules. The last round may be unfinished.
 * ``setup`` (optional, like PGN's SetUp tag) marks a game that started from an
   explicit position (:meth:`Game.start`): its first round may have any number,
-  dice counts and palifico flag, and ``setup.palifico_used`` lists the seats
-  that already had their palifico round. Without it the game starts from the
-  standard position: round 1, ``dice.per_player`` dice per seat, no palifico.
+  dice counts and palifico flag, and ``setup.palifico_used`` lists the seats that
+  already had their palifico round when it started (as :meth:`Game.start` was given
+  them; the first round's own palifico player is implied). Without it the game
+  starts from the standard position that :func:`perudo_rules.kernel.opening` deals
+  (:func:`perudo_rules.kernel.opening_verdict`).
 
 :func:`to_record` writes a record, :func:`replay` rebuilds the game
 (:func:`states` yields every position on the way, :func:`walk` the same for a
 record already checked), and :func:`perudo_rules.referee.referee` says whether
 a record obeys its variant. The file format itself (constants, errors, the
-schema, reading and the shape check) is ``perudo_rules.recordformat``;
-its names are importable from here too. ``spec/record.schema.json`` is
-:func:`schema_json`; a test keeps it fresh.
+schema, reading and the shape check) is :mod:`perudo_rules.recordformat`;
+``spec/record.schema.json`` is its :func:`~perudo_rules.recordformat.schema_json`,
+and a test keeps it fresh.
 """
 
 from __future__ import annotations
@@ -55,45 +61,32 @@ from typing import Any
 from perudo_rules.actions import Action, Bid, format_action, parse_action
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.game import Game, RoundRecord, RoundResult
+from perudo_rules.kernel import opening_verdict, seats_verdict
 from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.limits import MAX_RECORD_BIDS
 from perudo_rules.position import Position
 from perudo_rules.recordformat import (
     FORMAT,
-    MAX_RECORD_BIDS,
-    MAX_RECORD_BYTES,
-    MAX_RECORD_NODES,
     VARIANT_ID_PATTERN,
     VERSION,
     RecordError,
     RecordViolation,
     Violation,
     check_shape,
-    load_record,
-    parse_record,
-    record_schema,
-    schema_json,
 )
-from perudo_rules.variant import Variant, available_variants, load_variant, variant_from_document
+from perudo_rules.variant import (
+    Interpretation,
+    Knob,
+    Variant,
+    available_variants,
+    load_variant,
+    variant_from_document,
+)
 
 __all__ = [
-    "FORMAT",
-    "MAX_RECORD_BIDS",
-    "MAX_RECORD_BYTES",
-    "MAX_RECORD_NODES",
-    "VERSION",
-    "RecordError",
-    "RecordViolation",
-    "Violation",
     "check_record",
-    "check_shape",
-    "format_action",
-    "load_record",
-    "parse_action",
-    "parse_record",
-    "record_schema",
     "record_variant",
     "replay",
-    "schema_json",
     "states",
     "to_record",
     "walk",
@@ -116,18 +109,71 @@ def _slug(text: str) -> str:
     return slug if slug and _ID_RE.match(slug) else "house-rules"
 
 
+def _interpretation_doc(reading: Interpretation) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "chosen": reading.chosen,
+        "alternative": reading.alternative,
+        "reason": reading.reason,
+    }
+    if reading.override is not None:
+        out["override"] = dict(reading.override)
+    if reading.inexpressible is not None:
+        out["inexpressible"] = reading.inexpressible
+    return out
+
+
+def _knob_doc(knob: Knob) -> Any:
+    """A knob as a variant file states it: the bare value, or the documented mapping."""
+    if knob.text is None or knob.source is None:
+        return knob.value
+    out: dict[str, Any] = {"value": knob.value, "text": knob.text, "source": knob.source}
+    if knob.quote is not None:
+        out["quote"] = knob.quote
+    if knob.interpretation is not None:
+        out["interpretation"] = _interpretation_doc(knob.interpretation)
+    return out
+
+
 def record_variant(variant: Variant) -> str | dict[str, Any]:
     """How a record names ``variant``: its id if it is an unmodified bundled edition,
-    else the complete variant document with every knob's value."""
+    else the complete variant document (id, name, description, rulebook, and every knob
+    with its value and documentation), from which the same variant loads again.
+
+    An id that a variant document cannot hold (a file name outside
+    ``[a-z0-9_-]``) is written as a slug of it, the one thing that does not come back.
+    """
     if _bundled(variant.id) == variant:
         return variant.id
-    doc: dict[str, Any] = {"id": _slug(variant.id), "name": variant.name}
-    if variant.description:
-        doc["description"] = variant.description
-    for path in KNOB_PATHS:
-        section, name = path.split(".", 1)
-        doc.setdefault(section, {})[name] = variant[path]
+    # built once per variant and copied through its JSON text (a quarter of the cost);
+    # name, description and rulebook are in the key: Variant equality ignores them
+    rulebook = None if variant.rulebook is None else tuple(variant.rulebook.items())
+    try:
+        text = _document_text(variant, variant.name, variant.description, rulebook)
+    except TypeError:  # a value that cannot be hashed (a variant built by hand)
+        return _document(variant)
+    doc: dict[str, Any] = json.loads(text)
     return doc
+
+
+def _document(variant: Variant) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "id": variant.id if _ID_RE.match(variant.id) else _slug(variant.id),
+        "name": variant.name,
+        "description": variant.description,
+    }
+    if variant.rulebook is not None:
+        doc["rulebook"] = dict(variant.rulebook)
+    for path in KNOB_PATHS:
+        section, knob = path.split(".", 1)
+        doc.setdefault(section, {})[knob] = _knob_doc(variant.knob(path))
+    return doc
+
+
+@functools.lru_cache(maxsize=64)
+def _document_text(
+    variant: Variant, name: str, description: str, rulebook: tuple[tuple[str, str], ...] | None
+) -> str:
+    return json.dumps(_document(variant))
 
 
 def _result_dict(res: RoundResult) -> dict[str, Any]:
@@ -170,18 +216,24 @@ def to_record(game: Game) -> dict[str, Any]:
         assert game.first_player is not None
         start = Position(game.dice, game.first_player, game.palifico, game.round)
         rounds.append(_round_json(start, game.bids))
-    rules = game.rules
-    added = {r["first_player"] for r in rounds if r["palifico"]}
-    if game.awaiting_roll and game.palifico and game.palifico_player is not None:
-        added.add(game.palifico_player)
-    used_before = sorted(game.palifico_used - added)
+    # the set-up's palifico_used as the first round began (Game.start adds a palifico
+    # round's own player, so it is left implied)
+    used_at_start = game.history[0].palifico_used if game.history else game.palifico_used
     first = rounds[0]
+    if first["palifico"]:
+        used_at_start = used_at_start - {first["first_player"]}
+    used_before = sorted(used_at_start)
+    counts = [len(cup) for cup in first["dice"]]
     standard = (
-        first["round"] == 1
-        and not first["palifico"]
-        and not used_before
-        and all(len(c) == rules.dice_per_player for c in first["dice"])
-        and (rules.setup_first_player != "seat_zero" or first["first_player"] == 0)
+        opening_verdict(
+            game.rules,
+            counts,
+            first["first_player"],
+            first["palifico"],
+            first["round"],
+            used_before,
+        )
+        is None
     )
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -311,25 +363,16 @@ def _start_round(
                 f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}",
             )
     if game is None:
-        if seats < rules.players_min:
-            raise stop("players.min", f"{seats} seats; {variant.id} needs {rules.players_min}")
-        if seats > rules.players_max:
-            raise stop("players.max", f"{seats} seats; {variant.id} allows {rules.players_max}")
+        bad = seats_verdict(rules, seats, variant.id)
+        if bad is not None:
+            raise stop(*bad)
         setup = data.get("setup")
         first = rnd["first_player"]
         if setup is None:
-            if number != 1:
-                raise stop("play.roll", f"a game starts with round 1, not round {number}")
-            for seat, cup in enumerate(dice):
-                if len(cup) != rules.dice_per_player:
-                    raise stop(
-                        "dice.per_player",
-                        f"seat {seat} starts with {len(cup)} dice, not {rules.dice_per_player}",
-                    )
-            if rnd["palifico"]:
-                raise stop("palifico.trigger", "the first round of a game is not a palifico round")
-            if rules.setup_first_player == "seat_zero" and first != 0:
-                raise stop("setup.first_player", f"seat 0 opens the first round, not seat {first}")
+            counts = [len(cup) for cup in dice]
+            bad = opening_verdict(rules, counts, first, rnd["palifico"], number)
+            if bad is not None:
+                raise stop(*bad)
             used: Sequence[int] = ()
         else:
             used = setup.get("palifico_used", ())
@@ -489,10 +532,3 @@ def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
         raise RecordError(str(stop.violation), file=file, violation=stop.violation) from None
     assert game is not None
     return game
-
-
-#: The former name of :func:`to_record`.
-
-
-if __name__ == "__main__":  # pragma: no cover - exercised through the freshness test
-    print(schema_json(), end="")

@@ -2,10 +2,10 @@
 
 :func:`referee` replays a record step by step and returns a :class:`Verdict`:
 valid (with the winner and a summary of every round) or the first
-:class:`~perudo_rules.record.Violation` (round, step, action, rule id, reason).
+:class:`~perudo_rules.recordformat.Violation` (round, step, action, rule id, reason).
 A record that cannot be read as one (bad JSON, wrong shape or types, unknown
 keys, an unknown or invalid variant, too large) raises
-:class:`~perudo_rules.record.RecordError` instead.
+:class:`~perudo_rules.recordformat.RecordError` instead.
 """
 
 from __future__ import annotations
@@ -16,14 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perudo_rules.describe import describe_result
-from perudo_rules.record import (
-    RecordError,
-    RecordViolation,
-    Violation,
-    check_record,
-    load_record,
-    walk,
-)
+from perudo_rules.record import check_record, walk
+from perudo_rules.recordformat import RecordError, RecordViolation, Violation, load_record
 
 if TYPE_CHECKING:
     from perudo_rules.game import Game

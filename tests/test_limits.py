@@ -270,7 +270,8 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
 def test_the_linear_replay_judges_as_the_step_by_step_one(doc: Any) -> None:
     """walk(every=False), which the referee and replay use, finds the same verdict and the
     same final game as walking every position."""
-    from perudo_rules.record import RecordViolation, check_record, walk
+    from perudo_rules.record import check_record, walk
+    from perudo_rules.recordformat import RecordViolation
 
     try:
         variant = check_record(doc)

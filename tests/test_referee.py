@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from perudo_rules import Game, RecordError, load_variant, referee, to_record
+from perudo_rules.actions import parse_action
 from perudo_rules.cli import main
-from perudo_rules.record import parse_action
 from tests.test_record import play
 
 DICE = [[1, 2, 3, 4, 5], [2, 2, 3, 6, 6], [4, 4, 5, 5, 6]]
@@ -346,7 +346,7 @@ REASONS = {
     "dice count ignores the loss": "seat 1 rolls 5 dice, but holds 4 after round 1",
     "wrong opener after dudo": "seat 1 opens this round, not seat 0",
     "short starting cup": "seat 1 starts with 4 dice, not 5",
-    "too many seats": "7 seats; italian allows 6",
+    "too many seats": "7 seats; italian plays with 2 to 6",
 }
 
 
