@@ -489,8 +489,8 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
     ``data`` is the parsed mapping (for example the variant embedded in a game
     record); it is checked like a file: nesting depth, schema, ``extends`` chain (a
     bundled id only: a document that is not a file has no folder to name files in,
-    see :func:`named_variant_file`), completeness and consistency. ``file`` names it in errors. Raises :class:`VariantError`, whose
-    ``key_path`` is relative to ``data``.
+    see :func:`named_variant_file`), completeness and consistency. ``file`` names it in
+    errors. Raises :class:`VariantError`, whose ``key_path`` is relative to ``data``.
     """
     if not isinstance(data, Mapping):
         raise VariantError("a variant document must be a mapping", file=file)
