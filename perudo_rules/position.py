@@ -16,10 +16,12 @@ The JSON shape of "a position plus actions" (:meth:`Position.to_json`,
 
 Only ``dice`` and ``first_player`` are required; ``variant`` (a bundled id or a
 file), ``round`` (1), ``palifico`` (false), ``palifico_used`` ([]) and ``actions``
-([]) may be left out. Actions use the notation of :mod:`perudo_rules.actions`;
-``roll [[...], ...]`` (a :class:`Roll`) is the chance step that starts the next
-round with the dice given. Game records write their rounds in this shape, with
-``palifico_used`` stated once for the game (``setup.palifico_used``).
+([]) may be left out. In a position *file* the ``variant`` names a file as ``extends``
+does (:func:`~perudo_rules.variant.named_variant_file`: a ``.yaml`` file in the position
+file's folder or below; ``check --position`` reads it so). Actions use the notation
+of :mod:`perudo_rules.actions`; ``roll [[...], ...]`` (a :class:`Roll`) is the chance
+step that starts the next round with the dice given. Game records write their rounds in
+this shape, with ``palifico_used`` stated once for the game (``setup.palifico_used``).
 """
 
 from __future__ import annotations

@@ -262,14 +262,9 @@ def _variant_of(data: Mapping[str, Any], file: str | None) -> Variant:
         variant = _bundled(ref)
         assert variant is not None
         return variant
-    extends = ref.get("extends")
-    if extends is not None and extends not in available_variants():
-        raise RecordError(
-            f"an embedded variant may extend only a bundled id, not {str(extends)[:60]!r}",
-            file=file,
-            key_path="variant.extends",
-        )
     try:
+        # its ``extends`` follows the policy for files named in files: a document that is
+        # not a file may name only a bundled id (variant.named_variant_file)
         return variant_from_document(ref, "<record variant>")
     except VariantError as exc:
         where = f"variant.{exc.key_path}" if exc.key_path else "variant"

@@ -37,10 +37,10 @@ import jsonschema
 
 from perudo_rules._yaml import YamlDoc, load_yaml_file
 from perudo_rules.actions import Bid, Dudo
-from perudo_rules.errors import ActionSyntaxError, IllegalAction, LocatedError
+from perudo_rules.errors import ActionSyntaxError, IllegalAction, LocatedError, VariantError
 from perudo_rules.game import Game
 from perudo_rules.position import Position, Roll, parse_step
-from perudo_rules.variant import Variant, data_dir, load_variant
+from perudo_rules.variant import Variant, data_dir, load_variant, named_variant_file
 from perudo_rules.version import __version__
 
 __all__ = [
@@ -126,7 +126,10 @@ class Scenario:
     ``rules`` are the rule ids it exercises; ``source`` is the rulebook section
     it comes from, or ``"interpretation: <rule id>"``; ``overrides`` are knob
     values applied to every variant it runs under (for knob values no bundled
-    edition uses).
+    edition uses). ``variants`` are bundled ids or ``.yaml`` files named as a variant
+    file's ``extends`` is (:func:`~perudo_rules.variant.named_variant_file`: in the
+    scenario file's folder or below); ``variant_files`` maps each file named to the file
+    it resolved to.
     """
 
     id: str
@@ -140,6 +143,7 @@ class Scenario:
     overrides: Mapping[str, Any] = field(default_factory=dict)
     file: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
+    variant_files: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def kind(self) -> str:
@@ -153,7 +157,8 @@ class Scenario:
 
     def variant(self, variant_id: str) -> Variant:
         """The variant this scenario runs under for ``variant_id`` (overrides applied)."""
-        return _variant(variant_id, json.dumps(dict(self.overrides), sort_keys=True))
+        ref = self.variant_files.get(variant_id, variant_id)
+        return _variant(ref, json.dumps(dict(self.overrides), sort_keys=True))
 
 
 @functools.lru_cache(maxsize=64)
@@ -229,6 +234,14 @@ def _scenarios_of(doc: YamlDoc) -> list[Scenario]:
             )
 
         variants = tuple(raw["variants"])
+        files: dict[str, str] = {}
+        for j, vid in enumerate(variants):
+            try:  # the policy for files named in files, from this file's folder
+                named = named_variant_file(vid, doc.file)
+            except VariantError as exc:
+                raise fail(exc.message, "variants", j) from None
+            if named.stem != vid:  # a file, not a bundled id
+                files[vid] = str(named)
         steps = []
         for j, s in enumerate(raw["steps"]):
             step = (
@@ -271,6 +284,7 @@ def _scenarios_of(doc: YamlDoc) -> list[Scenario]:
                 overrides=dict(raw.get("overrides") or {}),
                 file=doc.file,
                 line=doc.line(where),
+                variant_files=files,
             )
         )
     return out
@@ -426,7 +440,7 @@ def export_document(scenarios: Sequence[Scenario] | None = None) -> dict[str, An
     for sc in scs:
         for vid in sc.variants:
             if vid not in variants:
-                variants[vid] = load_variant(vid).values()
+                variants[vid] = load_variant(sc.variant_files.get(vid, vid)).values()
     return {
         "format": "perudo-rules-scenarios",
         "version": 1,

@@ -11,14 +11,18 @@ tags), the JSON Schema, the ``extends`` chain (no cycles), completeness and
 cross-knob consistency. Every failure is a :class:`VariantError` that names
 the file, the key path and the line.
 
-``extends`` in a file names a bundled id or a *relative* path to a ``.yaml`` /
-``.yml`` file, read from the extending file's folder; ``..`` may climb out of it
-(house rules often share a base in a sibling folder), but an absolute path is
-refused, so a file shared with you can point only at YAML files near it, not probe
-the file system. Every file of the chain must be a regular file (no device, FIFO
-or ``/proc`` file) within the limits of :mod:`perudo_rules.limits`, and the chain
-holds at most :data:`~perudo_rules.limits.MAX_EXTENDS` files. The chain is
-followed in a loop, not by recursion.
+Files named inside files follow one policy, :func:`named_variant_file`: ``extends``
+in a variant file, the ``variant`` of a position file (``check --position``), the
+variants of a scenario file and the ``extends`` of a game record's embedded variant.
+A reference is a bundled id, or a *relative* path to a ``.yaml`` / ``.yml`` file read
+from the naming file's folder; symbolic links are resolved first, and the file reached
+must lie in that folder or below it (``..`` only while it stays inside), be a regular
+file (no device, FIFO or ``/proc`` file) with a ``.yaml`` / ``.yml`` name, within the
+limits of :mod:`perudo_rules.limits`. A document that is not a file (a record's
+embedded variant) may name only a bundled id. So a file shared with you can point only
+at YAML files next to it, never probe the file system. The chain holds at most
+:data:`~perudo_rules.limits.MAX_EXTENDS` files and is followed in a loop, not by
+recursion.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import errno
 import functools
 import importlib.resources
 import json
+import os
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +43,7 @@ import jsonschema
 from perudo_rules._yaml import YamlDoc, load_yaml_file
 from perudo_rules.errors import VariantError
 from perudo_rules.knobs import KNOB_PATHS, SECTIONS
-from perudo_rules.limits import MAX_BIDS, MAX_EXTENDS, MAX_PLAYERS, check_depth
+from perudo_rules.limits import MAX_BIDS, MAX_EXTENDS, MAX_FILE_BYTES, MAX_PLAYERS, check_depth
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.schema import variant_schema
 
@@ -53,6 +59,7 @@ __all__ = [
     "extends_chain",
     "format_value",
     "load_variant",
+    "named_variant_file",
     "resolve_extends",
     "variant_from_document",
     "variant_path",
@@ -342,7 +349,7 @@ def _chain(doc: YamlDoc, path: Path | None) -> list[tuple[YamlDoc, Path | None]]
         if len(chain) >= MAX_EXTENDS:
             raise fail(f"'extends' chain longer than {MAX_EXTENDS} files")
         try:
-            base = resolve_extends(doc.data["extends"], path)
+            base = named_variant_file(doc.data["extends"], path)
         except VariantError as exc:
             raise fail(exc.message) from None
         if base in seen:
@@ -481,9 +488,9 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
 
     ``data`` is the parsed mapping (for example the variant embedded in a game
     record); it is checked like a file: nesting depth, schema, ``extends`` chain (a
-    bundled id or a path, relative to the working folder), completeness and
-    consistency. ``file`` names it in errors. Raises :class:`VariantError`, whose
-    ``key_path`` is relative to ``data``.
+    bundled id only: a document that is not a file has no folder to name files in,
+    see :func:`named_variant_file`), completeness and consistency. ``file`` names it in
+    errors. Raises :class:`VariantError`, whose ``key_path`` is relative to ``data``.
     """
     if not isinstance(data, Mapping):
         raise VariantError("a variant document must be a mapping", file=file)
@@ -511,30 +518,13 @@ def _is_path(ref: str) -> bool:
     return "/" in ref or ref.endswith((".yaml", ".yml"))
 
 
-def resolve_extends(ref: str, relative_to: Path | None = None) -> Path:
-    """The file a variant reference names: what ``extends: REF`` in the file
-    ``relative_to`` (or ``load_variant(REF)``) reads.
+def _shown(ref: str) -> str:
+    """``ref`` for an error line: quoted, and cut short in the middle when long."""
+    return repr(ref if len(ref) <= 60 else ref[:28] + "..." + ref[-28:])
 
-    A reference with a ``/`` or a ``.yaml``/``.yml`` ending is a path; anything else is
-    a bundled id (:class:`VariantError` if there is no such edition). In a file
-    (``relative_to`` given) the path must be relative, from the file's folder, and name
-    a ``.yaml`` or ``.yml`` file; ``load_variant`` takes any path. A name that cannot be
-    a file (a NUL byte, too long, a symbolic-link loop) is a :class:`VariantError` too.
-    """
-    if not isinstance(ref, str) or not ref:
-        raise VariantError(f"not a variant reference: {str(ref)[:60]!r}")
-    if not _is_path(ref):
-        return variant_path(ref).resolve()
-    path = Path(ref)
-    if relative_to is not None:
-        if path.is_absolute():
-            raise VariantError(
-                f"'extends' takes a bundled id or a relative path, not the absolute path "
-                f"{ref[:60]!r}"
-            )
-        if not ref.endswith((".yaml", ".yml")):
-            raise VariantError(f"'extends' names a .yaml or .yml file, not {ref[:60]!r}")
-        path = relative_to.parent / path
+
+def _resolved(path: Path, ref: str) -> Path:
+    """``path`` with every symbolic link resolved; :class:`VariantError` if it cannot be."""
     try:
         return path.resolve()
     except (OSError, RuntimeError, ValueError) as exc:
@@ -546,8 +536,83 @@ def resolve_extends(ref: str, relative_to: Path | None = None) -> Path:
             why = "file name too long"
         else:
             why = f"cannot resolve the path ({exc.strerror or exc})"
-        shown = ref if len(ref) <= 60 else ref[:28] + "..." + ref[-28:]
-        raise VariantError(f"{why}: {shown!r}") from None
+        raise VariantError(f"{why}: {_shown(ref)}") from None
+
+
+def named_variant_file(ref: object, naming_file: str | Path | None) -> Path:
+    """The variant file that a reference written *inside a file* names: the one policy
+    for every file a file names (``extends``, a position's ``variant``, a scenario's
+    variants, a record's embedded variant).
+
+    ``ref`` is a bundled id (its bundled file is returned) or a relative path to a
+    ``.yaml`` / ``.yml`` file, read from the folder of ``naming_file``. Symbolic links
+    are resolved *first*; then the file reached must lie in the naming file's (resolved)
+    folder or below it, so ``..`` is accepted only while it stays inside, be a regular
+    file (no directory, FIFO, device or ``/proc`` file) whose name ends ``.yaml`` /
+    ``.yml``, and hold at most :data:`~perudo_rules.limits.MAX_FILE_BYTES`. With
+    ``naming_file`` ``None`` (a document that is not a file, such as a record's embedded
+    variant) only a bundled id is accepted. Anything else is a :class:`VariantError`
+    whose message says what is wrong; the caller locates it (file, key path, line).
+    """
+    if not isinstance(ref, str) or not ref:
+        raise VariantError(f"not a variant reference: {str(ref)[:60]!r}")
+    if not _is_path(ref):
+        return variant_path(ref).resolve()
+    if naming_file is None:
+        raise VariantError(
+            f"a variant that is not a file may name only a bundled id, not {_shown(ref)}"
+        )
+    if Path(ref).is_absolute():
+        raise VariantError(
+            f"takes a bundled id or a relative path, not the absolute path {_shown(ref)}"
+        )
+    if not ref.endswith((".yaml", ".yml")):
+        raise VariantError(f"names a .yaml or .yml file, not {_shown(ref)}")
+    folder = _resolved(Path(naming_file), str(naming_file)).parent
+    target = _resolved(folder / ref, ref)
+    if not target.is_relative_to(folder):
+        raise VariantError(
+            f"{_shown(ref)} leads outside the folder of the file (to {target}): only "
+            "files in the same folder or below may be named"
+        )
+    if not target.name.endswith((".yaml", ".yml")):
+        raise VariantError(f"{_shown(ref)} leads to {target}, not a .yaml or .yml file")
+    try:
+        info = os.stat(target)
+    except (FileNotFoundError, NotADirectoryError):
+        raise VariantError(f"no such variant file: {_shown(ref)}") from None
+    except OSError as exc:
+        why = {errno.ENAMETOOLONG: "file name too long", errno.ELOOP: "a symbolic-link loop"}
+        reason = why.get(exc.errno or 0, exc.strerror or str(exc))
+        raise VariantError(f"cannot read {_shown(ref)}: {reason}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise VariantError(f"{_shown(ref)} is a directory, not a variant file")
+    if not stat.S_ISREG(info.st_mode):
+        raise VariantError(f"{_shown(ref)} is not a regular file (a device, pipe or socket)")
+    if info.st_size > MAX_FILE_BYTES:
+        raise VariantError(
+            f"{_shown(ref)} is too large ({info.st_size} bytes, limit {MAX_FILE_BYTES})"
+        )
+    return target
+
+
+def resolve_extends(ref: str, relative_to: Path | None = None) -> Path:
+    """The file a variant reference names: what ``extends: REF`` in the file
+    ``relative_to`` reads (:func:`named_variant_file`, the policy for files named in
+    files), or with no ``relative_to`` what ``load_variant(REF)`` reads.
+
+    A reference with a ``/`` or a ``.yaml``/``.yml`` ending is a path; anything else is
+    a bundled id (:class:`VariantError` if there is no such edition). ``load_variant``
+    takes any path its caller gives. A name that cannot be a file (a NUL byte, too
+    long, a symbolic-link loop) is a :class:`VariantError` too.
+    """
+    if relative_to is not None:
+        return named_variant_file(ref, relative_to)
+    if not isinstance(ref, str) or not ref:
+        raise VariantError(f"not a variant reference: {str(ref)[:60]!r}")
+    if not _is_path(ref):
+        return variant_path(ref).resolve()
+    return _resolved(Path(ref), ref)
 
 
 def extends_chain(path: str | Path) -> list[Path]:

@@ -90,6 +90,8 @@ def test_fifo_device_and_proc_files_are_refused_unread(tmp_path: Path) -> None:
     expect_error(lambda: referee("/dev/zero"), RecordError, "not a regular file")
     (tmp_path / "zero.yaml").symlink_to("/dev/zero")
     house = write(tmp_path / "house.yaml", "extends: zero.yaml\n")
+    expect_error(lambda: load_variant(house), VariantError, "outside the folder")
+    house = write(tmp_path / "house.yaml", "extends: fifo.yaml\n")
     expect_error(lambda: load_variant(house), VariantError, "not a regular file")
     (tmp_path / "fifo-link.yaml").symlink_to(fifo)
     expect_error(lambda: load_scenarios([tmp_path / "fifo-link.yaml"]), ScenarioError, "regular")
@@ -108,10 +110,12 @@ def test_extends_may_not_name_an_absolute_path_or_a_non_yaml_file(tmp_path: Path
         assert text.startswith(f"{house}:1: extends: ")
     house = write(tmp_path / "house.yaml", "extends: ../../etc/passwd\n")
     expect_error(lambda: load_variant(house), VariantError, "names a .yaml or .yml file")
-    # relative paths, .. included, are what extends is for
+    # relative paths are what extends is for; .. only while it stays in the file's folder
     write(tmp_path / "base.yaml", "extends: italian\nname: Base\n")
     sub = write(tmp_path / "sub" / "house.yaml", "extends: ../base.yaml\n")
-    assert load_variant(sub).name == "Base"
+    expect_error(lambda: load_variant(sub), VariantError, "outside the folder")
+    house = write(tmp_path / "house.yaml", "extends: sub/../base.yaml\n")
+    assert load_variant(house).name == "Base"
     # load_variant itself takes any path the caller gives
     assert load_variant(str((tmp_path / "base.yaml").resolve())).name == "Base"
 

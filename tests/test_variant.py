@@ -146,13 +146,13 @@ def test_house_file_without_calza_forbids_calza(tmp_path: Path) -> None:
 
 
 def test_extends_chain_by_relative_path_and_documented_override(tmp_path: Path) -> None:
-    write(tmp_path, "a.yaml", "extends: spanish\nname: A\npalifico: {heads_up: false}\n")
     (tmp_path / "sub").mkdir()
+    write(tmp_path, "sub/a.yaml", "extends: spanish\nname: A\npalifico: {heads_up: false}\n")
     b = write(
         tmp_path,
-        "sub/b.yaml",
+        "b.yaml",
         """\
-        extends: ../a.yaml
+        extends: sub/a.yaml
         dice:
           per_player:
             value: 3
@@ -339,16 +339,16 @@ def _sections(v: Variant) -> dict[str, dict[str, object]]:
 def test_resolve_extends_and_the_chain(tmp_path: Path) -> None:
     from perudo_rules.variant import extends_chain, resolve_extends, variant_path
 
-    write(tmp_path, "a.yaml", "extends: spanish\nname: A\npalifico: {heads_up: false}\n")
     (tmp_path / "sub").mkdir()
-    b = write(tmp_path, "sub/b.yaml", "extends: ../a.yaml\n")
-    assert resolve_extends("../a.yaml", b) == (tmp_path / "a.yaml").resolve()
+    write(tmp_path, "sub/a.yaml", "extends: spanish\nname: A\npalifico: {heads_up: false}\n")
+    b = write(tmp_path, "b.yaml", "extends: sub/a.yaml\n")
+    assert resolve_extends("sub/a.yaml", b) == (tmp_path / "sub" / "a.yaml").resolve()
     assert resolve_extends("spanish") == variant_path("spanish").resolve()
     with pytest.raises(VariantError, match="klingon"):
         resolve_extends("klingon")
     assert extends_chain(b) == [
         b.resolve(),
-        (tmp_path / "a.yaml").resolve(),
+        (tmp_path / "sub" / "a.yaml").resolve(),
         variant_path("spanish").resolve(),
     ]
     # a cycle or a broken link ends the chain; loading reports it

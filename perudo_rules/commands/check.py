@@ -18,7 +18,7 @@ from typing import Any
 
 from perudo_rules.actions import Bid
 from perudo_rules.commands.table import format_table
-from perudo_rules.errors import PositionError
+from perudo_rules.errors import PositionError, VariantError
 from perudo_rules.game import Game
 from perudo_rules.limits import (
     MAX_POSITION_BYTES,
@@ -29,13 +29,14 @@ from perudo_rules.limits import (
 from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import rule_text
 from perudo_rules.safetext import json_text, printable
-from perudo_rules.variant import Variant, load_variant
+from perudo_rules.variant import Variant, load_variant, named_variant_file
 
 __all__ = [
     "MAX_POSITION_BYTES",
     "BidVerdict",
     "check_bids",
     "fresh_position",
+    "position_variant_file",
     "read_position",
     "register",
 ]
@@ -103,8 +104,22 @@ def fresh_position(
     return Position(tuple(cups), 0, palifico=palifico, round=round, variant=variant.ref or None)
 
 
+def position_variant_file(position: Position, path: str | Path) -> Path | None:
+    """The variant file the ``variant`` of a position read from ``path`` names, by the
+    policy for files named in files (:func:`~perudo_rules.variant.named_variant_file`:
+    a bundled id, or a ``.yaml`` file in the position file's folder or below); ``None``
+    when it names none. :class:`PositionError` (file, ``variant``, what is wrong) else."""
+    if position.variant is None:
+        return None
+    try:
+        return named_variant_file(position.variant, path)
+    except VariantError as exc:
+        raise PositionError(exc.message, file=str(path), key_path="variant") from None
+
+
 def read_position(path: str | Path) -> tuple[Position, tuple[Step, ...]]:
-    """A position plus actions from a JSON file (:class:`PositionError` if it is not one)."""
+    """A position plus actions from a JSON file (:class:`PositionError` if it is not one,
+    or if its ``variant`` names a file that :func:`position_variant_file` refuses)."""
     name = str(path)
     raw = read_bounded(
         path, MAX_POSITION_BYTES, PositionError, "cannot read the position: no such file"
@@ -123,6 +138,7 @@ def read_position(path: str | Path) -> tuple[Position, tuple[Step, ...]]:
         raise PositionError(exc.message, file=name, key_path=exc.key_path) from None
     if len(steps) > MAX_STEPS:
         raise PositionError(f"more than {MAX_STEPS} actions", file=name, key_path="actions")
+    position_variant_file(position, path)
     return position, steps
 
 
@@ -187,7 +203,8 @@ def _run(args: argparse.Namespace) -> int:
         if any(x is not None for x in given):
             raise ValueError("--position replaces --players, --dice, --palifico and --round")
         position, before = read_position(args.position)
-        if position.variant is not None and load_variant(position.variant).id != variant.id:
+        named = position_variant_file(position, args.position)
+        if named is not None and load_variant(named).id != variant.id:
             raise ValueError(f"the position is for {position.variant}, not {variant.id}")
     else:
         position = fresh_position(variant, args.players, args.dice, args.palifico, args.round)

@@ -6,25 +6,39 @@ every seat's dice count, this round's bids and the odds of the standing bid
 from your seat. Type ``5x4`` or ``5 4`` to bid, ``dudo``, ``calza``, ``help``
 or ``quit``. An illegal move is refused with the rule it breaks and you are
 asked again. After each round the lifted cups are shown. However the session
-ends (the game's end, ``quit``, end of input, Ctrl-C, input that is not UTF-8)
-the game record is saved, to a file checked before the game starts; check it
-with ``perudo-rules referee FILE``.
+ends (the game's end, ``quit``, end of input, Ctrl-C, SIGTERM or SIGHUP, input that
+is not UTF-8) the game record is saved, to a file checked before the game starts;
+check it with ``perudo-rules referee FILE``. SIGTERM and SIGHUP end the game as
+Ctrl-C does, then exit ``128 + signal`` with one line on standard error.
+
+A record is never dropped: if its file cannot be written when the game ends (its
+folder was deleted, or replaced by a file), it is saved to a fresh file in the
+current folder or else in the system's temporary folder, and one line on standard
+error says where (exit 2); if even that fails, the record is printed to standard
+error as one line of JSON (:func:`save_record`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import random
+import signal
 import sys
+import tempfile
+import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import FrameType
 from typing import Any, TextIO
 
 from perudo_rules.actions import Action, Bid, parse_action
 from perudo_rules.bots import Bot, derive_seed, make_bot, out_of_turn_calls
 from perudo_rules.describe import describe_result
-from perudo_rules.errors import ActionSyntaxError, PerudoError
+from perudo_rules.errors import ActionSyntaxError, OutputError, PerudoError
 from perudo_rules.game import Game
 from perudo_rules.limits import MAX_EXACT_DICE
 from perudo_rules.output import Outputs, write_text
@@ -35,10 +49,10 @@ from perudo_rules.probability import (
     matches,
 )
 from perudo_rules.record import to_record
-from perudo_rules.safetext import printable
+from perudo_rules.safetext import display_path, printable
 from perudo_rules.variant import load_variant
 
-__all__ = ["HELP", "TerminalGame", "register"]
+__all__ = ["HELP", "TerminalGame", "fallback_folders", "register", "save_record"]
 
 HELP = """\
 commands:
@@ -281,6 +295,135 @@ def _read_line(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
     return read
 
 
+class _Stopped(BaseException):
+    """SIGTERM or SIGHUP arrived: the game stops where it is, as on Ctrl-C.
+
+    A ``BaseException``, as ``KeyboardInterrupt`` is, so that no ``except Exception``
+    on the way swallows it before the record is saved.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+#: The signals that stop a game and save its record (as Ctrl-C does); SIGHUP is POSIX only.
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+
+
+class _SignalGuard:
+    """While armed, the first SIGTERM or SIGHUP raises :class:`_Stopped` in the main
+    thread (a read waiting for a line included); after :meth:`disarm`, these signals and
+    Ctrl-C are ignored, so that nothing interrupts saving the record; :meth:`restore`
+    puts the previous handlers back. Outside the main thread (where Python cannot take
+    signals) it does nothing."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        self.previous: dict[signal.Signals, Any] = {}
+
+    def arm(self) -> None:
+        if threading.current_thread() is not threading.main_thread():
+            return
+        for sig in STOP_SIGNALS:
+            self.previous[sig] = signal.signal(sig, self._handle)
+        self.armed = True
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.armed:  # once: a second signal while the record is saved does nothing
+            self.armed = False
+            raise _Stopped(signum)
+
+    def disarm(self) -> None:
+        self.armed = False
+        if self.previous and signal.SIGINT not in self.previous:
+            self.previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def restore(self) -> None:
+        self.armed = False
+        for sig, handler in self.previous.items():
+            if handler is not None:  # None: a handler not set from Python, left as it is
+                signal.signal(sig, handler)
+        self.previous.clear()
+
+
+def fallback_folders() -> list[str]:
+    """Where a record goes when its own file cannot be written: the current folder, then
+    the system's temporary folder (each only if it can be found)."""
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        found.append(os.getcwd())
+    with contextlib.suppress(OSError):
+        found.append(tempfile.gettempdir())
+    return list(dict.fromkeys(os.path.realpath(f) for f in found))
+
+
+def save_record(
+    text: str, path: str | os.PathLike[str], stem: str, folders: Sequence[str] | None = None
+) -> tuple[Path | None, OutputError | None]:
+    """Save the record ``text`` to ``path``, never dropping it.
+
+    Returns ``(where, problem)``: ``(path, None)`` when ``path`` was written; when it
+    could not be (``problem`` says why), ``where`` is a fresh file ``STEM-*.json`` in the
+    first of ``folders`` (default :func:`fallback_folders`) that takes it, or ``None``
+    when none did (the caller then prints the record)."""
+    try:
+        write_text(path, text)
+        return Path(path), None
+    except OutputError as exc:
+        problem = exc
+    data = text.encode("utf-8", errors="surrogateescape")
+    for folder in fallback_folders() if folders is None else folders:
+        try:
+            fd, name = tempfile.mkstemp(prefix=f"{stem}-", suffix=".json", dir=folder)
+        except (OSError, ValueError):
+            continue
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            return Path(name), problem
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+    return None, problem
+
+
+def _tell(text: str, stream: TextIO) -> None:
+    """Print one line, and carry on if the terminal is gone (SIGHUP, a closed pipe)."""
+    with contextlib.suppress(OSError, ValueError):
+        print(text, file=stream, flush=True)
+
+
+def _save_and_tell(record: dict[str, Any], path: Path, stem: str, stop: str) -> bool:
+    """Save the record (:func:`save_record`) and say where; ``stop`` starts the error line
+    (``"stopped by SIGTERM; "`` or ``""``). True when it went to ``path``."""
+    text = json.dumps(record, indent=1) + "\n"
+    where, problem = save_record(text, path, stem)
+    if problem is None:
+        shown = display_path(path)
+        _tell(f"record saved to {shown} (check it: perudo-rules referee {shown})", sys.stdout)
+        return True
+    why = " ".join(str(problem).split())
+    if where is not None:
+        shown = display_path(where)
+        _tell(
+            f"perudo-rules: error: {stop}{why}; the record is saved to {shown} instead "
+            f"(check it: perudo-rules referee {shown})",
+            sys.stderr,
+        )
+        return False
+    _tell(
+        f"perudo-rules: error: {stop}{why}, and no fresh file could be written in "
+        f"{' or '.join(map(display_path, fallback_folders())) or 'any folder'}; "
+        "the record follows on standard error, as one line of JSON",
+        sys.stderr,
+    )
+    _tell(json.dumps(record), sys.stderr)
+    return False
+
+
 def _run(args: argparse.Namespace) -> int:
     variant = load_variant(args.variant)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -294,7 +437,8 @@ def _run(args: argparse.Namespace) -> int:
     out = sys.stdout
     # where the record goes is checked now, not after the game
     outputs = Outputs([variant.file] if variant.file else [])
-    path = outputs.add(args.record_out or f"perudo-{variant.id}-seed{seed}.json", "--record-out")
+    stem = f"perudo-{variant.id}-seed{seed}"
+    path = outputs.add(args.record_out or f"{stem}.json", "--record-out")
 
     def write(text: str) -> None:
         print(printable(text, newlines=True), file=out)
@@ -306,14 +450,34 @@ def _run(args: argparse.Namespace) -> int:
     tg = TerminalGame(
         game, args.seat, bots, derive_seed(seed, "roll"), _read_line(sys.stdin, out), write
     )
+    guard = _SignalGuard()
+    stopped: _Stopped | None = None
     try:
-        tg.run()
+        guard.arm()
+        try:
+            tg.run()
+            guard.disarm()
+        except _Stopped as exc:
+            stopped = exc
     finally:
-        # whatever ends the session (the end, quit, end of input, Ctrl-C, bad input)
-        record: dict[str, Any] = to_record(tg.game)
-        write_text(path, json.dumps(record, indent=1) + "\n")
-        write(f"record saved to {path} (check it: perudo-rules referee {path})")
-    return 0
+        # whatever ends the session (the end, quit, end of input, Ctrl-C, SIGTERM, SIGHUP,
+        # bad input), the record is saved, and nothing interrupts that
+        while True:
+            try:
+                guard.disarm()
+                break
+            except _Stopped as exc:  # arrived between the game's end and the disarm
+                stopped = exc
+        try:
+            stop = "" if stopped is None else f"stopped by {signal.Signals(stopped.signum).name}; "
+            saved = _save_and_tell(to_record(tg.game), path, stem, stop)
+        finally:
+            guard.restore()
+    if stopped is not None:
+        if saved:
+            _tell(f"perudo-rules: stopped by {signal.Signals(stopped.signum).name}", sys.stderr)
+        return 128 + stopped.signum
+    return 0 if saved else 2
 
 
 def register(subparsers: Any) -> None:
