@@ -260,6 +260,10 @@ class _Run:
                 return
             self.tally(s.check_point(), s, source)
             expect = step.expect_for(self.report.edition)
+            if isinstance(parsed, Bid) and parsed.quantity > game.space.cap and (
+                game.violation(parsed) is None
+            ):
+                return  # a legal bid beyond the listed table: outside the protocol's scope
             if "illegal" in expect and game.violation(parsed) is not None:
                 self.tally(s.probe(parsed), s, source, probe=parsed)
             elif not step.probe and game.violation(parsed) is None:
