@@ -58,6 +58,10 @@ def format_report(report: Report) -> str:
             )
             lines.append(f"  {printable(fail.detail)}")
             lines.append(f"  witness: {json.dumps(fail.witness)}")
+            if fail.then is not None:
+                lines.append(f"  then: {fail.then} (the engine must refuse it)")
+            if fail.overrides:
+                lines.append(f"  with the knob values: {json.dumps(fail.overrides)}")
         for x in rep.perft:
             if not x.ok:
                 lines.append(

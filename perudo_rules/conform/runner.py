@@ -35,7 +35,7 @@ __all__ = ["EditionReport", "Failure", "PerftCheck", "Report", "conform", "rule_
 #: Most rounds a random game plays before it stops (a game with Calza may not end).
 MAX_ROUNDS = 40
 #: Most positions the perft walk expands per published position (it replays each).
-PERFT_NODES = 120
+PERFT_NODES = 40
 Progress = Callable[[str], None]
 
 
@@ -46,12 +46,19 @@ def rule_ids() -> tuple[str, ...]:
 
 @dataclass
 class Failure:
-    """The first failure of a rule id: what differed, and a minimal case that shows it."""
+    """The first failure of a rule id: what differed, and a minimal case that shows it.
+
+    ``witness`` is a position plus actions (the JSON of :mod:`perudo_rules.position`,
+    ``check --position`` reads it); ``then`` an action the engine must refuse there;
+    ``overrides`` knob values the case changes from the edition (a scenario's).
+    """
 
     rule: str
     detail: str
     witness: dict[str, Any]
     source: str
+    then: str | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -114,7 +121,8 @@ class EditionReport:
                 for r in rule_ids()
             },
             "failures": [
-                {"rule": f.rule, "detail": f.detail, "source": f.source, "witness": f.witness}
+                {"rule": f.rule, "detail": f.detail, "source": f.source, "witness": f.witness,
+                 "then": f.then, "overrides": f.overrides}
                 for f in self.failures.values()
             ],
             "perft": [
@@ -229,15 +237,14 @@ class _Run:
         if again is not None:
             small = again[0]
         pos = small.position
-        ref = variant.ref if variant.ref and not variant.overrides else self.report.edition
-        witness = {"variant": ref, **Position(pos.dice, pos.first_player, pos.palifico,
-                                              pos.round, pos.palifico_used).to_json()}
-        witness["actions"] = [format_action(a) for a in small.actions]
-        if small.probe is not None:
-            witness["then"] = format_action(small.probe)
-        if variant.overrides:
-            witness["overrides"] = dict(variant.overrides)
-        return Failure(finding.rule, detail, witness, source)
+        witness = {"variant": self.report.edition, **Position(
+            pos.dice, pos.first_player, pos.palifico, pos.round, pos.palifico_used
+        ).to_json(small.actions)}  # fmt: skip
+        witness.setdefault("actions", [])
+        then = None if small.probe is None else format_action(small.probe)
+        base = self.values
+        overrides = {k: v for k, v in variant.values().items() if base.get(k) != v}
+        return Failure(finding.rule, detail, witness, source, then, overrides)
 
     # --- scenarios ----------------------------------------------------------------------
 

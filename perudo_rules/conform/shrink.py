@@ -27,13 +27,14 @@ class Case:
     probe: Action | None = None
 
     @property
-    def size(self) -> tuple[int, int, int, int]:
-        """Seats with dice, dice, actions, then history (a later round, seats that had
-        their palifico round): what a smaller witness has less of."""
+    def size(self) -> tuple[int, int, int, int, int]:
+        """Seats with dice, seats, dice, actions, then history (a later round, seats that
+        had their palifico round): what a smaller witness has less of."""
         pos = self.position
         dice = pos.dice
         history = (pos.round != 1) + pos.palifico + len(pos.palifico_used)
-        return (sum(1 for c in dice if c), sum(len(c) for c in dice), len(self.actions), history)
+        held = sum(1 for c in dice if c)
+        return (held, len(dice), sum(len(c) for c in dice), len(self.actions), history)
 
 
 def _seat(a: Action, seat: int) -> Action:

@@ -17,40 +17,45 @@ import sys
 import time
 from typing import Any
 
-from perudo_rules.actions import Dudo, format_action, parse_action
-from perudo_rules.harness import serve
-from perudo_rules.harness.stepapi import StepHarness
 
+def serve_broken(mode: str) -> None:
+    """Serve the step API with ``mode``'s rule flipped (imported only here: the bad-engine
+    modes answer at once)."""
+    from perudo_rules.actions import Dudo, format_action, parse_action
+    from perudo_rules.harness import serve
+    from perudo_rules.harness.stepapi import StepHarness
 
-class Broken(StepHarness):
-    """The step API, wrong on purpose."""
+    class Broken(StepHarness):
+        """The step API, wrong on purpose."""
 
-    def __init__(self, mode: str) -> None:
-        super().__init__()
-        self.mode = mode
-        self.name = f"broken step API ({mode})"
+        def __init__(self, mode: str) -> None:
+            super().__init__()
+            self.mode = mode
+            self.name = f"broken step API ({mode})"
 
-    def legal(self, seat: int) -> list[str]:
-        out = super().legal(seat)
-        game = self.game
-        assert game is not None
-        if self.mode == "bidder-dudo" and game.bids and game.bids[-1].player == seat:
-            out.append(format_action(Dudo(seat)))
-        return out
+        def legal(self, seat: int) -> list[str]:
+            out = super().legal(seat)
+            game = self.game
+            assert game is not None
+            if self.mode == "bidder-dudo" and game.bids and game.bids[-1].player == seat:
+                out.append(format_action(Dudo(seat)))
+            return out
 
-    def act(self, action: str) -> dict[str, Any]:
-        game = self.game
-        assert game is not None
-        a = parse_action(action)
-        reply = super().act(action)
-        if self.mode == "dudo-exact" and isinstance(a, Dudo) and "outcome" in reply:
-            bid = game.bids[-1]
-            res = self.game.last_result if self.game is not None else None
-            if res is not None and res.count == bid.quantity:
-                delta = [0] * len(reply["outcome"]["delta"])
-                delta[bid.player] = -1
-                reply["outcome"]["delta"] = delta
-        return reply
+        def act(self, action: str) -> dict[str, Any]:
+            game = self.game
+            assert game is not None
+            a = parse_action(action)
+            reply = super().act(action)
+            if self.mode == "dudo-exact" and isinstance(a, Dudo) and "outcome" in reply:
+                bid = game.bids[-1]
+                res = self.game.last_result if self.game is not None else None
+                if res is not None and res.count == bid.quantity:
+                    delta = [0] * len(reply["outcome"]["delta"])
+                    delta[bid.player] = -1
+                    reply["outcome"]["delta"] = delta
+            return reply
+
+    serve(Broken(mode))
 
 
 def main() -> None:
@@ -70,7 +75,7 @@ def main() -> None:
         print("Traceback: something broke", file=sys.stderr)
         sys.exit(3)
     else:
-        serve(Broken(mode))
+        serve_broken(mode)
 
 
 if __name__ == "__main__":
