@@ -14,23 +14,24 @@ The commands, and their replies:
     (:data:`perudo_rules.knobs.KNOB_PATHS`) to the value the engine implements, a list of
     values, or ``"*"`` (any value). An edition is *claimed* when one claim covers each of
     its knob values; an edition no claim covers is reported "not claimed", never failed.
-``{"cmd": "start", "edition": {...}, "dice": [[...], ...], "first_player": 0, "round": 1,
-"palifico": false, "palifico_used": []}``
+``{"cmd": "start", "edition": {...}, "dice": [[...], ...], "first_player": 0, ...}``
     A new game at the start of a round: the edition's knob values, one cup per seat
-    (``[]`` for a seat that is out), who opens, whether that seat opens its palifico
-    round, and the seats that had theirs before. ``{"ok": true}``, or ``{"skip":
-    "why"}`` for a start the engine cannot set up (not counted either way).
+    (``[]`` for a seat that is out), who opens, ``round`` (its number), ``palifico``
+    (whether that seat opens its palifico round) and ``palifico_used`` (the seats that
+    had theirs before). ``{"ok": true}``, or ``{"skip": "why"}`` for a start the engine
+    cannot set up (not counted either way).
 ``{"cmd": "legal", "seat": 2}``
     ``{"actions": ["2:3x4", "2:dudo", ...]}``: every action that seat may take now, in
     the notation of :mod:`perudo_rules.actions`, in any order. Bids are listed up to the
-    dice in play (with ``bidding.quantity_cap: none``, up to the dice in play plus one).
+    dice in play (with ``bidding.quantity_cap: none``, up to the dice in play plus one);
+    the runner plays no legal bid beyond that table.
 ``{"cmd": "act", "action": "1:dudo"}``
     ``{"ok": true}`` when the engine takes it, ``{"illegal": "why"}`` when it refuses it
-    (nothing changes). A Dudo or Calza ends the round, and its reply carries
-    ``"outcome": {"delta": [...], "next": 1, "palifico": false, "eliminated": [...],
-    "winner": null}``: the dice each seat lost (negative) or gained, who opens the next
-    round (``null`` once the game is over), whether it is a palifico round, the seats the
-    round put out, and the winner (``null`` while the game goes on).
+    (nothing changes). A Dudo or Calza ends the round, and its reply carries an
+    ``outcome``: ``delta`` (the dice each seat lost, negative, or gained), ``next`` (who
+    opens the next round, ``null`` once the game is over), ``palifico`` (whether that
+    round is a palifico round), ``eliminated`` (the seats the round put out) and
+    ``winner`` (``null`` while the game goes on).
 ``{"cmd": "roll", "dice": [[...], ...]}``
     The next round's dice, one cup per seat as the outcome left them: ``{"ok": true}``.
 ``{"cmd": "quit"}``
