@@ -24,7 +24,7 @@ import pytest
 from perudo_rules import load_variant
 from perudo_rules.cli import main
 from perudo_rules.conform.protocol import claim_covers, harness_schema, schema_json
-from perudo_rules.conform.runner import Report, conform
+from perudo_rules.conform.runner import Report, conform, rule_ids
 from perudo_rules.harness import Harness, claim_edition
 from perudo_rules.harness.stepapi import StepHarness
 from perudo_rules.perft import perft, perft_document
@@ -224,6 +224,39 @@ def test_bad_input_is_one_line_and_exit_2(
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "error" in err[0], err
+
+
+def test_json_report_names_every_rule_id_with_its_status() -> None:
+    out = json.loads(_cli_text(["conform", "--engine", f"{BROKEN} bidder-dudo", "--edition",
+                                "openspiel-liars-dice", "--games", "1", "--json"], code=1))
+    assert out["exit"] == 1 and out["error"] is None
+    (ed,) = out["editions"]
+    assert ed["claimed"] and not ed["conforms"]
+    assert set(ed["rules"]) == set(rule_ids())
+    assert ed["rules"]["challenge.who"]["status"] == "failed"
+    assert ed["rules"]["play.dudo"]["status"] == "passed"
+    assert ed["rules"]["calza.gain_cap"]["status"] == "not reached"  # no Calza here
+    (fail,) = ed["failures"]
+    assert fail["rule"] == "challenge.who" and parse_line(fail["witness"])[1]
+    assert [p["position"] for p in ed["perft"]] == ["heads-up-1", "heads-up-2"]
+
+
+def test_progress_is_printed_only_after_two_seconds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from perudo_rules.commands import conform as command
+
+    clock = [100.0]
+    monkeypatch.setattr(command.time, "monotonic", lambda: clock[0])
+    say = command.progress_printer()
+    say("italian: scenario a")
+    clock[0] += 1.5
+    say("italian: scenario b")
+    clock[0] += 1.0
+    say("italian: random game 1/20")
+    clock[0] += 0.5
+    say("italian: random game 2/20")  # within a second of the last line
+    assert capsys.readouterr().err == "conform: italian: random game 1/20 (2 s)\n"
 
 
 # --- perft ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from perudo_rules.commands.check import read_position
@@ -24,7 +25,7 @@ from perudo_rules.position import Roll
 from perudo_rules.safetext import printable
 from perudo_rules.variant import available_variants, load_variant
 
-__all__ = ["format_report", "register"]
+__all__ = ["format_report", "progress_printer", "register"]
 
 
 def _counts(rep: EditionReport) -> tuple[int, int, int]:
@@ -75,7 +76,7 @@ def format_report(report: Report) -> str:
     return "\n".join(lines)
 
 
-def _progress() -> Any:
+def progress_printer() -> Callable[[str], None]:
     started = time.monotonic()
     last = [started]
 
@@ -96,7 +97,7 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 3600:
         raise ValueError("--timeout is seconds per reply, more than 0 and at most 3600")
     report = conform(args.engine, editions, games=games, seed=args.seed,
-                     timeout=args.timeout, progress=_progress())  # fmt: skip
+                     timeout=args.timeout, progress=progress_printer())  # fmt: skip
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
