@@ -77,6 +77,8 @@ def format_report(report: Report) -> str:
 
 
 def progress_printer() -> Callable[[str], None]:
+    """A progress callback for :func:`~perudo_rules.conform.runner.conform`: silent for
+    the first two seconds of a run, then a line on standard error at most every second."""
     started = time.monotonic()
     last = [started]
 
