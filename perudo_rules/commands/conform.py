@@ -46,7 +46,8 @@ def format_report(report: Report) -> str:
         rows.append([
             rep.edition, "conforms" if rep.conforms else "DIFFERS", f"{p} passed",
             f"{f} failed", f"{n} not reached",
-            f"{rep.scenarios} scenarios, {rep.games} games, perft {perft_ok}/{len(rep.perft)}",
+            f"{rep.scenarios} scenarios, {rep.games} games, perft {perft_ok}/{len(rep.perft)}"
+            + (f", {rep.skipped} starts skipped" if rep.skipped else ""),
         ])  # fmt: skip
     if rows:
         lines.append(format_table(["edition", "result", "rules", "", "", "ran"], rows))
