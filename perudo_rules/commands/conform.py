@@ -28,9 +28,10 @@ from perudo_rules.variant import available_variants, load_variant
 __all__ = ["format_report", "progress_printer", "register"]
 
 
-def _counts(rep: EditionReport) -> tuple[int, int, int]:
+def _counts(rep: EditionReport) -> tuple[int, int, int, int]:
     statuses = [rep.status(r) for r in rule_ids()]
-    return statuses.count("passed"), statuses.count("failed"), statuses.count("not reached")
+    count = statuses.count
+    return count("passed"), count("failed"), count("not reached"), count("not observed")
 
 
 def format_report(report: Report) -> str:
@@ -39,18 +40,18 @@ def format_report(report: Report) -> str:
     rows = []
     for rep in report.editions:
         if not rep.claimed:
-            rows.append([rep.edition, "not claimed", "", "", "", ""])
+            rows.append([rep.edition, "not claimed", "", "", "", "", ""])
             continue
-        p, f, n = _counts(rep)
+        p, f, n, u = _counts(rep)
         perft_ok = sum(1 for x in rep.perft if x.ok)
         rows.append([
             rep.edition, "conforms" if rep.conforms else "DIFFERS", f"{p} passed",
-            f"{f} failed", f"{n} not reached",
+            f"{f} failed", f"{n} not reached", f"{u} not observed",
             f"{rep.scenarios} scenarios, {rep.games} games, perft {perft_ok}/{len(rep.perft)}"
             + (f", {rep.skipped} starts skipped" if rep.skipped else ""),
         ])  # fmt: skip
     if rows:
-        lines.append(format_table(["edition", "result", "rules", "", "", "ran"], rows))
+        lines.append(format_table(["edition", "result", "rules", "", "", "", "ran"], rows))
     for rep in report.editions:
         for fail in rep.failures.values():
             checks = rep.failed[fail.rule] + rep.passed.get(fail.rule, 0)

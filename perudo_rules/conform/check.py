@@ -111,6 +111,15 @@ def _outcome_findings(
         palifico=_palifico_rule(before, after), eliminated="play.elimination",
         winner="end.condition",
     )  # fmt: skip
+    # the true count decides the loser: the wild dice count, or not in a palifico round
+    extra += ["play.count"]
+    if before.rules.wild is not None:
+        extra += ["wild.face"] + (["palifico.wilds_count"] if before.palifico else [])
+    if want["next"] is not None:
+        if want["palifico"]:
+            rules_of["next"] = "play.palifico_opener"
+        elif want["eliminated"]:
+            rules_of["next"] = "play.next_seat"
     if not isinstance(got, dict):
         return [Finding(rules_of["delta"], False, "the engine's reply carries no outcome")]
     out: list[Finding] = []
@@ -120,6 +129,8 @@ def _outcome_findings(
             out.append(Finding(rule, False, f"{key} is {_short(got.get(key))}, expected "
                                             f"{_short(want[key])}"))
             seen.add(rule)
+    if got.get("delta") != want["delta"]:
+        extra = []  # the rules of the dice lost are not passed by a wrong count
     for rule in [*extra, *rules_of.values()]:
         if rule not in seen:
             seen.add(rule)
@@ -225,7 +236,11 @@ class Session:
                     rule, f"seat {seat}'s legal actions: the engine lists {text}, which the "
                     f"reference refuses ({rule})"
                 )
+            if seat == game.to_move and rules_ok.get("bidding.order", True):
+                rules_ok.setdefault("dice.faces", True)  # every face of the table agrees
             out += [Finding(r, ok, details.get(r, "")) for r, ok in rules_ok.items()]
+        if game.bids and all(f.ok for f in out):  # the seat after the bidder is to move
+            out.append(Finding("setup.direction", True))
         return out
 
     def probe(self, action: Action) -> list[Finding]:

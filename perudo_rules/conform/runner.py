@@ -30,7 +30,15 @@ from perudo_rules.rules import core_rules
 from perudo_rules.scenarios import Scenario, load_scenarios
 from perudo_rules.variant import Variant, load_variant
 
-__all__ = ["EditionReport", "Failure", "PerftCheck", "Report", "conform", "rule_ids"]
+__all__ = [
+    "NOT_OBSERVED",
+    "EditionReport",
+    "Failure",
+    "PerftCheck",
+    "Report",
+    "conform",
+    "rule_ids",
+]
 
 #: Most rounds a random game plays before it stops (a game with Calza may not end).
 MAX_ROUNDS = 40
@@ -42,6 +50,16 @@ Progress = Callable[[str], None]
 def rule_ids() -> tuple[str, ...]:
     """Every rule id a report counts: the knob paths, then the fixed rules."""
     return (*KNOB_PATHS, *core_rules())
+
+
+#: Rule ids the protocol cannot observe: the runner seats the players, deals and rolls the
+#: dice and names the opener; labels and reveals are not part of it.
+NOT_OBSERVED: frozenset[str] = frozenset({
+    "players.min", "players.max", "dice.per_player", "wild.name", "setup.first_player",
+    "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best", "play.roll",
+    "play.reveal", "play.public_counts", "challenge.early_stop",
+    "challenge.stop_when_unreachable",
+})  # fmt: skip
 
 
 @dataclass
@@ -96,10 +114,13 @@ class EditionReport:
         return not self.failed and all(p.ok for p in self.perft)
 
     def status(self, rule: str) -> str:
-        """``passed``, ``failed`` or ``not reached``."""
+        """``passed``, ``failed``, ``not reached`` or ``not observed`` (a rule the protocol
+        cannot see, :data:`NOT_OBSERVED`)."""
         if rule in self.failed:
             return "failed"
-        return "passed" if rule in self.passed else "not reached"
+        if rule in self.passed:
+            return "passed"
+        return "not observed" if rule in NOT_OBSERVED else "not reached"
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON."""

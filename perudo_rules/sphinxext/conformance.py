@@ -6,8 +6,9 @@ are built, against each built-in harness (:mod:`perudo_rules.harness`; in this p
 the build stays fast) and the JavaScript harness (under Node, when it is installed), with a
 few games per edition. Each implementation gets a table: one row per edition, one column per
 rule family (the part of the rule id before the dot), each cell passed / failed / not
-reached; an edition the harness does not claim says so. Failed cells link to the witness;
-the perft column links to the edition's table from ``perudo-perft``.
+reached / not observed (rules the protocol cannot see); an edition the harness does not
+claim says so. Failed cells link to the witness; the perft column links to the edition's
+table from ``perudo-perft``.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def family_cell(rep: EditionReport, family: str, impl: str) -> Cell:
                               _anchor(impl, rep.edition, failed[0])))  # fmt: skip
     if passed:
         return f"passed {passed}/{len(rules)}"
-    return "not reached"
+    return "not observed" if all(s == "not observed" for s in statuses) else "not reached"
 
 
 class ConformanceDirective(PerudoDirective):
