@@ -46,6 +46,7 @@ def _worktree_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _run(engine: str, *editions: str, games: int = GAMES, **kw: Any) -> Report:
+    kw.setdefault("perft_nodes", 40)  # perft to depth 2 on most published positions
     return conform(engine, list(editions) or available_variants(), games=games, **kw)
 
 
@@ -217,6 +218,7 @@ def _cli_text(argv: list[str], code: int = 0) -> str:
         ["conform", "--engine", "x", "--edition", "no-such-edition"],
         ["conform", "--engine", "x", "--games", "-1"],
         ["conform", "--engine", "x", "--timeout", "0"],
+        ["conform", "--engine", "x", "--perft-nodes", "-1"],
         ["perft", "italian", "--position", "/nonexistent.json", "--depth", "2"],
         ["perft", "italian", "--position", "README.md", "--depth", "0"],
     ],

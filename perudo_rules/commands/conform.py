@@ -18,7 +18,7 @@ from typing import Any
 
 from perudo_rules.commands.check import read_position
 from perudo_rules.commands.table import format_table
-from perudo_rules.conform.runner import EditionReport, Report, conform, rule_ids
+from perudo_rules.conform.runner import PERFT_NODES, EditionReport, Report, conform, rule_ids
 from perudo_rules.limits import check_count
 from perudo_rules.perft import perft
 from perudo_rules.position import Roll
@@ -100,8 +100,9 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     games = check_count("--games", args.games, 0, 100_000)
     if not 0 < args.timeout <= 3600:
         raise ValueError("--timeout is seconds per reply, more than 0 and at most 3600")
-    report = conform(args.engine, editions, games=games, seed=args.seed,
-                     timeout=args.timeout, progress=progress_printer())  # fmt: skip
+    nodes = check_count("--perft-nodes", args.perft_nodes, 0, 1_000_000)
+    report = conform(args.engine, editions, games=games, seed=args.seed, timeout=args.timeout,
+                     progress=progress_printer(), perft_nodes=nodes)  # fmt: skip
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -148,6 +149,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the random games (0)")
     p.add_argument("--timeout", type=float, default=10.0,
                    help="seconds the engine may take per reply (10)")
+    p.add_argument("--perft-nodes", type=int, default=PERFT_NODES,
+                   help=f"positions each perft walk may expand ({PERFT_NODES}); it counts "
+                   "the deepest published depth within them")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(handler=_cmd_conform)
     q = subparsers.add_parser(

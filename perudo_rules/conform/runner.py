@@ -42,8 +42,9 @@ __all__ = [
 
 #: Most rounds a random game plays before it stops (a game with Calza may not end).
 MAX_ROUNDS = 40
-#: Most positions the perft walk expands per published position (it replays each).
-PERFT_NODES = 40
+#: Most positions the perft walk expands per published position by default (it replays
+#: each from the position's start: the deepest depth within this budget is counted).
+PERFT_NODES = 200
 Progress = Callable[[str], None]
 
 
@@ -330,12 +331,12 @@ class _Run:
 
     # --- perft --------------------------------------------------------------------------
 
-    def perft(self, entry: dict[str, Any]) -> None:
+    def perft(self, entry: dict[str, Any], budget: int) -> None:
         pos = Position.from_json(entry["position"])
         nodes: list[int] = entry["nodes"]
         calls: list[int] = entry["calls"]
         depth, expanded = 1, 1
-        while depth < len(nodes) and expanded + nodes[depth - 1] - calls[depth - 1] <= PERFT_NODES:
+        while depth < len(nodes) and expanded + nodes[depth - 1] - calls[depth - 1] <= budget:
             expanded += nodes[depth - 1] - calls[depth - 1]
             depth += 1
         got = [0] * depth
@@ -421,11 +422,13 @@ def conform(
     progress: Progress | None = None,
     scenarios: Sequence[Scenario] | None = None,
     channel: Channel | None = None,
+    perft_nodes: int = PERFT_NODES,
 ) -> Report:
     """Run the kit against the engine ``command`` on ``editions`` (ids or files).
 
     ``channel`` replaces the subprocess (an engine in the same process, for tests);
-    ``scenarios`` replaces the bundled scenarios; ``progress`` receives a line per step.
+    ``scenarios`` replaces the bundled scenarios; ``progress`` receives a line per step;
+    ``perft_nodes`` bounds the positions each perft walk expands.
     """
     variants = [_edition(e) for e in editions]
     started = time.monotonic()
@@ -464,7 +467,7 @@ def conform(
                     run.game(rng, n)
                 for entry in published(rep.edition):
                     say(f"{rep.edition}: perft {entry['name']}")
-                    run.perft(entry)
+                    run.perft(entry, perft_nodes)
     except HarnessError as exc:
         report.error = str(exc)
     report.seconds = time.monotonic() - started

@@ -118,7 +118,7 @@ class ConformanceDirective(PerudoDirective):
                                 f"not certified here ({exc.msg.split(':')[0]})."))  # fmt: skip
                 continue
             report = conform(f"python -m perudo_rules.harness.{module}", editions, games=games,
-                             seed=seed, channel=_InProcess(harness))  # fmt: skip
+                             seed=seed, channel=_InProcess(harness), perft_nodes=40)  # fmt: skip
             out += self._report(name, what, report)
         return out
 
@@ -127,7 +127,7 @@ class ConformanceDirective(PerudoDirective):
         what = "a JavaScript engine under Node (harnesses/js/perudo.js)"
         if node is None or not JS.is_file():
             return [para(nodes.strong(text=f"{what}: "), "not certified here (no Node.js).")]
-        report = conform(f"{node} {JS}", editions, games=games, seed=seed)
+        report = conform(f"{node} {JS}", editions, games=games, seed=seed, perft_nodes=40)
         return self._report("js", what, report)
 
     def _report(self, impl: str, what: str, report: Report) -> list[nodes.Node]:
