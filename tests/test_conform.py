@@ -164,6 +164,11 @@ def test_a_flipped_dudo_rule_is_failed_by_play_dudo_with_a_short_witness() -> No
                       "openspiel-liars-dice", "--games", "2"], code=1)  # fmt: skip
     assert "FAIL openspiel-liars-dice play.dudo" in text
     assert '"actions": ["0:' in text
+    text = _cli_text(["conform", "--engine", f"{BROKEN} dudo-exact", "--edition",
+                      "openspiel-liars-dice", "--games", "2", "--rules"], code=1)  # fmt: skip
+    rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line}
+    assert rows["play.dudo"][0] == "failed" and rows["challenge.who"][0] == "passed"
+    assert rows["setup.rolloff_dice"][:2] == ["not", "observed"]
 
 
 def test_an_extra_call_is_failed_by_challenge_who_and_by_perft() -> None:

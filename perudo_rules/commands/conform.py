@@ -25,7 +25,7 @@ from perudo_rules.position import Roll
 from perudo_rules.safetext import printable
 from perudo_rules.variant import available_variants, load_variant
 
-__all__ = ["format_report", "progress_printer", "register"]
+__all__ = ["format_report", "format_rules", "progress_printer", "register"]
 
 
 def _counts(rep: EditionReport) -> tuple[int, int, int, int]:
@@ -34,8 +34,17 @@ def _counts(rep: EditionReport) -> tuple[int, int, int, int]:
     return count("passed"), count("failed"), count("not reached"), count("not observed")
 
 
-def format_report(report: Report) -> str:
-    """The report as text: a line per edition, then each failure with its witness."""
+def format_rules(rep: EditionReport) -> str:
+    """One edition's rule ids as a table: status, comparisons passed and failed."""
+    rows = [
+        [r, rep.status(r), rep.passed.get(r, 0), rep.failed.get(r, 0)] for r in rule_ids()
+    ]
+    return format_table([f"{rep.edition}: rule", "status", "passed", "failed"], rows)
+
+
+def format_report(report: Report, rules: bool = False) -> str:
+    """The report as text: a line per edition, then each failure with its witness (and
+    with ``rules``, every rule id of every claimed edition)."""
     lines = [f"engine: {printable(report.engine)} ({printable(report.command)})"]
     rows = []
     for rep in report.editions:
@@ -71,6 +80,8 @@ def format_report(report: Report) -> str:
                     f"FAIL {rep.edition} perft {x.name} to depth {x.depth}: expected "
                     f"{x.expected}, the engine counts {x.got}"
                 )
+    if rules:
+        lines += [format_rules(rep) for rep in report.editions if rep.claimed]
     if report.error is not None:
         lines.append(f"harness error: {printable(report.error)}")
     verdict = {0: "conforms", 1: "differs", 2: "harness error"}[report.exit_code]
@@ -106,7 +117,7 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        print(format_report(report))
+        print(format_report(report, rules=args.rules))
     if report.error is not None and not args.json:
         print(f"perudo-rules: harness error: {printable(report.error)}", file=sys.stderr)
     return report.exit_code
@@ -152,6 +163,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--perft-nodes", type=int, default=PERFT_NODES,
                    help=f"positions each perft walk may expand ({PERFT_NODES}); it counts "
                    "the deepest published depth within them")
+    p.add_argument("--rules", action="store_true",
+                   help="also list every rule id of each claimed edition with its status")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(handler=_cmd_conform)
     q = subparsers.add_parser(
