@@ -23,6 +23,7 @@ import pytest
 
 from perudo_rules import load_variant
 from perudo_rules.cli import main
+from perudo_rules.commands.conform import format_report
 from perudo_rules.conform.protocol import claim_covers, harness_schema, schema_json
 from perudo_rules.conform.runner import Report, conform, rule_ids
 from perudo_rules.harness import Harness, claim_edition
@@ -267,6 +268,45 @@ def test_progress_is_printed_only_after_two_seconds(
     clock[0] += 0.5
     say("italian: random game 2/20")  # within a second of the last line
     assert capsys.readouterr().err == "conform: italian: random game 1/20 (2 s)\n"
+
+
+class SkipsEverything(StepHarness):
+    """Claims every edition, sets up nothing."""
+
+    def start(self, *args: Any) -> dict[str, Any]:
+        return {"skip": "no"}
+
+
+def test_an_engine_that_skips_every_start_certifies_nothing() -> None:
+    report = conform("x", ["spanish"], games=2, channel=InProcess(SkipsEverything()))
+    (rep,) = report.editions
+    assert rep.claimed and not rep.tested and not rep.conforms and report.exit_code == 1
+    assert rep.skipped > 2 and not rep.passed
+    assert "UNTESTED spanish: the engine skipped every start" in format_report(report)
+
+
+def test_shrink_keeps_the_smallest_case_that_still_fails() -> None:
+    from perudo_rules.actions import Bid, Dudo
+    from perudo_rules.conform.shrink import Case, shrink
+
+    start = Position(dice=((1, 6, 6), (2, 3), (6, 4, 4, 5)), first_player=1, round=3,
+                     palifico_used=(0,))  # fmt: skip
+    actions = (Bid(1, 2, 3), Bid(2, 3, 3), Bid(0, 4, 6), Dudo(1))
+
+    italian = load_variant("italian")
+
+    def fails(case: Case) -> Case | None:  # a valid start, a cup showing a six, a Dudo
+        try:
+            case.position.game(italian)
+        except ValueError:
+            return None
+        sixes = any(6 in cup for cup in case.position.dice)
+        return case if sixes and any(isinstance(a, Dudo) for a in case.actions) else None
+
+    small = shrink(Case(start, actions), fails)
+    # two seats of one die each, the Dudo alone, round 1 with no palifico history
+    assert small.size == (2, 2, 2, 1, 0), small
+    assert fails(small) is not None and small.actions == (Dudo(small.actions[0].player),)
 
 
 # --- perft ----------------------------------------------------------------------------

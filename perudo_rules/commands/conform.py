@@ -54,7 +54,9 @@ def format_report(report: Report, rules: bool = False) -> str:
         p, f, n, u = _counts(rep)
         perft_ok = sum(1 for x in rep.perft if x.ok)
         rows.append([
-            rep.edition, "conforms" if rep.conforms else "DIFFERS", f"{p} passed",
+            rep.edition,
+            "conforms" if rep.conforms else ("DIFFERS" if rep.tested else "UNTESTED"),
+            f"{p} passed",
             f"{f} failed", f"{n} not reached", f"{u} not observed",
             f"{rep.scenarios} scenarios, {rep.games} games, perft {perft_ok}/{len(rep.perft)}"
             + (f", {rep.skipped} starts skipped" if rep.skipped else ""),
@@ -80,6 +82,9 @@ def format_report(report: Report, rules: bool = False) -> str:
                     f"FAIL {rep.edition} perft {x.name} to depth {x.depth}: expected "
                     f"{x.expected}, the engine counts {x.got}"
                 )
+    for rep in report.editions:
+        if rep.claimed and not rep.tested:
+            lines.append(f"UNTESTED {rep.edition}: the engine skipped every start")
     if rules:
         lines += [format_rules(rep) for rep in report.editions if rep.claimed]
     if report.error is not None:

@@ -110,9 +110,14 @@ class EditionReport:
     perft: list[PerftCheck] = field(default_factory=list)
 
     @property
+    def tested(self) -> bool:
+        """Whether anything ran: an engine that skips every start certifies nothing."""
+        return bool(self.scenarios or self.games or self.perft)
+
+    @property
     def conforms(self) -> bool:
-        """No rule failed and every perft count agrees."""
-        return not self.failed and all(p.ok for p in self.perft)
+        """Something ran, no rule failed and every perft count agrees."""
+        return self.tested and not self.failed and all(p.ok for p in self.perft)
 
     def status(self, rule: str) -> str:
         """``passed``, ``failed``, ``not reached`` or ``not observed`` (a rule the protocol
@@ -131,6 +136,7 @@ class EditionReport:
             "edition": self.edition,
             "claimed": True,
             "conforms": self.conforms,
+            "tested": self.tested,
             "scenarios": self.scenarios,
             "games": self.games,
             "skipped": self.skipped,

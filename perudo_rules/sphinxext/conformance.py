@@ -140,7 +140,8 @@ class ConformanceDirective(PerudoDirective):
             perft_ok = sum(1 for p in rep.perft if p.ok)
             perft: Cell = (para(self_link(f"{perft_ok}/{len(rep.perft)}", f"perft-{rep.edition}"))
                            if rep.perft else "none")  # fmt: skip
-            rows.append([rep.edition, "conforms" if rep.conforms else "differs",
+            result = "conforms" if rep.conforms else ("differs" if rep.tested else "untested")
+            rows.append([rep.edition, result,
                          *(family_cell(rep, f, impl) for f in fams), perft])  # fmt: skip
         head = para(nodes.strong(text=f"{report.engine}"), f": {what}.")
         if report.error is not None:
