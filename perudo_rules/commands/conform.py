@@ -132,6 +132,8 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     variant = load_variant(args.edition)
     depth = check_count("--depth", args.depth, 1, 12)
     position, steps = read_position(args.position)
+    if position.variant is not None and load_variant(position.variant).id != variant.id:
+        raise ValueError(f"the position is for {position.variant}, not {variant.id}")
     game = position.game(variant)
     for step in steps:
         game = game.roll(dice=step.dice) if isinstance(step, Roll) else game.apply(step)
@@ -158,7 +160,9 @@ def register(subparsers: Any) -> None:
             "conforms; 1: differs; 2: harness error or bad input."
         ),
     )
-    p.add_argument("--engine", required=True, metavar="CMD", help='e.g. "node harness.js"')
+    p.add_argument("--engine", required=True, metavar="CMD",
+                   help='the engine\'s command line, split as a shell splits it (no pipes or '
+                   'redirections), e.g. "node harness.js"')
     p.add_argument("--edition", action="append", metavar="ID",
                    help="an edition id or file (repeatable; default: every bundled edition)")
     p.add_argument("--games", type=int, default=20, help="random games per edition (20)")
