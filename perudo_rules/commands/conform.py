@@ -153,11 +153,12 @@ def register(subparsers: Any) -> None:
         "conform",
         help="certify an engine that speaks the harness protocol",
         description=(
-            "Start ENGINE (a command line), read the knob values it claims, and for every "
-            "edition it claims run the scenarios that apply, random games against the "
-            "reference with the same dice, and the published perft counts. Reports every "
-            "rule id as passed, failed (with a minimal witness) or not reached. Exit 0: "
-            "conforms; 1: differs; 2: harness error or bad input."
+            "Start the engine CMD (it speaks the harness protocol, spec/harness.schema.json), "
+            "read the knob values it claims, and for every edition it claims run the "
+            "scenarios that apply, random games against the reference with the same dice, "
+            "and the published perft counts. Reports every rule id as passed, failed (with "
+            "a minimal witness), not reached or not observed. Exit 0: conforms; 1: differs; "
+            "2: harness error or bad input."
         ),
     )
     p.add_argument("--engine", required=True, metavar="CMD",
