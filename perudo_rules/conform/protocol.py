@@ -92,8 +92,8 @@ def _claim_schema() -> dict[str, Any]:
     props: dict[str, Any] = {}
     for knob in KNOBS:
         one = dict(knob.schema)
+        # the values only: what a knob decides is spec/variant.schema.json's to say
         props[knob.path] = {
-            "description": knob.description,
             "anyOf": [{"const": ANY}, one, {"type": "array", "items": one, "minItems": 1}],
         }
     return {
