@@ -32,6 +32,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "perudo_rules.commands.play",
     "perudo_rules.commands.scenarios",
     "perudo_rules.commands.simulate",
+    "perudo_rules.commands.conform",
 )
 
 

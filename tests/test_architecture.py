@@ -30,10 +30,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("record", ("fastplay", "probability", "describe", "position", "record", "recordformat")),
     # Integer action ids for the RL adapters.
     ("ids", ("actionmap",)),
-    # Tools over games and records.
-    ("tools", ("referee", "scenarios", "witness", "bots", "simulate")),
-    # Front ends: the command line, the Sphinx extension, the RL adapters, the package.
-    ("front", ("commands", "cli", "sphinxext", "openspiel", "pettingzoo", "__main__", "")),
+    # Tools over games and records; perft counts and the conformance kit.
+    ("tools", ("referee", "scenarios", "witness", "bots", "simulate", "perft", "conform")),
+    # Front ends: the command line, the Sphinx extension, the RL adapters, the built-in
+    # conformance harnesses, the package.
+    ("front", (
+        "commands", "cli", "sphinxext", "openspiel", "pettingzoo", "harness", "__main__", "",
+    )),
 )
 # [layers-end]
 

@@ -89,6 +89,7 @@ PAGES = [
     "core-rules",
     "bid-ranks",
     "scenarios",
+    "conformance",
     "format",
     "house-rules",
     "api",
@@ -238,6 +239,17 @@ def test_glossary_terms(html_dir: Path) -> None:
     ids = _ids(_read(html_dir, "glossary"))
     for term in ("Dudo", "Calza", "Palifico", "Aztec", "Paco", "wild", "bid rank"):
         assert f"term-{term.replace(' ', '-')}" in ids, term
+
+
+def test_conformance_page_certifies_the_reference_and_publishes_perft(html_dir: Path) -> None:
+    page = _read(html_dir, "conformance")
+    ids = _ids(page)
+    reference = page.split("perudo-rules step API")[1].split("</table>")[0]
+    for vid in available_variants():
+        assert re.search(rf"<p>{vid}</p></td>\s*<td><p>conforms</p>", reference), vid
+        assert f"perft-{vid}" in ids, vid
+        assert f'href="#perft-{vid}"' in reference, vid
+    assert "spec/harness.schema.json" in _text(page)
 
 
 def test_api_reference_is_generated(html_dir: Path) -> None:

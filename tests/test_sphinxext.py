@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("sphinx")
 
+from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
 from perudo_rules import load_variant
@@ -21,6 +22,7 @@ from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.ranks import bid_space
 from perudo_rules.rules import core_rule_details, core_rules
 from perudo_rules.sphinxext import rule_anchor
+from perudo_rules.variant import available_variants
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 
@@ -257,3 +259,40 @@ def test_dangling_rule_reference_warns(
     (Path(app.srcdir) / "compare.rst").write_text("Compare\n=======\n", encoding="utf-8")
     app.build()
     assert re.search(r"static\.rst:\d+: WARNING: .*alpha:no\.such_rule", _warnings(app))
+
+
+def test_conformance_page_tabulates_the_harnesses_and_links_the_perft_tables(
+    built: SphinxTestApp,
+) -> None:
+    page = _html(built, "conformance")
+    text = _text(page)
+    assert "perudo-rules step API : the step API (the reference)." in text
+    # one row per variant file of the project, every claimed edition conforms
+    for vid in ("alpha", "beta"):
+        assert re.search(rf"<p>{vid}</p></td>\s*<td><p>conforms</p>", page), vid
+    assert "failed" not in text
+    # the rule families are the columns, and the perft tables are anchored per edition
+    for family in ("bidding", "calza", "palifico", "play"):
+        assert f"<p>{family}</p></th>" in page
+    for vid in available_variants():
+        assert f'id="perft-{vid}"' in page
+    assert "ending in a call" in text
+    # JavaScript: certified under Node when it is installed, else said so
+    if shutil.which("node") or shutil.which("nodejs"):
+        assert "perudo.js : a JavaScript engine under Node" in text
+        assert "not claimed" in text  # alpha and beta are Perudo editions it does not play
+    else:
+        assert "not certified here (no Node.js)" in text
+
+
+def test_a_failed_rule_family_links_to_its_witness() -> None:
+    from perudo_rules.conform.runner import EditionReport
+    from perudo_rules.sphinxext.conformance import families, family_cell
+
+    rep = EditionReport("italian", True, passed={"calza.enabled": 3}, failed={"calza.who": 2})
+    cell = family_cell(rep, "calza", "pettingzoo")
+    ref = cell.next_node(nodes.reference)
+    assert ref["refid"] == "conformance-pettingzoo-italian-calza-who"
+    assert "failed 1 (calza.who)" in cell.astext()
+    assert family_cell(rep, "bidding", "x") == "not reached"
+    assert families()[0] == "players" and families()[-1] == "play"

@@ -30,6 +30,12 @@ file it reads, so editing a variant file rebuilds the pages that show it):
     Divergence witnesses between two variants, replayed by the engine.
 ``.. perudo-simulation:: ID [ID ...]``
     A small fixed-seed simulation: statistics table and plot.
+``.. perudo-conformance::``
+    The built-in harnesses through the conformance kit: implementations x editions,
+    passed / failed / not claimed per rule family, with the witnesses
+    (``:harnesses:``, ``:editions:``, ``:games:``, ``:seed:``).
+``.. perudo-perft::``
+    The published perft tables of every bundled edition (``spec/perft/``).
 
 Rule anchors are cross-referenced with the ``:rule:`` role: ``:rule:`italian:calza.who```
 (a variant's rule), ``:rule:`calza.who``` (the knob in the format reference),
@@ -46,7 +52,7 @@ The package is split the way sphinx-design splits its extension: ``shared`` (doc
 node builders), ``events`` (event handlers and the dependency bookkeeping), ``base``
 (the directive base class: loading data and noting dependencies), then one module per
 directive family: ``editions``, ``fileformat``, ``compare``, ``interpretations``,
-``ladder``, ``scenarios``, ``witnesses`` and ``simulation``.
+``ladder``, ``scenarios``, ``witnesses``, ``simulation`` and ``conformance``.
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ from sphinx.util.typing import ExtensionMetadata
 
 from perudo_rules.sphinxext import events
 from perudo_rules.sphinxext.compare import CompareDirective
+from perudo_rules.sphinxext.conformance import ConformanceDirective, PerftDirective
 from perudo_rules.sphinxext.editions import (
     CoreRulesDirective,
     EditionsDirective,
@@ -85,6 +92,8 @@ DIRECTIVES = {
     "perudo-scenarios": ScenariosDirective,
     "perudo-witnesses": WitnessesDirective,
     "perudo-simulation": SimulationDirective,
+    "perudo-conformance": ConformanceDirective,
+    "perudo-perft": PerftDirective,
 }
 
 

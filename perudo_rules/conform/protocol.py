@@ -1,0 +1,241 @@
+"""The harness protocol: JSON lines between the conformance runner and an engine.
+
+The runner starts the engine as a subprocess and writes one JSON object per line to its
+standard input; the engine answers each with exactly one JSON object on one line of its
+standard output (its standard error is free for logs). ``spec/harness.schema.json`` is
+:func:`harness_schema` (a test keeps the file fresh; rewrite it with
+``python -m perudo_rules.conform.protocol > spec/harness.schema.json``) and
+``docs/conformance.rst`` walks through a session.
+
+The commands, and their replies:
+
+``{"cmd": "hello", "protocol": 1}``
+    ``{"name": ..., "claims": [CLAIM, ...]}``. A claim maps every knob path
+    (:data:`perudo_rules.knobs.KNOB_PATHS`) to the value the engine implements, a list of
+    values, or ``"*"`` (any value). An edition is *claimed* when one claim covers each of
+    its knob values; an edition no claim covers is reported "not claimed", never failed.
+``{"cmd": "start", "edition": {...}, "dice": [[...], ...], "first_player": 0, ...}``
+    A new game at the start of a round: the edition's knob values, one cup per seat
+    (``[]`` for a seat that is out), who opens, ``round`` (its number), ``palifico``
+    (whether that seat opens its palifico round) and ``palifico_used`` (the seats that
+    had theirs before). ``{"ok": true}``, or ``{"skip": "why"}`` for a start the engine
+    cannot set up (not counted either way).
+``{"cmd": "legal", "seat": 2}``
+    ``{"actions": ["2:3x4", "2:dudo", ...]}``: every action that seat may take now, in
+    the notation of :mod:`perudo_rules.actions`, in any order. Bids are listed up to the
+    dice in play (with ``bidding.quantity_cap: none``, up to the dice in play plus one);
+    the runner plays no legal bid beyond that table.
+``{"cmd": "act", "action": "1:dudo"}``
+    ``{"ok": true}`` when the engine takes it, ``{"illegal": "why"}`` when it refuses it
+    (nothing changes). A Dudo or Calza ends the round, and its reply carries an
+    ``outcome``: ``delta`` (the dice each seat lost, negative, or gained), ``next`` (who
+    opens the next round, ``null`` once the game is over), ``palifico`` (whether that
+    round is a palifico round), ``eliminated`` (the seats the round put out) and
+    ``winner`` (``null`` while the game goes on).
+``{"cmd": "roll", "dice": [[...], ...]}``
+    The next round's dice, one cup per seat as the outcome left them: ``{"ok": true}``.
+``{"cmd": "quit"}``
+    No reply; the engine exits.
+
+Any reply may instead be ``{"error": "why"}``: the engine cannot go on (a harness error).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from perudo_rules.actions import ACTION_PATTERN
+from perudo_rules.knobs import KNOB_PATHS, KNOBS
+
+__all__ = [
+    "ANY",
+    "PROTOCOL",
+    "claim_covers",
+    "claims_problem",
+    "harness_schema",
+    "schema_json",
+]
+
+#: The protocol version the runner speaks (``hello``'s ``protocol``).
+PROTOCOL = 1
+#: A claim's value for "every value of this knob".
+ANY = "*"
+
+_SEATS: dict[str, Any] = {"type": "integer", "minimum": 0}
+_CUPS: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "array", "items": {"type": "integer", "minimum": 1}},
+    "description": "One cup per seat, [] for a seat that is out.",
+}
+_ACTION: dict[str, Any] = {"type": "string", "pattern": ACTION_PATTERN}
+#: What ``act`` may send: also bids the rules refuse outright (zero dice, face 0), which
+#: the engine must refuse.
+_ANY_ACTION: dict[str, Any] = {
+    "type": "string",
+    "pattern": r"^(0|[1-9][0-9]{0,5}):(?:([0-9]{1,9})x([0-9]{1,3})|(dudo|calza))$",
+}
+
+
+def _cmd(name: str, description: str, **props: Any) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "description": description,
+        "required": ["cmd", *props],
+        "properties": {"cmd": {"const": name}, **props},
+        "additionalProperties": False,
+    }
+
+
+def _claim_schema() -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    for knob in KNOBS:
+        one = dict(knob.schema)
+        # the values only: what a knob decides is spec/variant.schema.json's to say
+        props[knob.path] = {
+            "anyOf": [{"const": ANY}, one, {"type": "array", "items": one, "minItems": 1}],
+        }
+    return {
+        "type": "object",
+        "description": (
+            "Knob values the engine implements: a value, a list of values or '*' (any) for "
+            "every knob path; an edition is claimed when one claim covers all its values."
+        ),
+        "required": list(KNOB_PATHS),
+        "properties": props,
+        "additionalProperties": False,
+    }
+
+
+def harness_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of every message of the harness protocol."""
+    outcome = {
+        "type": "object",
+        "required": ["delta", "next", "palifico", "eliminated", "winner"],
+        "properties": {
+            "delta": {"type": "array", "items": {"type": "integer"}},
+            "next": {"oneOf": [_SEATS, {"type": "null"}]},
+            "palifico": {"type": "boolean"},
+            "eliminated": {"type": "array", "items": _SEATS},
+            "winner": {"oneOf": [_SEATS, {"type": "null"}]},
+        },
+        "additionalProperties": False,
+    }
+    edition = {
+        "type": "object",
+        "description": "Every knob path of perudo_rules.knobs with the edition's value.",
+        "required": list(KNOB_PATHS),
+    }
+    requests = [
+        _cmd("hello", "First message: the engine names itself and its claims.",
+             protocol={"const": PROTOCOL}),
+        _cmd("start", "A new game at the start of a round.",
+             edition=edition, dice=_CUPS, first_player=_SEATS,
+             round={"type": "integer", "minimum": 1}, palifico={"type": "boolean"},
+             palifico_used={"type": "array", "items": _SEATS}),
+        _cmd("legal", "Every action one seat may take now.", seat=_SEATS),
+        _cmd("act", "Take an action, or refuse it.", action=_ANY_ACTION),
+        _cmd("roll", "The next round's dice.", dice=_CUPS),
+        _cmd("quit", "The engine exits; no reply."),
+    ]  # fmt: skip
+    replies = [
+        {
+            "type": "object",
+            "description": "Reply to hello.",
+            "required": ["name", "claims"],
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": 200},
+                "version": {"type": "string"},
+                "claims": {"type": "array", "items": _claim_schema()},
+            },
+        },
+        {
+            "type": "object",
+            "description": "Reply to start, act and roll: done (an act ending a round "
+            "carries its outcome).",
+            "required": ["ok"],
+            "properties": {"ok": {"const": True}, "outcome": outcome},
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "description": "Reply to legal.",
+            "required": ["actions"],
+            "properties": {"actions": {"type": "array", "items": _ACTION}},
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "description": "Reply to act: refused, nothing changed (why: a rule id or words).",
+            "required": ["illegal"],
+            "properties": {"illegal": {"type": "string"}},
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "description": "Reply to start: a position this engine cannot set up.",
+            "required": ["skip"],
+            "properties": {"skip": {"type": "string"}},
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "description": "Any reply: the engine cannot go on.",
+            "required": ["error"],
+            "properties": {"error": {"type": "string"}},
+            "additionalProperties": False,
+        },
+    ]
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://perudo-rules.invalid/spec/harness.schema.json",
+        "title": "perudo-rules harness protocol",
+        "description": (
+            "JSON lines: the runner writes one request a line to the engine's standard "
+            "input; the engine answers each (but quit) with one reply a line."
+        ),
+        "$defs": {"request": {"oneOf": requests}, "reply": {"anyOf": replies}},
+    }
+
+
+def schema_json() -> str:
+    """The schema as the text of ``spec/harness.schema.json``."""
+    return json.dumps(harness_schema(), indent=2) + "\n"
+
+
+def claims_problem(claims: Any) -> str | None:
+    """Why ``claims`` (the ``hello`` reply's) is malformed, or ``None``."""
+    if not isinstance(claims, list):
+        return "claims must be a list of objects"
+    for i, claim in enumerate(claims):
+        if not isinstance(claim, dict):
+            return f"claim {i} is not an object"
+        missing = [p for p in KNOB_PATHS if p not in claim]
+        if missing:
+            return f"claim {i} does not name {missing[0]} (every knob path, '*' for any value)"
+        extra = [k for k in claim if k not in KNOB_PATHS]
+        if extra:
+            return f"claim {i} names {str(extra[0])[:60]!r}, which is no knob path"
+    return None
+
+
+def _covers(claimed: Any, value: Any) -> bool:
+    if claimed == ANY:
+        return True
+    if isinstance(claimed, list):
+        return any(_same(c, value) for c in claimed)
+    return _same(claimed, value)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def claim_covers(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> bool:
+    """Whether one of ``claims`` covers every knob value of ``values`` (an edition)."""
+    return any(all(_covers(c.get(p), values[p]) for p in KNOB_PATHS) for c in claims)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(schema_json(), end="")

@@ -1,0 +1,480 @@
+"""The conformance run: scenarios, differential games and perft counts, per edition.
+
+:func:`conform` starts the engine, reads its claims and, for every edition asked for that
+it claims, runs the exported scenarios that apply, then random games driven by the
+reference with the same dice, then the published perft counts
+(:mod:`perudo_rules.perft`), and tallies every comparison by rule id. The first failure of
+each rule id is shrunk to a minimal witness (:mod:`perudo_rules.conform.shrink`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action
+from perudo_rules.conform.check import Finding, Session
+from perudo_rules.conform.engine import Channel, Engine, HarnessError
+from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem
+from perudo_rules.conform.shrink import Case, shrink
+from perudo_rules.errors import ActionSyntaxError
+from perudo_rules.game import Game
+from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.perft import published
+from perudo_rules.position import Position, Roll, parse_step
+from perudo_rules.rules import core_rules
+from perudo_rules.scenarios import Scenario, load_scenarios
+from perudo_rules.variant import Variant, load_variant
+
+__all__ = [
+    "NOT_OBSERVED",
+    "EditionReport",
+    "Failure",
+    "PerftCheck",
+    "Report",
+    "conform",
+    "rule_ids",
+]
+
+#: Most rounds a random game plays before it stops (a game with Calza may not end).
+MAX_ROUNDS = 40
+#: Most positions the perft walk expands per published position by default (it replays
+#: each from the position's start: the deepest depth within this budget is counted).
+PERFT_NODES = 200
+Progress = Callable[[str], None]
+
+
+def rule_ids() -> tuple[str, ...]:
+    """Every rule id a report counts: the knob paths, then the fixed rules."""
+    return (*KNOB_PATHS, *core_rules())
+
+
+#: Rule ids the protocol cannot observe: the runner seats the players, deals and rolls the
+#: dice and names the opener; labels and reveals are not part of it.
+NOT_OBSERVED: frozenset[str] = frozenset({
+    "players.min", "players.max", "dice.per_player", "wild.name", "setup.first_player",
+    "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best", "play.roll",
+    "play.reveal", "play.public_counts", "challenge.early_stop",
+    "challenge.stop_when_unreachable",
+})  # fmt: skip
+
+
+@dataclass
+class Failure:
+    """The first failure of a rule id: what differed, and a minimal case that shows it.
+
+    ``witness`` is a position plus actions (the JSON of :mod:`perudo_rules.position`,
+    ``check --position`` reads it); ``then`` an action the engine must refuse there;
+    ``overrides`` knob values the case changes from the edition (a scenario's).
+    """
+
+    rule: str
+    detail: str
+    witness: dict[str, Any]
+    source: str
+    then: str | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PerftCheck:
+    """One published perft position counted through the engine."""
+
+    name: str
+    depth: int
+    expected: list[int]
+    got: list[int]
+
+    @property
+    def ok(self) -> bool:
+        """Whether the engine's counts are the published ones."""
+        return self.expected == self.got
+
+
+@dataclass
+class EditionReport:
+    """What one edition's run found."""
+
+    edition: str
+    claimed: bool
+    passed: dict[str, int] = field(default_factory=dict)
+    failed: dict[str, int] = field(default_factory=dict)
+    failures: dict[str, Failure] = field(default_factory=dict)
+    scenarios: int = 0
+    games: int = 0
+    skipped: int = 0
+    perft: list[PerftCheck] = field(default_factory=list)
+
+    @property
+    def tested(self) -> bool:
+        """Whether anything ran: an engine that skips every start certifies nothing."""
+        return bool(self.scenarios or self.games or self.perft)
+
+    @property
+    def conforms(self) -> bool:
+        """Something ran, no rule failed and every perft count agrees."""
+        return self.tested and not self.failed and all(p.ok for p in self.perft)
+
+    def status(self, rule: str) -> str:
+        """``passed``, ``failed``, ``not reached`` or ``not observed`` (a rule the protocol
+        cannot see, :data:`NOT_OBSERVED`)."""
+        if rule in self.failed:
+            return "failed"
+        if rule in self.passed:
+            return "passed"
+        return "not observed" if rule in NOT_OBSERVED else "not reached"
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON."""
+        if not self.claimed:
+            return {"edition": self.edition, "claimed": False}
+        return {
+            "edition": self.edition,
+            "claimed": True,
+            "conforms": self.conforms,
+            "tested": self.tested,
+            "scenarios": self.scenarios,
+            "games": self.games,
+            "skipped": self.skipped,
+            "rules": {
+                r: {
+                    "status": self.status(r),
+                    "passed": self.passed.get(r, 0),
+                    "failed": self.failed.get(r, 0),
+                }
+                for r in rule_ids()
+            },
+            "failures": [
+                {"rule": f.rule, "detail": f.detail, "source": f.source, "witness": f.witness,
+                 "then": f.then, "overrides": f.overrides}
+                for f in self.failures.values()
+            ],
+            "perft": [
+                {"position": p.name, "depth": p.depth, "expected": p.expected, "got": p.got}
+                for p in self.perft
+            ],
+        }
+
+
+@dataclass
+class Report:
+    """A whole run: the engine, each edition, the time it took and any harness error."""
+
+    engine: str
+    command: str
+    editions: list[EditionReport]
+    seconds: float = 0.0
+    error: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """0 conforms, 1 differs, 2 harness error."""
+        if self.error is not None:
+            return 2
+        return 0 if all(e.conforms for e in self.editions if e.claimed) else 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON."""
+        return {
+            "engine": self.engine,
+            "command": self.command,
+            "exit": self.exit_code,
+            "error": self.error,
+            "seconds": round(self.seconds, 2),
+            "editions": [e.to_json() for e in self.editions],
+        }
+
+
+class _Run:
+    """One edition against one engine."""
+
+    def __init__(
+        self, engine: Channel, variant: Variant, values: dict[str, Any], report: EditionReport
+    ) -> None:
+        self.engine = engine
+        self.variant = variant
+        self.values = values
+        self.report = report
+
+    def session(self, variant: Variant | None = None) -> Session:
+        v = variant or self.variant
+        return Session(self.engine, v, v.values() if variant is not None else self.values)
+
+    def tally(self, found: Sequence[Finding], session: Session, source: str,
+              probe: Action | None = None) -> None:  # fmt: skip
+        rep = self.report
+        for f in found:
+            if f.ok:
+                rep.passed[f.rule] = rep.passed.get(f.rule, 0) + 1
+                continue
+            rep.failed[f.rule] = rep.failed.get(f.rule, 0) + 1
+            if f.rule not in rep.failures:
+                pos, steps = session.witness_steps()
+                case = Case(pos, steps, probe)
+                rep.failures[f.rule] = self.witness(session.variant, case, f, source)
+                if not session.broken:
+                    session.resync()
+
+    # --- witnesses ----------------------------------------------------------------------
+
+    def replay(self, variant: Variant, case: Case, rule: str) -> tuple[Case, str] | None:
+        """Replay ``case``; the case cut where ``rule`` failed, and how, or ``None``."""
+        s = self.session(variant if variant is not self.variant else None)
+        try:
+            case.position.game(variant)
+        except ValueError:
+            return None
+        if not s.start(case.position):
+            return None
+        for i, a in enumerate(case.actions):
+            assert s.game is not None
+            if s.game.to_move is None or s.game.violation(a) is not None:
+                return None
+            hit = _failed(s.check_point(), rule)
+            if hit is not None:
+                return Case(case.position, case.actions[:i]), hit
+            hit = _failed(s.apply(a), rule)
+            if hit is not None:
+                return Case(case.position, case.actions[: i + 1]), hit
+            if s.broken:
+                return None
+        assert s.game is not None
+        if s.game.to_move is None:
+            return None
+        hit = _failed(s.check_point(), rule)
+        if hit is not None:
+            return Case(case.position, case.actions), hit
+        if case.probe is not None and s.game.violation(case.probe) is not None:
+            hit = _failed(s.probe(case.probe), rule)
+            if hit is not None:
+                return case, hit
+        return None
+
+    def witness(self, variant: Variant, case: Case, finding: Finding, source: str) -> Failure:
+        def fails(c: Case) -> Case | None:
+            got = self.replay(variant, c, finding.rule)
+            return None if got is None else got[0]
+
+        small = shrink(case, fails)
+        again = self.replay(variant, small, finding.rule)
+        detail = finding.detail if again is None else again[1]
+        if again is not None:
+            small = again[0]
+        pos = small.position
+        witness = {"variant": self.report.edition, **Position(
+            pos.dice, pos.first_player, pos.palifico, pos.round, pos.palifico_used
+        ).to_json(small.actions)}  # fmt: skip
+        witness.setdefault("actions", [])
+        then = None if small.probe is None else format_action(small.probe)
+        base = self.values
+        overrides = {k: v for k, v in variant.values().items() if base.get(k) != v}
+        return Failure(finding.rule, detail, witness, source, then, overrides)
+
+    # --- scenarios ----------------------------------------------------------------------
+
+    def scenario(self, sc: Scenario) -> None:
+        variant = sc.variant(self.report.edition)
+        s = self.session(variant if sc.overrides else None)
+        if not s.start(sc.start):
+            self.report.skipped += 1
+            return
+        self.report.scenarios += 1
+        source = f"scenario {sc.id}"
+        for step in sc.steps:
+            game = s.game
+            assert game is not None
+            parsed = parse_step(step.action)
+            if isinstance(parsed, Roll):
+                s.roll(parsed.dice)
+                continue
+            if game.to_move is None:
+                return
+            self.tally(s.check_point(), s, source)
+            expect = step.expect_for(self.report.edition)
+            if isinstance(parsed, Bid) and parsed.quantity > game.space.cap and (
+                game.violation(parsed) is None
+            ):
+                return  # a legal bid beyond the listed table: outside the protocol's scope
+            if "illegal" in expect and game.violation(parsed) is not None:
+                self.tally(s.probe(parsed), s, source, probe=parsed)
+            elif not step.probe and game.violation(parsed) is None:
+                self.tally(s.apply(parsed), s, source)
+            if s.broken:
+                return
+
+    # --- random games -------------------------------------------------------------------
+
+    def game(self, rng: random.Random, number: int) -> None:
+        rules = self.variant.rules
+        players = rng.randint(rules.players_min, min(rules.players_max, 4))
+        game = Game.new(self.variant, players, seed=rng.getrandbits(32))
+        s = self.session()
+        if not s.start(Position.of(game)):
+            self.report.skipped += 1
+            return
+        self.report.games += 1
+        source = f"random game {number}"
+        while s.game is not None and s.game.winner is None and s.game.round <= MAX_ROUNDS:
+            g = s.game
+            if g.to_move is None:
+                s.roll(g.roll(rng=rng).dice)
+                continue
+            self.tally(s.check_point(), s, source)
+            if rng.random() < 0.3:
+                bad = _illegal(g, rng)
+                if bad is not None:
+                    self.tally(s.probe(bad), s, source, probe=bad)
+                    if s.broken:
+                        return
+            legal = g.legal_actions()
+            self.tally(s.apply(legal[int(rng.random() * len(legal))]), s, source)
+            if s.broken:
+                return
+
+    # --- perft --------------------------------------------------------------------------
+
+    def perft(self, entry: dict[str, Any], budget: int) -> None:
+        pos = Position.from_json(entry["position"])
+        nodes: list[int] = entry["nodes"]
+        calls: list[int] = entry["calls"]
+        depth, expanded = 1, 1
+        while depth < len(nodes) and expanded + nodes[depth - 1] - calls[depth - 1] <= budget:
+            expanded += nodes[depth - 1] - calls[depth - 1]
+            depth += 1
+        got = [0] * depth
+        seats = [s for s, c in enumerate(pos.dice) if c]
+        start = {
+            "cmd": "start", "edition": self.values, "dice": [list(c) for c in pos.dice],
+            "first_player": pos.first_player, "round": pos.round, "palifico": pos.palifico,
+            "palifico_used": list(pos.palifico_used),
+        }  # fmt: skip
+
+        def walk(path: list[str]) -> None:
+            reply = self.engine.ask(start)
+            if "skip" in reply:
+                raise _Skipped
+            for text in path:
+                if self.engine.ask({"cmd": "act", "action": text}).get("ok") is not True:
+                    raise HarnessError(f"perft: the engine refuses {text}, which it listed")
+            children: list[str] = []
+            for seat in seats:
+                listed = self.engine.ask({"cmd": "legal", "seat": seat}).get("actions")
+                if not isinstance(listed, list):
+                    raise HarnessError("the engine answered 'legal' without an action list")
+                children += [str(a) for a in listed]
+            got[len(path)] += len(children)
+            if len(path) + 1 < depth:
+                for text in children:
+                    try:
+                        is_bid = isinstance(parse_action(text), Bid)
+                    except ActionSyntaxError:
+                        what = f"the engine lists {text[:60]!r}: not an action"
+                        raise HarnessError(what) from None
+                    if is_bid:
+                        walk([*path, text])
+
+        try:
+            walk([])
+        except _Skipped:
+            self.report.skipped += 1
+            return
+        self.report.perft.append(PerftCheck(entry["name"], depth, nodes[:depth], got))
+
+
+class _Skipped(Exception):
+    pass
+
+
+def _failed(found: Sequence[Finding], rule: str) -> str | None:
+    for f in found:
+        if f.rule == rule and not f.ok:
+            return f.detail
+    return None
+
+
+def _illegal(game: Game, rng: random.Random) -> Action | None:
+    """An action the reference refuses now, drawn from the round's bids and every call."""
+    assert game.to_move is not None
+    seats = [s for s, c in enumerate(game.dice_counts) if c]
+    table = game.space.bids
+    cands: list[Action] = []
+    for _ in range(8):
+        seat = seats[int(rng.random() * len(seats))]
+        kind = rng.random()
+        if kind < 0.6 and table:
+            q, f = table[int(rng.random() * len(table))]
+            a: Action = Bid(game.to_move if kind < 0.5 else seat, q, f)
+        else:
+            a = Dudo(seat) if kind < 0.8 else Calza(seat)
+        if game.violation(a) is not None:
+            cands.append(a)
+    return cands[0] if cands else None
+
+
+def _edition(ref: str) -> Variant:
+    return load_variant(ref)
+
+
+def conform(
+    command: str,
+    editions: Sequence[str],
+    games: int = 20,
+    seed: int = 0,
+    timeout: float = 10.0,
+    progress: Progress | None = None,
+    scenarios: Sequence[Scenario] | None = None,
+    channel: Channel | None = None,
+    perft_nodes: int = PERFT_NODES,
+) -> Report:
+    """Run the kit against the engine ``command`` on ``editions`` (ids or files).
+
+    ``channel`` replaces the subprocess (an engine in the same process, for tests);
+    ``scenarios`` replaces the bundled scenarios; ``progress`` receives a line per step;
+    ``perft_nodes`` bounds the positions each perft walk expands.
+    """
+    variants = [_edition(e) for e in editions]
+    started = time.monotonic()
+    report = Report(engine="?", command=command, editions=[])
+    say = progress or (lambda text: None)
+    try:
+        with contextlib.ExitStack() as stack:
+            engine = channel or stack.enter_context(Engine(command, timeout=timeout))
+            hello = engine.ask({"cmd": "hello", "protocol": PROTOCOL})
+            name, claims = hello.get("name"), hello.get("claims")
+            if not isinstance(name, str) or not name:
+                raise HarnessError("the engine's hello reply has no name")
+            problem = claims_problem(claims)
+            if problem is not None:
+                raise HarnessError(f"the engine's claims are malformed: {problem}")
+            assert isinstance(claims, list)
+            report.engine = name[:200]
+            all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
+            for ref, variant in zip(editions, variants, strict=True):
+                values = variant.values()
+                rep = EditionReport(edition=variant.id if variant.ref else ref,
+                                    claimed=claim_covers(claims, values))  # fmt: skip
+                report.editions.append(rep)
+                if not rep.claimed:
+                    continue
+                run = _Run(engine, variant, values, rep)
+                for sc in all_scenarios:
+                    if rep.edition in sc.variants and (
+                        not sc.overrides or claim_covers(claims, sc.variant(rep.edition).values())
+                    ):
+                        say(f"{rep.edition}: scenario {sc.id}")
+                        run.scenario(sc)
+                rng = random.Random(f"{seed}:{rep.edition}")
+                for n in range(1, games + 1):
+                    say(f"{rep.edition}: random game {n}/{games}")
+                    run.game(rng, n)
+                for entry in published(rep.edition):
+                    say(f"{rep.edition}: perft {entry['name']}")
+                    run.perft(entry, perft_nodes)
+    except HarnessError as exc:
+        report.error = str(exc)
+    report.seconds = time.monotonic() - started
+    return report

@@ -1,0 +1,121 @@
+"""The fast path's harness: the kernel's per-round tables, as :mod:`perudo_rules.fastplay`
+plays them, behind the protocol.
+
+``python -m perudo_rules.harness.fastplay``. :func:`perudo_rules.fastplay.play` draws whole
+random games without building a state per action; this harness makes the same calls on
+the same :class:`~perudo_rules.kernel.RoundRules` (``opening_ranks`` / ``raise_ranks`` for
+the bids, ``calls`` for Dudo and Calza, ``count`` and ``settle`` for the outcome, then the
+next round's table from the settlement), one action at a time, so that the kit certifies
+the path the simulations run on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from perudo_rules.actions import Bid, Dudo, format_action, parse_action
+from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
+from perudo_rules.kernel import RoundRules, round_rules
+from perudo_rules.ruleset import Ruleset
+
+__all__ = ["FastHarness"]
+
+
+class FastHarness(Harness):
+    """Kernel tables and ranks, as the fast path keeps them."""
+
+    name = "perudo-rules fast path (kernel tables)"
+
+    def __init__(self) -> None:
+        self.rules: Ruleset | None = None
+        self.rr: RoundRules | None = None
+        self.dice: tuple[tuple[int, ...], ...] = ()
+        self.counts: tuple[int, ...] = ()
+        self.to_move: int | None = None
+        self.cur = -1
+        self.bidder = -1
+        self.round_no = 1
+        self.palifico = False
+        self.owner: int | None = None
+        self.used: frozenset[int] = frozenset()
+        self.next: int | None = None
+
+    def _round(self) -> None:
+        assert self.rules is not None
+        self.rr = round_rules(self.rules, self.counts, self.palifico, self.round_no,
+                              self.owner, self.used)  # fmt: skip
+        self.cur = -1
+
+    def start(self, edition: Mapping[str, Any], dice: Cups, first_player: int, round: int,
+              palifico: bool, palifico_used: Sequence[int]) -> dict[str, Any]:  # fmt: skip
+        """The round's table from the position (as ``Game.start`` would set it up)."""
+        self.rules = edition_variant(edition).rules
+        self.dice = tuple(tuple(c) for c in dice)
+        self.counts = tuple(len(c) for c in self.dice)
+        self.to_move = first_player
+        self.round_no = round
+        self.palifico = palifico
+        self.owner = first_player if palifico else None
+        self.used = frozenset(palifico_used) | ({first_player} if palifico else frozenset())
+        self._round()
+        return {"ok": True}
+
+    def _bids(self) -> list[Bid]:
+        rr, to_move = self.rr, self.to_move
+        assert rr is not None and to_move is not None
+        ranks = rr.raise_ranks(to_move, self.cur)
+        return [Bid(to_move, *rr.table.bids[r]) for r in ranks]
+
+    def legal(self, seat: int) -> list[str]:
+        """The ranks open to the player to move, and the calls the kernel lists."""
+        rr = self.rr
+        if rr is None or self.to_move is None:
+            return []
+        out = [format_action(b) for b in self._bids()] if seat == self.to_move else []
+        if self.cur >= 0:
+            out += [format_action(c) for c in rr.calls(self.to_move, self.bidder)
+                    if c.player == seat]  # fmt: skip
+        return out
+
+    def act(self, action: str) -> dict[str, Any]:
+        """A bid moves the rank on; a call is counted and settled by the kernel."""
+        rr, to_move = self.rr, self.to_move
+        if rr is None or to_move is None:
+            return {"illegal": "play.roll"}
+        a = parse_action(action)
+        if isinstance(a, Bid):
+            rank = rr.table.rank(a.quantity, a.face)
+            open_ranks = rr.raise_ranks(to_move, self.cur)
+            if a.player != to_move or rank is None or rank not in open_ranks:
+                return {"illegal": "not an open rank"}
+            self.cur, self.bidder = rank, to_move
+            self.to_move = rr.successor[to_move]
+            return {"ok": True}
+        if self.cur < 0 or a not in rr.calls(to_move, self.bidder):
+            return {"illegal": "not a listed call"}
+        q, f = rr.table.bids[self.cur]
+        bid = Bid(self.bidder, q, f)
+        dudo = isinstance(a, Dudo)
+        s = rr.settle(dudo, a.player, bid, rr.count(self.dice, f), to_move)
+        before = self.counts
+        self.counts = s.counts
+        self.to_move = None
+        self.next = s.next_player
+        self.palifico = s.next_palifico
+        self.owner = s.next_player if s.next_palifico else None
+        self.used = s.used
+        return {"ok": True, "outcome": outcome(before, s.counts, s.next_player,
+                                               s.next_palifico, s.winner)}  # fmt: skip
+
+    def roll(self, dice: Cups) -> dict[str, Any]:
+        """The next round's table, from the settlement."""
+        self.dice = tuple(tuple(c) for c in dice)
+        self.round_no += 1
+        self.to_move = self.next
+        self._round()
+        return {"ok": True}
+
+
+if __name__ == "__main__":  # pragma: no cover
+    serve(FastHarness())

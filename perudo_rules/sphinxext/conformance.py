@@ -1,0 +1,189 @@
+"""The conformance page: ``perudo-conformance`` (implementations x editions) and
+``perudo-perft`` (the published perft tables).
+
+``perudo-conformance`` runs the conformance kit (:mod:`perudo_rules.conform`) when the docs
+are built, against each built-in harness (:mod:`perudo_rules.harness`; in this process, so
+the build stays fast) and the JavaScript harness (under Node, when it is installed), with a
+few games per edition. Each implementation gets a table: one row per edition, one column per
+rule family (the part of the rule id before the dot), each cell passed / failed / not
+reached / not observed (rules the protocol cannot see); an edition the harness does not
+claim says so. Failed cells link to the witness; the perft column links to the edition's
+table from ``perudo-perft``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from perudo_rules.conform.runner import EditionReport, Report, conform, rule_ids
+from perudo_rules.harness import Harness
+from perudo_rules.perft import published
+from perudo_rules.sphinxext.base import PerudoDirective
+from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_files, variant_files
+from perudo_rules.sphinxext.shared import Cell, para, scrolling, self_link, table
+from perudo_rules.variant import available_variants
+
+__all__ = ["HARNESSES", "ConformanceDirective", "PerftDirective", "families", "family_cell"]
+
+#: The built-in harnesses the page certifies: name, module, class, what it is.
+HARNESSES: tuple[tuple[str, str, str, str], ...] = (
+    ("stepapi", "stepapi", "StepHarness", "the step API (the reference)"),
+    ("fastplay", "fastplay", "FastHarness", "the fast path's kernel tables"),
+    ("pettingzoo", "pettingzoo", "PettingZooHarness", "the PettingZoo environment"),
+    ("openspiel", "openspiel", "OpenSpielHarness", "the OpenSpiel adapter"),
+    ("pyspiel", "pyspiel_liars_dice", "LiarsDiceHarness", "OpenSpiel's own liars_dice"),
+    ("textarena", "textarena", "TextArenaHarness", "TextArena's LiarsDiceEnv"),
+)
+JS = Path(__file__).resolve().parents[2] / "harnesses" / "js" / "perudo.js"
+
+
+def families() -> list[str]:
+    """The rule families, in the order of the knob table, then ``play`` (the fixed rules)."""
+    return list(dict.fromkeys(r.split(".", 1)[0] for r in rule_ids()))
+
+
+class _InProcess:
+    def __init__(self, harness: Harness) -> None:
+        self.ask: Callable[[dict[str, Any]], dict[str, Any]] = harness.handle
+
+
+def _anchor(*parts: str) -> str:
+    return "-".join(["conformance", *parts]).replace(".", "-").replace("_", "-")
+
+
+def family_cell(rep: EditionReport, family: str, impl: str) -> Cell:
+    """The cell of one rule family: failed (a link to the first witness), passed, or not
+    reached."""
+    rules = [r for r in rule_ids() if r.split(".", 1)[0] == family]
+    statuses = [rep.status(r) for r in rules]
+    failed = [r for r, s in zip(rules, statuses, strict=True) if s == "failed"]
+    passed = statuses.count("passed")
+    if failed:
+        return para(self_link(f"failed {len(failed)} ({', '.join(failed)})",
+                              _anchor(impl, rep.edition, failed[0])))  # fmt: skip
+    if passed:
+        return f"passed {passed}/{len(rules)}"
+    return "not observed" if all(s == "not observed" for s in statuses) else "not reached"
+
+
+class ConformanceDirective(PerudoDirective):
+    """``.. perudo-conformance::``: every built-in harness through the kit, tabulated.
+
+    Options: ``:harnesses:`` (names of :data:`HARNESSES` and ``js``; default all),
+    ``:editions:`` (ids or files; default every file of the variants directory),
+    ``:games:`` (random games per edition, default 1), ``:seed:`` (0).
+    """
+
+    option_spec: ClassVar[dict[str, Any]] = {
+        "harnesses": directives.unchanged,
+        "editions": directives.unchanged,
+        "games": directives.nonnegative_int,
+        "seed": directives.nonnegative_int,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        names = (self.options.get("harnesses") or " ".join([*(h[0] for h in HARNESSES), "js"]))
+        asked = (self.options.get("editions") or "").split()
+        paths = [self.variant_path(e) for e in asked] if asked else variant_files(self.env)
+        for path in paths:
+            note_variant_files(self.env, path)
+        note_lists_every_file(self.env)
+        editions = [str(p) for p in paths]
+        games = self.options.get("games", 1)
+        seed = self.options.get("seed", 0)
+        out: list[nodes.Node] = [nodes.paragraph(
+            text=f"Computed when these docs were built: {games} random game(s) per edition, "
+            f"seed {seed}, every scenario that applies, and the perft tables below."
+        )]  # fmt: skip
+        known = {h[0]: h for h in HARNESSES}
+        for name in names.split():
+            if name == "js":
+                out += self._js(editions, games, seed)
+                continue
+            if name not in known:
+                raise self.error(f"perudo-conformance: no harness {name!r}")
+            _, module, cls, what = known[name]
+            try:
+                harness = getattr(importlib.import_module(f"perudo_rules.harness.{module}"), cls)()
+            except ImportError as exc:
+                out.append(para(nodes.strong(text=f"{what}: "),
+                                f"not certified here ({exc.msg.split(':')[0]})."))  # fmt: skip
+                continue
+            report = conform(f"python -m perudo_rules.harness.{module}", editions, games=games,
+                             seed=seed, channel=_InProcess(harness), perft_nodes=40)  # fmt: skip
+            out += self._report(name, what, report)
+        return out
+
+    def _js(self, editions: list[str], games: int, seed: int) -> list[nodes.Node]:
+        node = shutil.which("node") or shutil.which("nodejs")
+        what = "a JavaScript engine under Node (harnesses/js/perudo.js)"
+        if node is None or not JS.is_file():
+            return [para(nodes.strong(text=f"{what}: "), "not certified here (no Node.js).")]
+        report = conform(f"{node} {JS}", editions, games=games, seed=seed, perft_nodes=40)
+        return self._report("js", what, report)
+
+    def _report(self, impl: str, what: str, report: Report) -> list[nodes.Node]:
+        fams = families()
+        rows: list[list[Cell]] = []
+        for rep in report.editions:
+            if not rep.claimed:
+                rows.append([rep.edition, "not claimed", *([""] * (len(fams) + 1))])
+                continue
+            perft_ok = sum(1 for p in rep.perft if p.ok)
+            perft: Cell = (para(self_link(f"{perft_ok}/{len(rep.perft)}", f"perft-{rep.edition}"))
+                           if rep.perft else "none")  # fmt: skip
+            result = "conforms" if rep.conforms else ("differs" if rep.tested else "untested")
+            rows.append([rep.edition, result,
+                         *(family_cell(rep, f, impl) for f in fams), perft])  # fmt: skip
+        head = para(nodes.strong(text=f"{report.engine}"), f": {what}.")
+        if report.error is not None:
+            head += nodes.Text(f" Harness error: {report.error}")
+        out: list[nodes.Node] = [head, scrolling(
+            table(["edition", "result", *fams, "perft"], rows, classes=["perudo-conformance"])
+        )]  # fmt: skip
+        for rep in report.editions:
+            for fail in rep.failures.values():
+                box = nodes.container(ids=[_anchor(impl, rep.edition, fail.rule)],
+                                      classes=["perudo-witness"])  # fmt: skip
+                box += para(nodes.strong(text=f"{rep.edition}, {fail.rule}: "), fail.detail,
+                            f" ({fail.source}). Witness:")  # fmt: skip
+                text = json.dumps(fail.witness)
+                if fail.then is not None:
+                    text += f"\nthen {fail.then} (the engine must refuse it)"
+                if fail.overrides:
+                    text += f"\nwith the knob values {json.dumps(fail.overrides)}"
+                box += nodes.literal_block(text, text)
+                out.append(box)
+        return out
+
+
+class PerftDirective(PerudoDirective):
+    """``.. perudo-perft::``: the published perft tables (``spec/perft/``), per edition."""
+
+    def run(self) -> list[nodes.Node]:
+        out: list[nodes.Node] = []
+        for vid in available_variants():
+            entries = published(vid)
+            if not entries:
+                continue
+            box = nodes.container(ids=[f"perft-{vid}"], classes=["perudo-perft"])
+            box += para(nodes.strong(text=vid))
+            for e in entries:
+                box += para(nodes.literal(text=e["name"]), f": {e['description']}. ",
+                            nodes.literal(text=json.dumps(e["position"])))  # fmt: skip
+                rows: list[list[Cell]] = [
+                    [str(d + 1), str(n), str(c)]
+                    for d, (n, c) in enumerate(zip(e["nodes"], e["calls"], strict=True))
+                ]
+                box += table(["depth", "sequences", "ending in a call"], rows,
+                             classes=["perudo-perft-table"])  # fmt: skip
+            out.append(box)
+        return out
