@@ -353,16 +353,6 @@ def test_perft_command(tmp_path: Path) -> None:
 # --- the built-in harnesses, certified -------------------------------------------------------
 
 EVERY = tuple(available_variants())
-#: Editions where a seat other than the player to move may call Calza on its own bid: the
-#: edition's own calza.who (italian-literal, spanish-literal) or a scenario's override.
-BIDDER_CALZA = ("italian", "italian-literal", "spanish", "spanish-literal")
-PETTINGZOO_DEFECT = (
-    "perudo_rules/pettingzoo.py never offers the bidder an out-of-turn Calza "
-    "(PerudoEnv._offers skips the bidder), so calza.who: any_except_next / anyone differ; "
-    "being fixed in parallel, flip this once merged"
-)
-
-
 def _certify(module: str, editions: tuple[str, ...], claimed: tuple[str, ...]) -> Report:
     report = _run(f"{PY} -m perudo_rules.harness.{module}", *editions)
     assert report.error is None, report.error
@@ -376,9 +366,7 @@ def _certify(module: str, editions: tuple[str, ...], claimed: tuple[str, ...]) -
         ("fastplay", None, EVERY, EVERY),
         ("openspiel", "pyspiel", EVERY, EVERY),
         ("pyspiel_liars_dice", "pyspiel", EVERY, ("openspiel-liars-dice",)),
-        ("pettingzoo", "pettingzoo",
-         tuple(e for e in EVERY if e not in BIDDER_CALZA),
-         tuple(e for e in EVERY if e not in BIDDER_CALZA)),
+        ("pettingzoo", "pettingzoo", EVERY, EVERY),
     ],
 )  # fmt: skip
 def test_a_built_in_harness_is_certified(
@@ -391,13 +379,6 @@ def test_a_built_in_harness_is_certified(
     for rep in report.editions:
         if rep.claimed:
             assert rep.games == GAMES and rep.status("play.dudo") == "passed"
-
-
-@pytest.mark.xfail(strict=True, reason=PETTINGZOO_DEFECT)
-def test_the_pettingzoo_harness_on_editions_where_the_bidder_may_call_calza() -> None:
-    pytest.importorskip("pettingzoo")
-    report = _certify("pettingzoo", BIDDER_CALZA, BIDDER_CALZA)
-    assert report.exit_code == 0, [(r.edition, sorted(r.failed)) for r in report.editions]
 
 
 def test_textarena_differs_only_where_its_edition_records_an_interpretation() -> None:
