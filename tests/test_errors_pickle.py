@@ -29,6 +29,7 @@ SAMPLES: dict[str, Any] = {
     "file": "house.yaml",
     "key_path": "calza.who",
     "line": 7,
+    "signum": 15,
     "violation": Violation(2, 3, "1:4x5", "play.turn", "it is seat 0's turn"),
 }
 
