@@ -325,3 +325,101 @@ def test_the_docs_page_describes_every_segment_and_public_name() -> None:
     for segment in observation_layout("italian", 4, past_rounds=2):
         generic = segment.name.replace("[0]", "[k]").replace("[1]", "[k]")
         assert f"``{generic}``" in page, segment.name
+
+
+# --- the contract of the unwrapped environment (issue 19): documented errors only --------
+
+
+def test_stepping_outside_a_game_is_a_runtime_error() -> None:
+    e = raw_env("italian", 2)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        e.step(0)
+    e.reset(seed=1)
+    _play_out(e, random.Random(1))
+    assert e.agents == []
+    with pytest.raises(RuntimeError, match="the game is over"):
+        e.step(0)
+    e.reset()
+    assert e.agents
+
+
+def test_action_ids_must_be_integers_numpy_ones_included() -> None:
+    e = raw_env("italian", 2)
+    e.reset(seed=2)
+    seat = e.game.to_move
+    assert seat is not None
+    for bad in (3.7, float("inf"), [3], "3", True, np.float32(3.0), None.__class__):
+        with pytest.raises(TypeError, match="an action id must be an integer"):
+            e.step(bad)  # type: ignore[arg-type]
+    assert e.game.bids == ()  # nothing was played
+    e.step(np.int64(e.ids.bid_id(1, 2)))  # type: ignore[arg-type]
+    assert e.game.bids[-1].quantity == 1 and e.game.bids[-1].face == 2
+    while e.game.call_offers() and e.deciding_seat() != e.game.to_move:
+        e.step(np.array(e.ids.pass_))  # type: ignore[arg-type]
+    e.step(np.uint16(e.ids.dudo))  # type: ignore[arg-type]
+    assert e.game.history
+
+
+def test_an_illegal_id_names_the_kernels_rule() -> None:
+    e = raw_env("spanish", 3)
+    e.reset_to(Game.start(e.variant, dice=[[2] * 5, [3] * 5, [4] * 5], first_player=0))
+    with pytest.raises(
+        ValueError, match=r"^Dudo is not legal for player_0 now: .*\[play\.bid_needed\]$"
+    ):
+        e.step(e.ids.dudo)
+    with pytest.raises(ValueError, match=r"^Pass is not legal for player_0 now: .*\[play\.turn\]$"):
+        e.step(e.ids.pass_)
+    # Spanish: no wild opening bid
+    with pytest.raises(ValueError, match=r"^1x1 is not legal .*\[bidding\.wild_opening\]$"):
+        e.step(e.ids.bid_id(1, 1))
+    with pytest.raises(ValueError, match=r"^no action id -1 \(ids run 0\.\."):
+        e.step(-1)
+    e.step(e.ids.bid_id(3, 4))
+    assert e.agent_selection == "player_2"  # offered Calza out of turn
+    with pytest.raises(ValueError, match=r"offered an out-of-turn call .*\[play\.turn\]$"):
+        e.step(e.ids.bid_id(4, 4))
+    with pytest.raises(
+        ValueError, match=r"^Dudo is not legal for player_2 now: .*\[challenge\.who\]$"
+    ):
+        e.step(e.ids.dudo)
+
+
+def test_seeds_are_none_or_integers_numpy_ones_included() -> None:
+    a, b = raw_env("italian", 3), raw_env("italian", 3)
+    a.reset(seed=7)
+    b.reset(seed=np.int64(7))  # type: ignore[arg-type]
+    assert a.game == b.game
+    for bad in ([7], 7.0, "7", True):
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            a.reset(seed=bad)  # type: ignore[arg-type]
+
+
+def test_the_observation_is_bounded_before_anything_is_allocated(tmp_path: Path) -> None:
+    for variant, players, past in (("italian", 4, 0), ("spanish", 6, 3), ("bluff", 4, 1)):
+        layout = observation_layout(variant, players, past)
+        assert pettingzoo_module.observation_size(variant, players, past) == layout[-1].stop
+    with pytest.raises(ValueError, match=r"would hold [\d,]+ entries; the bound is 4,194,304"):
+        raw_env("italian", 4, past_rounds=10**7)
+    crowd = tmp_path / "crowd.yaml"
+    crowd.write_text(
+        "extends: italian\nplayers:\n  max: 1000\ndice:\n  per_player: 16\n  max_per_player: 16\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="would hold 96,"):
+        raw_env(crowd, 1000)  # 1000 seats x 16 d6: 385 MB an observation
+    e = raw_env("italian", 6)  # one observation space, shared by every agent
+    assert e.observation_space("player_0") is e.observation_space("player_5")
+
+
+def test_human_rendering_escapes_a_variants_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        'extends: italian\nname: "Red \\e[31m\\e]0;pwned\\a house"\n', encoding="utf-8"
+    )
+    e = raw_env(house, 2, render_mode="human")
+    assert "\x1b]0;" in e.variant.name  # the name holds terminal escapes
+    e.reset(seed=1)
+    out = capsys.readouterr().out
+    assert "house" in out and "\x1b" not in out and "\a" not in out
