@@ -498,7 +498,12 @@ class RoundRules:
         """The seats whose cups are lifted, in order (``play.reveal``): after a Dudo from the
         seat after the caller, stopping once the bid is reached when
         ``challenge.early_stop``, or once the cups still down hold too few dice to reach it
-        when ``challenge.stop_when_unreachable``; after a Calza from the caller, every cup."""
+        when ``challenge.stop_when_unreachable``; after a Calza from the caller, every cup.
+
+        A reveal stops early only where the outcome needs nothing but whether the bid is
+        reached: a Dudo costing one die of one seat. Under ``challenge.loss: difference``
+        or ``challenge.exact: others_lose`` the settlement needs the true count, so every
+        cup is lifted (else the dice lost would tell what the closed cups hold)."""
         counts = self.counts
         n = len(counts)
         step = self.step
@@ -507,7 +512,7 @@ class RoundRules:
         rules = self.rules
         reached = rules.challenge_early_stop
         unreachable = rules.challenge_stop_when_unreachable
-        if dudo and (reached or unreachable):
+        if dudo and self.one_die and (reached or unreachable):
             running = 0
             down = sum(counts)
             for i, s in enumerate(order):

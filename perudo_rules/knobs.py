@@ -182,12 +182,14 @@ KNOBS: tuple[KnobSpec, ...] = (
     ),
     _bool(
         "challenge.early_stop",
-        "Dudo reveal stops as soon as the bid is proven reached (else every cup is lifted).",
+        "Dudo reveal stops as soon as the bid is proven reached (else every cup is lifted); "
+        "only where a Dudo costs one die of one seat, since challenge.loss difference and "
+        "challenge.exact others_lose need every die counted.",
     ),
     _bool(
         "challenge.stop_when_unreachable",
         "Dudo reveal also stops as soon as the cups still down hold too few dice to reach the "
-        "bid (the dice counts are public).",
+        "bid (the dice counts are public); only where a Dudo costs one die of one seat.",
     ),
     _bool("calza.enabled", "Whether Calza (claiming the standing bid is exact) may be called."),
     _enum(
