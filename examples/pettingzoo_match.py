@@ -4,7 +4,7 @@ Every seat plays through the AEC API of ``perudo_rules.pettingzoo.env``. The ran
 agents pick uniformly among the actions their ``action_mask`` allows; the baseline
 seats (``perudo_rules.bots.BaselineBot``, which bids and calls on the exact odds of
 its own cup) read the environment's game, answer with an engine action, and the
-action goes back in as an id (``ActionIds.to_id``; declining an offered call is
+action goes back in as an id (``ActionMap.to_id``; declining an offered call is
 Pass). The environment deals the dice: ``reset(seed=...)`` fixes the whole match.
 
     pip install 'perudo-rules[pettingzoo]'

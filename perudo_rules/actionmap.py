@@ -10,15 +10,29 @@ ordinary round); rank order is the same at any smaller cap, so ids grow with ran
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.kernel import most_dice_per_seat
+from perudo_rules.game import Game
+from perudo_rules.kernel import most_dice_per_seat, seats_verdict
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.variant import Variant, load_variant
 
-__all__ = ["ActionMap", "action_map", "check_players"]
+__all__ = ["ActionMap", "RoundIds", "action_map", "check_players"]
+
+
+class RoundIds(NamedTuple):
+    """A round's bid table in action ids: ``ids[r]`` is the id of the bid of rank ``r``
+    in that round's table; ``increasing`` is whether ids grow with the round's rank (they
+    do except where a palifico table ranks the wild face differently), ``identity`` whether
+    ``ids[r] == r`` for every rank (the round's table is the largest one)."""
+
+    ids: tuple[int, ...]
+    increasing: bool
+    identity: bool
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -28,12 +42,15 @@ class ActionMap:
     ``space`` is the :class:`~perudo_rules.ranks.BidSpace` of the largest
     table (``max_dice`` dice in play, ordinary round); a bid's id is its rank
     there. ``dudo``, ``calza`` and ``pass_`` follow the bids;
-    ``num_actions`` is their total.
+    ``num_actions`` is their total (the size of a ``Discrete`` action space).
     """
 
     players: int
     max_dice: int
     space: BidSpace
+    _round_cache: dict[tuple[int, int | None], RoundIds] = field(
+        default_factory=dict, init=False, repr=False
+    )
 
     @property
     def num_bids(self) -> int:
@@ -57,7 +74,7 @@ class ActionMap:
 
     @property
     def num_actions(self) -> int:
-        """Number of distinct action ids."""
+        """Number of distinct action ids (the size of a ``Discrete`` action space)."""
         return self.space.size + 3
 
     def bid_id(self, quantity: int, face: int) -> int:
@@ -67,10 +84,48 @@ class ActionMap:
             raise ValueError(f"{quantity}x{face} is not a bid of this game")
         return rank
 
-    @property
-    def n(self) -> int:
-        """Number of distinct action ids (the size of a ``Discrete`` action space)."""
-        return self.space.size + 3
+    def round_ids(self, table: BidSpace) -> RoundIds:
+        """The action ids of a round's bid table ``table`` (``Game.space``), by rank there;
+        built once per table (its dice in play and wild face) and kept."""
+        key = (table.dice, table.wild)
+        hit = self._round_cache.get(key)
+        if hit is not None:
+            return hit
+        rank_of = self.space.rank_of
+        ids = tuple([rank_of[b] for b in table.bids])
+        increasing = all(a < b for a, b in itertools.pairwise(ids))
+        identity = increasing and (not ids or ids[-1] == len(ids) - 1)
+        made = self._round_cache[key] = RoundIds(ids, increasing, identity)
+        return made
+
+    def legal_ids(self, game: Game, seat: int, offered: bool) -> list[int]:
+        """The ids seat ``seat`` may take in ``game``, ascending: what the kernel lists for
+        it (:meth:`Game.legal_actions <perudo_rules.game.Game.legal_actions>`, filtered by
+        seat). ``offered`` is an out-of-turn offer (:meth:`Game.call_offers
+        <perudo_rules.game.Game.call_offers>`): the seat's calls, then ``PASS``; else the
+        seat's bids (when it is the player to move) and calls. Both adapters ask this."""
+        legal = game.legal_actions()
+        ranks = legal.bid_ranks
+        out: list[int]
+        if offered or seat != game.to_move:
+            out = []
+        else:
+            ids, increasing, identity = self.round_ids(game.space)
+            if identity:  # the round's table is the largest one
+                out = list(ranks)
+            else:
+                out = [ids[r] for r in ranks]
+                if not increasing:
+                    out.sort()
+        # then the seat's calls: Dudo calls come before Calza calls, as the ids do
+        dudo, calza = self.dudo, self.calza
+        for i in range(len(ranks), len(legal)):
+            call = legal[i]
+            if call.player == seat:
+                out.append(dudo if type(call) is Dudo else calza)
+        if offered:
+            out.append(self.pass_)
+        return out
 
     def to_id(self, action: Action | None) -> int:
         """The id of an engine action (the seat is implied); ``None`` (declining an offered
@@ -117,10 +172,10 @@ def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
     return ActionMap(players=players, max_dice=most, space=bid_space(v.rules, most, False))
 
 
-def check_players(v: Variant, players: int) -> None:
-    """``ValueError`` unless ``v`` is played by ``players`` seats (``players.min``/``max``)."""
-    rules = v.rules
-    if type(players) is not int or not rules.players_min <= players <= rules.players_max:
-        raise ValueError(
-            f"{players!r} players; {v.id} plays with {rules.players_min} to {rules.players_max}"
-        )
+def check_players(v: Variant, players: object) -> None:
+    """``ValueError`` unless ``v`` is played by ``players`` seats: the kernel's
+    :func:`~perudo_rules.kernel.seats_verdict` (``players.min``, ``players.max``)."""
+    verdict = seats_verdict(v.rules, players, v.id)
+    if verdict is not None:
+        rule, reason = verdict
+        raise ValueError(f"{reason} [{rule}]")

@@ -14,7 +14,7 @@ the environment for its users; in short:
   the id of its rank among all bids of the largest table the game can reach
   (the rank :class:`~perudo_rules.ranks.BidSpace` gives it with the most dice
   that can ever be in play); then Dudo, Calza and Pass. These are the ids of
-  the OpenSpiel adapter (:func:`perudo_rules.openspiel.action_map`).
+  the OpenSpiel adapter (:func:`perudo_rules.actionmap.action_map`).
 * **Decisions**: the player to move bids, calls Dudo or calls Calza. After
   every bid, each seat that may call Dudo or Calza out of turn is offered,
   one at a time, in the direction of play after the player to move, the
@@ -22,16 +22,22 @@ the environment for its users; in short:
   have passed the player to move acts (as the OpenSpiel adapter does).
 * **Observations**: ``{"observation": float32 array, "action_mask": int8
   array}``; :func:`observation_layout` names every slice of the array.
-* **Rewards**: a seat that is eliminated gets ``-1`` when it loses its last
-  die; at the end the winner gets ``+1`` and every other seat still in gets
-  ``-1``. So over a game the winner collects ``+1`` and every other seat
-  ``-1``. A game stopped by ``max_rounds`` truncates every seat with ``0``.
+* **Rewards** (zero-sum, :func:`perudo_rules.kernel.returns`, as the OpenSpiel
+  adapter's returns): over a game the winner collects ``+1`` and every other seat
+  ``-1/(players-1)``. A seat that is eliminated gets its ``-1/(players-1)`` when
+  it loses its last die; at the end the winner gets ``+1`` and any other seat
+  still in ``-1/(players-1)``. A game stopped by ``max_rounds`` truncates every
+  seat still in with ``0``.
+* **Bounds**: the observation array holds at most :data:`MAX_OBSERVATION`
+  entries; a larger game (seats x faces x dice) or ``past_rounds`` is refused
+  with ``ValueError`` when the environment is made.
 * **Chance**: the environment rolls the dice itself; ``reset(seed=s)``
   fixes the whole sequence of games that follows.
 """
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -50,35 +56,30 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
         "perudo_rules.pettingzoo needs PettingZoo: pip install 'perudo-rules[pettingzoo]'"
     ) from _exc
 
-from perudo_rules.actionmap import ActionMap, action_map
+from perudo_rules.actionmap import action_map
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.bots import out_of_turn_calls
-from perudo_rules.commands.table import format_table
 from perudo_rules.game import Game, PastRound
-from perudo_rules.kernel import most_dice_per_seat
-from perudo_rules.ranks import BidSpace
+from perudo_rules.kernel import most_dice_per_seat, returns
+from perudo_rules.safetext import printable
 from perudo_rules.variant import Variant, load_variant
 
 __all__ = [
-    "ActionIds",
+    "MAX_OBSERVATION",
     "PerudoEnv",
     "Segment",
-    "action_ids",
     "env",
     "observation_layout",
+    "observation_size",
     "raw_env",
 ]
 
 Obs = dict[str, "npt.NDArray[Any]"]
 
-
-# --- action ids --------------------------------------------------------------------------
-
-
-ActionIds = ActionMap
-"""The ``Discrete`` action ids: the same as the OpenSpiel adapter's
-(:class:`perudo_rules.actionmap.ActionMap`)."""
-action_ids = action_map
+MAX_OBSERVATION = 4_194_304
+"""The most entries the ``observation`` array may hold (16 MiB of ``float32``): a game
+whose array would be larger (:func:`observation_size`: it grows with seats squared times
+faces times dice, plus ``past_rounds`` times seats times faces times dice) is refused
+with ``ValueError`` when the environment is made, before anything is allocated."""
 
 
 # --- the observation array ---------------------------------------------------------------
@@ -105,19 +106,42 @@ class Segment:
         return self.stop - self.start
 
 
+def observation_size(variant: str | Path | Variant, players: int = 4, past_rounds: int = 1) -> int:
+    """The length of the ``observation`` array (computed without building anything);
+    ``ValueError`` for a seat count the variant does not allow or a bad ``past_rounds``."""
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    n, faces, b = _dims(v, players, past_rounds)[:3]
+    now = faces + 5 * n + 3 + b + b * n
+    past = 4 + 5 * n + b + n * faces + faces
+    return now + past_rounds * past
+
+
+def _dims(v: Variant, players: int, past_rounds: object) -> tuple[int, int, int, int]:
+    """(seats, faces, bid ids, most dice a seat holds) after checking the arguments."""
+    ids = action_map(v, players)
+    if type(past_rounds) is not int or past_rounds < 0:
+        raise ValueError(f"past_rounds must be a whole number >= 0, not {past_rounds!r}")
+    return players, v.rules.dice_faces, ids.num_bids, most_dice_per_seat(v.rules)
+
+
 def observation_layout(
     variant: str | Path | Variant, players: int = 4, past_rounds: int = 1
 ) -> tuple[Segment, ...]:
     """The segments of the ``observation`` array, in order (see ``docs/pettingzoo.rst``).
 
     ``past_rounds`` is how many finished rounds, most recent first, the array
-    keeps (:class:`PerudoEnv` takes the same parameter).
+    keeps (:class:`PerudoEnv` takes the same parameter). ``ValueError`` when the array
+    would hold more than :data:`MAX_OBSERVATION` entries.
     """
     v = variant if isinstance(variant, Variant) else load_variant(variant)
-    ids = action_ids(v, players)
-    if type(past_rounds) is not int or past_rounds < 0:
-        raise ValueError(f"past_rounds must be a whole number >= 0, not {past_rounds!r}")
-    n, faces, d, b = players, v["dice.faces"], most_dice_per_seat(v.rules), ids.num_bids
+    n, faces, b, d = _dims(v, players, past_rounds)
+    size = observation_size(v, players, past_rounds)
+    if size > MAX_OBSERVATION:
+        raise ValueError(
+            f"the observation of {v.id} with {players} seats and past_rounds={past_rounds} "
+            f"would hold {size:,} entries; the bound is {MAX_OBSERVATION:,} "
+            "(fewer seats, dice, faces or past rounds)"
+        )
     parts: list[tuple[str, int, float, str]] = [
         ("own_dice", faces, d, "the observer's dice this round: how many show face 1, 2, ..."),
         ("dice_counts", n, d, "dice each seat holds"),
@@ -154,6 +178,16 @@ def observation_layout(
     return tuple(out)
 
 
+def _integer(value: object, what: str) -> int:
+    """``value`` as an ``int`` if it is a whole number (Python's or NumPy's, a 0-d integer
+    array too); ``TypeError`` for anything else (a float, a bool, a list, a string)."""
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
+        return int(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return operator.index(value)
+    raise TypeError(f"{what} must be an integer, not {printable(repr(value))[:60]}")
+
+
 def _faces(cup: Sequence[int], faces: int) -> list[int]:
     counts = [0] * faces
     for die in cup:
@@ -169,9 +203,10 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
 
     ``game`` is the :class:`~perudo_rules.game.Game` being played (read it,
     e.g. to drive a :mod:`perudo_rules.bots` bot; the environment replaces it
-    on every step). ``ids`` are the :class:`ActionIds`; ``layout`` the
-    :func:`observation_layout`. An illegal action raises ``ValueError``
-    (``env()`` wraps this class so that one ends the game instead).
+    on every step). ``ids`` are the :class:`~perudo_rules.actionmap.ActionMap`;
+    ``layout`` the :func:`observation_layout`. An illegal action raises ``ValueError``
+    naming the rule (``env()`` wraps this class so that one ends the game instead);
+    ``docs/pettingzoo.rst`` lists every error.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's class-level convention
@@ -198,8 +233,8 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         self.players = players
         self.render_mode = render_mode
         self.max_rounds = max_rounds
-        self.ids = action_ids(v, players)
-        self.layout = observation_layout(v, players, past_rounds)
+        self.ids = action_map(v, players)
+        self.layout = observation_layout(v, players, past_rounds)  # refuses a huge array
         self.past_rounds = past_rounds
         self._at = {s.name: s.start for s in self.layout}
         size = self.layout[-1].stop
@@ -208,19 +243,18 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             high[s.start : s.stop] = s.high
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self._action_spaces = {a: spaces.Discrete(self.ids.n) for a in self.possible_agents}
-        self._observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, high, dtype=np.float32),
-                    "action_mask": spaces.Box(0, 1, shape=(self.ids.n,), dtype=np.int8),
-                }
-            )
-            for a in self.possible_agents
-        }
-        self._id_cache: dict[tuple[int, int | None], npt.NDArray[np.intp]] = {}
+        n_ids = self.ids.num_actions
+        self._action_spaces = {a: spaces.Discrete(n_ids) for a in self.possible_agents}
+        # one observation space shared by every agent: its bounds are as large as the array
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(np.float32(0.0), high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(n_ids,), dtype=np.int8),
+            }
+        )
         self._rng: random.Random | None = None
         self._pending: tuple[int, ...] = ()
+        self._started = False
         self.game: Game = Game.new(v, players, seed=0)
         self.agents: list[str] = []
 
@@ -228,11 +262,21 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The (same) observation space of every agent: ``observation`` and ``action_mask``."""
-        return self._observation_spaces[agent]
+        self._seat_of(agent)
+        return self._observation_space
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The (same) ``Discrete`` action space of every agent."""
+        self._seat_of(agent)
         return self._action_spaces[agent]
+
+    def _seat_of(self, agent: str) -> int:
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise ValueError(
+                f"no agent {printable(agent)!s} (agents: player_0 .. player_{self.players - 1})"
+            )
+        return seat
 
     # -- decisions
 
@@ -243,54 +287,29 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         return self.game.to_move
 
     def legal_ids(self, seat: int) -> list[int]:
-        """The action ids seat ``seat`` may take now, ascending (empty if not its decision)."""
-        return [int(i) for i in np.flatnonzero(self._mask(seat))]
-
-    def _round_ids(self, space: BidSpace) -> npt.NDArray[np.intp]:
-        """Round rank -> action id for the round's bid space."""
-        key = (space.cap, space.wild)
-        ids = self._id_cache.get(key)
-        if ids is None:
-            ids = np.array([self.ids.bid_id(q, f) for q, f in space.bids], dtype=np.intp)
-            self._id_cache[key] = ids
-        return ids
-
-    def _mask(self, seat: int) -> npt.NDArray[np.int8]:
-        mask = np.zeros(self.ids.n, dtype=np.int8)
+        """The action ids seat ``seat`` may take now, ascending (empty if not its decision):
+        the kernel's legal actions of that seat
+        (:meth:`ActionMap.legal_ids <perudo_rules.actionmap.ActionMap.legal_ids>`)."""
         game = self.game
         if seat != self.deciding_seat() or game.to_move is None:
-            return mask
-        if self._pending:
-            for call in out_of_turn_calls(game, seat):
-                mask[self.ids.to_id(call)] = 1
-            mask[self.ids.pass_] = 1
-            return mask
-        ranks = game.legal_actions().bid_ranks
-        if len(ranks):
-            ids = self._round_ids(game.space)
-            mask[ids[np.fromiter(ranks, dtype=np.intp, count=len(ranks))]] = 1
-        if game.bids:
-            for call in (Dudo(seat), Calza(seat)):
-                if game.is_legal(call):
-                    mask[self.ids.to_id(call)] = 1
+            return []
+        return self.ids.legal_ids(game, seat, bool(self._pending))
+
+    def _mask(self, seat: int) -> npt.NDArray[np.int8]:
+        mask = np.zeros(self.ids.num_actions, dtype=np.int8)
+        mask[self.legal_ids(seat)] = 1
         return mask
 
     # -- the AEC API
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new game; ``seed`` fixes it and every game after it until the next seed."""
-        if seed is not None or self._rng is None:
-            self._rng = random.Random(seed)
-        self.game = Game.new(self.variant, self.players, seed=self._rng.getrandbits(63))
-        self._pending = ()
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._skip_agent_selection = None
-        self.agent_selection = self._agent(self.deciding_seat())
+        """Start a new game; ``seed`` (``None`` or an integer, NumPy's too) fixes it and every
+        game after it until the next seed. Another seed raises ``TypeError``."""
+        if seed is not None:
+            self._rng = random.Random(_integer(seed, "seed"))
+        elif self._rng is None:
+            self._rng = random.Random()
+        self._begin(Game.new(self.variant, self.players, seed=self._rng.getrandbits(63)))
         if self.render_mode == "human":
             self.render()
 
@@ -306,16 +325,20 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             raise ValueError("the position has nobody to move")
         if self._rng is None:
             self._rng = random.Random()
+        self._begin(game)
+
+    def _begin(self, game: Game) -> None:
         self.game = game
         self._pending = ()
+        self._started = True
         self.agents = [a for a in self.possible_agents if game.dice_counts[self._seat[a]]]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
-        self.agent_selection = self._agent(game.to_move)
+        self.agent_selection = self._agent(self.deciding_seat())
 
     def _agent(self, seat: int | None) -> str:
         assert seat is not None
@@ -323,26 +346,31 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Obs:
         """What ``agent`` sees now: its ``observation`` array and its ``action_mask``."""
-        seat = self._seat[agent]
+        seat = self._seat_of(agent)
         return {"observation": self._encode(seat), "action_mask": self._mask(seat)}
 
     def step(self, action: int | None) -> None:
-        """Take ``action`` (an id) for ``agent_selection``; ``None`` for a finished agent."""
+        """Take ``action`` (an id: a Python or NumPy integer) for ``agent_selection``;
+        ``None`` for a finished agent. ``RuntimeError`` before ``reset`` and once every
+        agent is done, ``TypeError`` for an id that is not an integer, ``ValueError`` for
+        an id outside the space or not legal now (naming the rule)."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over: every agent is done; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError(f"{agent} is done: its last step takes None, not {action!r}")
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} is still playing: give an action id, not None")
-        aid = int(action)
-        if not 0 <= aid < self.ids.n or not self._mask(seat)[aid]:
-            legal = ", ".join(self.ids.name(i) for i in self.legal_ids(seat))
-            name = self.ids.name(aid) if 0 <= aid < self.ids.n else str(aid)
-            raise ValueError(f"{name} is not legal for {agent} now (legal: {legal})")
+        aid = _integer(action, "an action id")
+        seat = self._seat[agent]
+        move = self._checked(agent, seat, aid)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        move = self.ids.to_action(aid, seat)
         if move is None:
             self._pending = self._pending[1:]
         else:
@@ -355,22 +383,50 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         if self.render_mode == "human":
             self.render()
 
+    def _checked(self, agent: str, seat: int, aid: int) -> Action | None:
+        """The engine action of ``aid`` for ``seat`` (``None``: Pass), or ``ValueError``
+        saying why it may not be taken now (the kernel's rule for an engine action)."""
+        ids = self.ids
+        if not 0 <= aid < ids.num_actions:
+            raise ValueError(f"no action id {aid} (ids run 0..{ids.num_actions - 1})")
+        move = ids.to_action(aid, seat)
+        name = ids.name(aid)
+        if self._pending:
+            if not isinstance(move, (Dudo, Calza)) and move is not None:
+                raise ValueError(
+                    f"{name} is not legal for {agent} now: it is offered an out-of-turn call "
+                    "(Dudo, Calza or Pass) [play.turn]"
+                )
+        elif move is None:
+            raise ValueError(
+                f"Pass is not legal for {agent} now: Pass declines an offered out-of-turn "
+                "call, and it is the player to move [play.turn]"
+            )
+        if move is not None:
+            bad = self.game.violation(move)
+            if bad is not None:
+                rule, reason = bad
+                raise ValueError(f"{name} is not legal for {agent} now: {reason} [{rule}]")
+        return move
+
     def _play(self, move: Action) -> None:
         before = self.game.dice_counts
         game = self.game.apply(move)
         self.game = game
         self._pending = ()
         if isinstance(move, Bid):
-            self._pending = self.game.call_offers()
+            self._pending = game.call_offers()
             return
+        n = self.players
         for seat, (was, now) in enumerate(zip(before, game.dice_counts, strict=True)):
-            if was and not now:
-                self._finish(seat, -1.0)
+            if was and not now:  # a loser's value, whoever wins: any other seat as winner
+                self._finish(seat, returns((seat + 1) % n, n)[seat])
         if game.winner is not None:
+            values = game.returns()
             for agent in self.agents:
                 if not self.terminations[agent]:
                     seat = self._seat[agent]
-                    self._finish(seat, 1.0 if seat == game.winner else -1.0)
+                    self._finish(seat, values[seat])
             return
         if self.max_rounds is not None and game.round >= self.max_rounds:
             for agent in self.agents:
@@ -434,7 +490,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
         if r.caller is not None:
             obs[at[p + "caller"] + rel(r.caller)] = 1
-        bid = next(a for a in reversed(r.actions) if isinstance(a, Bid))
+        bid = r.bid
         obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
         obs[at[p + "bidder"] + rel(bid.player)] = 1
         for name, seat in (("loser", r.loser), ("gainer", r.gainer)):
@@ -461,16 +517,23 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         return text
 
     def table_text(self) -> str:
-        """Every cup, the dice counts, this round's bids and whose decision it is, as text."""
+        """Every cup, the dice counts, this round's bids and whose decision it is, as text.
+
+        How the last round ended is told as the table saw it: the lifted cups and the dice
+        among them that count (``shown_count``), never the closed cups' count."""
         game = self.game
         pal = f", palifico round of seat {game.palifico_player}" if game.palifico else ""
-        lines = [f"{self.variant.name}: round {game.round}{pal}"]
-        rows = []
+        lines = [f"{printable(self.variant.name)}: round {game.round}{pal}"]
+        rows = [["seat", "agent", "dice", "cup"]]
         for seat, agent in enumerate(self.possible_agents):
             cup = " ".join(str(d) for d in game.dice[seat]) or "-"
             cup = cup if game.dice_counts[seat] else "out"
-            rows.append([seat, agent, game.dice_counts[seat], cup])
-        lines.append(format_table(["seat", "agent", "dice", "cup"], rows))
+            rows.append([str(seat), agent, str(game.dice_counts[seat]), cup])
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        rows.insert(1, ["-" * w for w in widths])
+        lines += [
+            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+        ]
         if game.to_move is not None:
             bids = " ".join(f"{b.player}:{b}" for b in game.bids) or "(none yet)"
             lines.append(f"bids: {bids}")
@@ -488,9 +551,10 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         if r is not None:
             lost = f"seat {r.loser} lost a die" if r.loser is not None else "no die lost"
             gain = f", seat {r.gainer} gained one" if r.gainer is not None else ""
+            lifted = ", ".join(str(s) for s in r.revealed)
             lines.append(
-                f"last round: {r.kind} by seat {r.caller} on {r.bid}: {r.count} counted; "
-                f"{lost}{gain}"
+                f"last round: {r.kind} by seat {r.caller} on {r.bid}: {r.shown_count} shown "
+                f"in the cups of seats {lifted}; {lost}{gain}"
             )
         return "\n".join(lines)
 

@@ -18,12 +18,14 @@ pyspiel = pytest.importorskip(
     reason="open_spiel (module pyspiel) cannot be imported: pip install 'perudo-rules[openspiel]'",
 )
 
+import numpy as np  # noqa: E402
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from strategies import random_variants  # noqa: E402
 
 from perudo_rules import Bid, Calza, Dudo, Game, load_variant  # noqa: E402
-from perudo_rules.openspiel import action_map, game_name, load_game  # noqa: E402
+from perudo_rules.actionmap import action_map  # noqa: E402
+from perudo_rules.openspiel import game_name, load_game  # noqa: E402
 
 EDITIONS = [(v, n) for v in ("italian", "spanish") for n in (2, 3, 6)]
 
@@ -56,8 +58,45 @@ def test_bad_seat_counts_and_round_caps_are_refused() -> None:
         load_game("openspiel-liars-dice", 3)
     with pytest.raises(ValueError, match="plays with 2 to 6"):
         load_game("italian", 7)
-    with pytest.raises(Exception, match="max_rounds must be at least 1"):
-        load_game("italian", 2, max_rounds=0)
+    for bad in (0, 2**31, -3):
+        with pytest.raises(
+            ValueError, match=r"max_rounds must be 1 to [\d,]+ for perudo_italian_2p"
+        ):
+            load_game("italian", 2, max_rounds=bad)
+    for bad in (1.5, True, "3", [3]):
+        with pytest.raises(ValueError, match="max_rounds must be a whole number"):
+            load_game("italian", 2, max_rounds=bad)
+    with pytest.raises(ValueError, match="is not a whole number of seats"):
+        load_game("italian", 2.0)  # type: ignore[arg-type]
+    # within OpenSpiel's 32-bit game length: the largest cap loads, NumPy's integers too
+    spec = load_game("italian", 2).spec
+    assert load_game("italian", 2, max_rounds=spec.most_rounds).max_game_length() <= 2**31 - 1
+    assert load_game("italian", 2, max_rounds=np.int64(7)).max_game_length() == 7 * 61
+
+
+def test_a_table_of_120_seats_loads_and_plays(tmp_path: Path) -> None:
+    # 120 seats x 5 dice: 3600 bid ids, 119 offers a bid; 10 x 600 rounds would not fit
+    # OpenSpiel's int, so the default cap is lowered to what does
+    house = tmp_path / "crowd.yaml"
+    house.write_text("extends: italian\nplayers:\n  max: 120\n", encoding="utf-8")
+    game = load_game(house, 120)
+    spec = game.spec
+    assert spec.default_max_rounds == spec.most_rounds == (2**31 - 1) // spec.moves_per_round
+    assert 600 < spec.most_rounds < 6000
+    assert game.max_game_length() <= 2**31 - 1
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    decisions = 0
+    while decisions < 60:  # a roll-off, 600 dice, then decisions
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    while state.is_chance_node():
+        state.apply_action(0)
+    assert not state.is_terminal() and state.perudo_game is not None
+    assert len(state.observation_tensor(state.current_player())) > 0
 
 
 def test_action_ids_follow_the_bid_rank_at_every_table_size() -> None:

@@ -23,9 +23,9 @@ from strategies import MAX_PLAYERS, boosted, variants
 import perudo_rules.pettingzoo as pettingzoo_module
 from perudo_rules import Calza, Dudo, Game, Variant, available_variants
 from perudo_rules import load_variant as load
+from perudo_rules.actionmap import action_map
 from perudo_rules.pettingzoo import (
     PerudoEnv,
-    action_ids,
     env,
     observation_layout,
     raw_env,
@@ -94,11 +94,13 @@ def test_random_masked_games_end_with_exactly_one_winner(
     assert e.agents == []
     winner = e.game.winner
     assert winner is not None
-    assert sorted(totals.values()) == [-1.0] * (players - 1) + [1.0]
+    # zero-sum, the kernel's returns: +1 to the winner, -1/(n-1) to every other seat
     assert totals[f"player_{winner}"] == 1.0
+    assert all(v == -1.0 / (players - 1) for a, v in totals.items() if a != f"player_{winner}")
+    assert abs(sum(totals.values())) < 1e-9
 
 
-def test_eliminated_agents_leave_with_minus_one() -> None:
+def test_eliminated_agents_leave_with_a_losers_value() -> None:
     e = raw_env("italian", 3)
     e.reset(seed=11)
     # Seat 2 holds its last die; it bids 2x5 with one five and no wild on the table.
@@ -109,10 +111,10 @@ def test_eliminated_agents_leave_with_minus_one() -> None:
     e.step(e.ids.pass_)
     assert e.agent_selection == "player_0"
     e.step(e.ids.dudo)  # seat 0 doubts: seat 2 loses its last die
-    assert e.terminations["player_2"] and e.rewards["player_2"] == -1.0
+    assert e.terminations["player_2"] and e.rewards["player_2"] == -0.5  # -1/(3-1)
     assert e.agent_selection == "player_2"  # its last step, with None
     obs, reward, terminated, _, _ = e.last()
-    assert terminated and reward == -1.0 and not obs["action_mask"].any()
+    assert terminated and reward == -0.5 and not obs["action_mask"].any()
     e.step(None)
     assert e.agents == ["player_0", "player_1"]
     assert "player_2" not in e.rewards
@@ -176,15 +178,17 @@ def test_out_of_turn_calza_is_offered_seat_by_seat() -> None:
 def test_action_ids_match_the_openspiel_adapter() -> None:
     openspiel = pytest.importorskip("perudo_rules.openspiel", exc_type=ImportError)
     for variant in available_variants():
-        ours = action_ids(variant, _players(variant))
-        theirs = openspiel.action_map(variant, _players(variant))
-        assert (ours.n, ours.dudo, ours.calza, ours.pass_) == (
+        ours = raw_env(variant, _players(variant)).ids
+        theirs = openspiel.load_game(variant, _players(variant)).action_map
+        assert (ours.num_actions, ours.dudo, ours.calza, ours.pass_) == (
             theirs.num_actions,
             theirs.dudo,
             theirs.calza,
             theirs.pass_,
         )
-        assert [ours.name(i) for i in range(ours.n)] == [theirs.name(i) for i in range(ours.n)]
+        assert [ours.name(i) for i in range(ours.num_actions)] == [
+            theirs.name(i) for i in range(ours.num_actions)
+        ]
 
 
 def test_observation_shows_own_dice_and_nothing_of_other_cups() -> None:
@@ -221,16 +225,16 @@ def test_observation_shows_own_dice_and_nothing_of_other_cups() -> None:
 def test_illegal_actions() -> None:
     e = raw_env("italian", 2)
     e.reset(seed=3)
-    with pytest.raises(ValueError, match="is not legal for player_"):
+    with pytest.raises(ValueError, match=r"Dudo is not legal for player_.*\[play.bid_needed\]"):
         e.step(e.ids.dudo)  # no bid to doubt yet
-    with pytest.raises(ValueError, match="not legal"):
-        e.step(e.ids.n + 5)
+    with pytest.raises(ValueError, match="no action id"):
+        e.step(e.ids.num_actions + 5)
     wrapped = env("italian", 2)
     wrapped.reset(seed=3)
     first = wrapped.agent_selection
     ctx = _quiet()
     try:
-        wrapped.step(action_ids("italian", 2).dudo)
+        wrapped.step(action_map("italian", 2).dudo)
     finally:
         ctx.__exit__(None, None, None)
     assert all(wrapped.terminations.values())
@@ -292,10 +296,12 @@ def test_bad_arguments_and_a_house_rules_file(tmp_path: Path) -> None:
     e = raw_env(house, 2, past_rounds=3)
     e.reset(seed=0)
     assert e.variant.id == "house"
-    assert e.ids.n == action_ids("italian", 2).n  # Calza keeps its id, never legal
+    assert (
+        e.ids.num_actions == action_map("italian", 2).num_actions
+    )  # Calza keeps its id, never legal
     assert sum(1 for s in e.layout if s.name.endswith(".present")) == 3
     totals = _play_out(e, random.Random(0))
-    assert sorted(totals.values()) == [-1.0, 1.0]
+    assert sorted(totals.values()) == [-1.0, 1.0]  # two seats: -1/(2-1)
 
 
 def test_the_example_match_runs(capsys: pytest.CaptureFixture[str]) -> None:
@@ -312,10 +318,108 @@ def test_the_docs_page_describes_every_segment_and_public_name() -> None:
     page = (Path(__file__).resolve().parent.parent / "docs" / "pettingzoo.rst").read_text(
         encoding="utf-8"
     )
-    for name in ("env", "raw_env", "action_ids", "observation_layout"):
+    for name in ("env", "raw_env", "observation_layout", "observation_size"):
         assert f"py:function:: {name}(" in page, name
     for name in pettingzoo_module.__all__:
         assert name in page, name
     for segment in observation_layout("italian", 4, past_rounds=2):
         generic = segment.name.replace("[0]", "[k]").replace("[1]", "[k]")
         assert f"``{generic}``" in page, segment.name
+
+
+# --- the contract of the unwrapped environment (issue 19): documented errors only --------
+
+
+def test_stepping_outside_a_game_is_a_runtime_error() -> None:
+    e = raw_env("italian", 2)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
+        e.step(0)
+    e.reset(seed=1)
+    _play_out(e, random.Random(1))
+    assert e.agents == []
+    with pytest.raises(RuntimeError, match="the game is over"):
+        e.step(0)
+    e.reset()
+    assert e.agents
+
+
+def test_action_ids_must_be_integers_numpy_ones_included() -> None:
+    e = raw_env("italian", 2)
+    e.reset(seed=2)
+    seat = e.game.to_move
+    assert seat is not None
+    for bad in (3.7, float("inf"), [3], "3", True, np.float32(3.0), None.__class__):
+        with pytest.raises(TypeError, match="an action id must be an integer"):
+            e.step(bad)  # type: ignore[arg-type]
+    assert e.game.bids == ()  # nothing was played
+    e.step(np.int64(e.ids.bid_id(1, 2)))  # type: ignore[arg-type]
+    assert e.game.bids[-1].quantity == 1 and e.game.bids[-1].face == 2
+    while e.game.call_offers() and e.deciding_seat() != e.game.to_move:
+        e.step(np.array(e.ids.pass_))  # type: ignore[arg-type]
+    e.step(np.uint16(e.ids.dudo))  # type: ignore[arg-type]
+    assert e.game.history
+
+
+def test_an_illegal_id_names_the_kernels_rule() -> None:
+    e = raw_env("spanish", 3)
+    e.reset_to(Game.start(e.variant, dice=[[2] * 5, [3] * 5, [4] * 5], first_player=0))
+    with pytest.raises(
+        ValueError, match=r"^Dudo is not legal for player_0 now: .*\[play\.bid_needed\]$"
+    ):
+        e.step(e.ids.dudo)
+    with pytest.raises(ValueError, match=r"^Pass is not legal for player_0 now: .*\[play\.turn\]$"):
+        e.step(e.ids.pass_)
+    # Spanish: no wild opening bid
+    with pytest.raises(ValueError, match=r"^1x1 is not legal .*\[bidding\.wild_opening\]$"):
+        e.step(e.ids.bid_id(1, 1))
+    with pytest.raises(ValueError, match=r"^no action id -1 \(ids run 0\.\."):
+        e.step(-1)
+    e.step(e.ids.bid_id(3, 4))
+    assert e.agent_selection == "player_2"  # offered Calza out of turn
+    with pytest.raises(ValueError, match=r"offered an out-of-turn call .*\[play\.turn\]$"):
+        e.step(e.ids.bid_id(4, 4))
+    with pytest.raises(
+        ValueError, match=r"^Dudo is not legal for player_2 now: .*\[challenge\.who\]$"
+    ):
+        e.step(e.ids.dudo)
+
+
+def test_seeds_are_none_or_integers_numpy_ones_included() -> None:
+    a, b = raw_env("italian", 3), raw_env("italian", 3)
+    a.reset(seed=7)
+    b.reset(seed=np.int64(7))  # type: ignore[arg-type]
+    assert a.game == b.game
+    for bad in ([7], 7.0, "7", True):
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            a.reset(seed=bad)  # type: ignore[arg-type]
+
+
+def test_the_observation_is_bounded_before_anything_is_allocated(tmp_path: Path) -> None:
+    for variant, players, past in (("italian", 4, 0), ("spanish", 6, 3), ("bluff", 4, 1)):
+        layout = observation_layout(variant, players, past)
+        assert pettingzoo_module.observation_size(variant, players, past) == layout[-1].stop
+    with pytest.raises(ValueError, match=r"would hold [\d,]+ entries; the bound is 4,194,304"):
+        raw_env("italian", 4, past_rounds=10**7)
+    crowd = tmp_path / "crowd.yaml"
+    crowd.write_text(
+        "extends: italian\nplayers:\n  max: 1000\ndice:\n  per_player: 16\n  max_per_player: 16\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="would hold 96,"):
+        raw_env(crowd, 1000)  # 1000 seats x 16 d6: 385 MB an observation
+    e = raw_env("italian", 6)  # one observation space, shared by every agent
+    assert e.observation_space("player_0") is e.observation_space("player_5")
+
+
+def test_human_rendering_escapes_a_variants_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    house = tmp_path / "house.yaml"
+    house.write_text(
+        'extends: italian\nname: "Red \\e[31m\\e]0;pwned\\a house"\n', encoding="utf-8"
+    )
+    e = raw_env(house, 2, render_mode="human")
+    assert "\x1b]0;" in e.variant.name  # the name holds terminal escapes
+    e.reset(seed=1)
+    out = capsys.readouterr().out
+    assert "house" in out and "\x1b" not in out and "\a" not in out

@@ -16,7 +16,8 @@ The game, move by move:
   Then every round starts with one chance node per die, seat 0's dice first,
   then seat 1's and so on (out seats skipped); outcome ``k`` (probability
   ``1/faces``) sets the die to face ``k+1``. Each cup is sorted once rolled.
-* **Action ids** (fixed for the whole game, see :class:`ActionMap`): bid
+* **Action ids** (fixed for the whole game, see
+  :class:`~perudo_rules.actionmap.ActionMap`, ``PerudoGame.action_map``): bid
   ``(q, f)`` has the id of its rank among all bids of the largest possible
   table (``BidSpace`` with the most dice that can ever be in play, ordinary
   ranking); rank order is the same at any smaller cap, so ids grow with rank.
@@ -32,13 +33,20 @@ The game, move by move:
   the player to move acts. So each eligible seat gets exactly one chance to
   call against each standing bid, before the next bid replaces it; the seat
   order is the tie-break for calls that would be simultaneous at a table.
-* **Returns** (zero-sum, terminal only): the winner gets ``+1`` and every
+* **Returns** (zero-sum, terminal only, :func:`perudo_rules.kernel.returns`, the
+  PettingZoo adapter's rewards too): the winner gets ``+1`` and every
   other seat ``-1/(players-1)`` (so ``+1/-1`` with two seats, as in
   OpenSpiel's ``liars_dice``). An exact Calza gives a die back or changes
   nothing, so a game with Calza has no length bound; the game parameter
   ``max_rounds`` caps it (default: ``10 x`` the starting dice with Calza,
   else the natural bound ``starting dice - 1``, which is never reached). A
   game stopped by the cap is a draw: every return is 0.
+* **Bounds.** OpenSpiel holds a game's length in a 32-bit ``int``, so ``max_rounds``
+  x the most moves of a round must stay below ``2**31``
+  (:data:`~perudo_rules.openspiel.spec.MAX_GAME_LENGTH`): ``max_rounds`` runs from 1 to
+  that bound (``ValueError`` otherwise, and for anything but a whole number), and the
+  default is lowered to it on very large tables (hundreds of seats), where a game
+  without Calza may then stop as a draw before its natural end.
 * **Observations.** The information-state string is perfect recall: the
   seat's own dice of every round, every public action, every lifted cup and
   who is to act. The information-state tensor holds the seat, its dice, the
@@ -72,8 +80,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
         "perudo_rules.openspiel needs OpenSpiel: pip install 'perudo-rules[openspiel]'"
     ) from _exc
 
-from perudo_rules.actionmap import ActionMap, action_map
 from perudo_rules.openspiel.game import PerudoGame, PerudoState, load_game
 from perudo_rules.openspiel.spec import game_name
 
-__all__ = ["ActionMap", "PerudoGame", "PerudoState", "action_map", "game_name", "load_game"]
+__all__ = ["PerudoGame", "PerudoState", "game_name", "load_game"]

@@ -8,19 +8,16 @@ from typing import Any
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.game import Game
-from perudo_rules.kernel import rounds_may_keep_dice
-from perudo_rules.openspiel.nodes import (
-    DRAW,
-    OPENER,
-    OVER,
-    PLAY,
-    ROLL,
-    initial_node,
-    legal_ids,
-    step,
-)
+from perudo_rules.kernel import returns, rounds_may_keep_dice
+from perudo_rules.openspiel.nodes import Phase, initial_node, legal_ids, step
 from perudo_rules.openspiel.observer import Observer, history_text
-from perudo_rules.openspiel.spec import REGISTERED, GameSpec, build_spec, game_name
+from perudo_rules.openspiel.spec import (
+    REGISTERED,
+    GameSpec,
+    build_spec,
+    check_max_rounds,
+    game_name,
+)
 from perudo_rules.variant import Variant, load_variant
 
 __all__ = ["PerudoGame", "PerudoState", "load_game", "register"]
@@ -49,13 +46,15 @@ def load_game(
 
     The game is registered with OpenSpiel under :func:`game_name`, so
     ``pyspiel.load_game(name)`` works too. ``max_rounds`` caps the length of
-    games in which Calza gives dice back (see the module docstring).
+    games in which Calza gives dice back (see the module docstring): a whole number
+    from 1 to the game's bound (:func:`~perudo_rules.openspiel.spec.check_max_rounds`),
+    else ``ValueError``, as for a seat count the variant does not allow.
     """
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     spec = register(v, players)
     params: dict[str, Any] = {}
     if max_rounds is not None:
-        params["max_rounds"] = max_rounds
+        params["max_rounds"] = check_max_rounds(spec, max_rounds)
     return pyspiel.load_game(spec.name, params)
 
 
@@ -70,24 +69,20 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         spec = self._spec
         params = dict(params or {})
-        max_rounds = int(params.get("max_rounds", spec.default_max_rounds))
-        if max_rounds < 1:
-            raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+        max_rounds = check_max_rounds(spec, params.get("max_rounds", spec.default_max_rounds))
         params["max_rounds"] = max_rounds
         n = spec.players
         amap = spec.amap
         bounded = not rounds_may_keep_dice(spec.variant.rules)
         rounds = min(max_rounds, spec.natural_rounds) if bounded else max_rounds
-        # Per round: every bid, each followed by its out-of-turn offers, then the call.
-        per_round = amap.num_bids * (1 + spec.offers_per_bid) + 1
         info = pyspiel.GameInfo(
             num_distinct_actions=amap.num_actions,
             max_chance_outcomes=max(len(spec.die_outcomes), n if spec.roll_off else 0),
             num_players=n,
-            min_utility=-1.0 / (n - 1),
-            max_utility=1.0,
+            min_utility=min(returns(0, n)),
+            max_utility=max(returns(0, n)),
             utility_sum=0.0,
-            max_game_length=rounds * per_round,
+            max_game_length=rounds * spec.moves_per_round,
         )
         super().__init__(spec.game_type, info, params)
         self.spec = spec
@@ -128,11 +123,11 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
     def rolling_seat(self) -> int | None:
         """At a die-roll chance node, the seat whose die it rolls; else ``None``."""
         node = self._node
-        return node.roller() if node.phase == ROLL else None
+        return node.roller() if node.phase == Phase.ROLL else None
 
     def offered(self) -> bool:
         """True at an out-of-turn decision (call or ``PASS``), not the player to move's turn."""
-        return self._node.phase == PLAY and bool(self._node.pending)
+        return self._node.phase == Phase.PLAY and bool(self._node.pending)
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
@@ -144,9 +139,9 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` of the chance node: a seat (roll-off) or a die face."""
         node = self._node
-        if node.phase == OPENER:
+        if node.phase == Phase.OPENER:
             return list(node.spec.seat_outcomes)
-        if node.phase == ROLL:
+        if node.phase == Phase.ROLL:
             return list(node.spec.die_outcomes)
         raise ValueError("not a chance node")
 
@@ -155,33 +150,29 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            if self._node.phase == OPENER:
+            if self._node.phase == Phase.OPENER:
                 return f"Opener s{action}"
             return f"Roll {action + 1}"
         return self._node.spec.amap.name(action)
 
     def is_terminal(self) -> bool:
         """True once a seat has won or the round cap stopped the game."""
-        return self._node.phase >= OVER
+        return self._node.phase >= Phase.OVER
 
     def returns(self) -> list[float]:
         """+1 for the winner, ``-1/(players-1)`` for the others; 0 for all before the end
-        and after a game stopped by ``max_rounds``."""
+        and after a game stopped by ``max_rounds`` (:func:`perudo_rules.kernel.returns`)."""
         node = self._node
-        n = node.spec.players
-        if node.phase != OVER:
-            return [0.0] * n
-        assert node.game is not None
-        winner = node.game.winner
-        lose = -1.0 / (n - 1)
-        return [1.0 if s == winner else lose for s in range(n)]
+        game = node.game
+        winner = game.winner if game is not None else None
+        return list(returns(winner, node.spec.players))
 
     def __str__(self) -> str:
         node = self._node
         game = node.game
-        if node.phase == OPENER:
+        if node.phase == Phase.OPENER:
             return "roll-off"
-        if node.phase == ROLL:
+        if node.phase == Phase.ROLL:
             cups = node.partial_cups()
             head = "rolling " + " ".join(f"s{s}:{''.join(map(str, c))}" for s, c in enumerate(cups))
             if game is not None:
@@ -189,9 +180,9 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
             return head
         assert game is not None
         text = history_text(game, None)
-        if node.phase == PLAY:
+        if node.phase == Phase.PLAY:
             text += f" | s{node.current_player()} to act"
-        elif node.phase == DRAW:
+        elif node.phase == Phase.DRAW:
             text += " | stopped at max_rounds"
         return text
 

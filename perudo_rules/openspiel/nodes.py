@@ -14,34 +14,33 @@ the same kernel list (:meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.ca
 
 from __future__ import annotations
 
-import functools
-import itertools
 from collections.abc import Sequence
+from enum import IntEnum
 from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.actions import Bid, Calza, Dudo
+from perudo_rules.actions import Bid
 from perudo_rules.game import Game
 from perudo_rules.openspiel.spec import REGISTERED, GameSpec
-from perudo_rules.ranks import bid_space
-from perudo_rules.ruleset import Ruleset
 
-__all__ = [
-    "DRAW",
-    "OPENER",
-    "OVER",
-    "PLAY",
-    "ROLL",
-    "Node",
-    "initial_node",
-    "legal_ids",
-    "replay",
-    "step",
-]
+__all__ = ["Node", "Phase", "initial_node", "legal_ids", "replay", "step"]
 
-# Phases of a node, in order: the terminal ones (OVER, DRAW) last.
-OPENER, ROLL, PLAY, OVER, DRAW = range(5)
+
+class Phase(IntEnum):
+    """What a node is, in the order a game goes through them; the terminal ones last
+    (``phase >= Phase.OVER`` is a terminal node)."""
+
+    OPENER = 0
+    """A chance node: the roll-off that settles who opens the first round."""
+    ROLL = 1
+    """A chance node: one die of the round being rolled."""
+    PLAY = 2
+    """A decision: the player to move, or a seat offered an out-of-turn call."""
+    OVER = 3
+    """Terminal: a seat has won."""
+    DRAW = 4
+    """Terminal: the game was stopped by ``max_rounds`` without a winner."""
 
 
 class Node:
@@ -66,11 +65,12 @@ class Node:
 
     def __init__(
         self,
+        *,
         spec: GameSpec,
         max_rounds: int,
         parent: Node | None,
         action: int,
-        phase: int,
+        phase: Phase,
         game: Game | None,
         opener: int = 0,
         rolled: tuple[int, ...] = (),
@@ -85,6 +85,29 @@ class Node:
         self.opener = opener
         self.rolled = rolled
         self.pending = pending
+
+    def child(
+        self,
+        action: int,
+        phase: Phase,
+        game: Game | None,
+        *,
+        opener: int = 0,
+        rolled: tuple[int, ...] = (),
+        pending: tuple[int, ...] = (),
+    ) -> Node:
+        """The node after ``action``: same game spec and round cap, this node its parent."""
+        return Node(
+            spec=self.spec,
+            max_rounds=self.max_rounds,
+            parent=self,
+            action=action,
+            phase=phase,
+            game=game,
+            opener=opener,
+            rolled=rolled,
+            pending=pending,
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Node:
         return self
@@ -126,19 +149,26 @@ class Node:
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
         phase = self.phase
-        if phase == PLAY:
+        if phase == Phase.PLAY:
             if self.pending:
                 return self.pending[0]
             assert self.game is not None and self.game.to_move is not None
             return self.game.to_move
-        if phase in (OPENER, ROLL):
+        if phase <= Phase.ROLL:
             return int(pyspiel.PlayerId.CHANCE)
         return int(pyspiel.PlayerId.TERMINAL)
 
 
 def initial_node(spec: GameSpec, max_rounds: int) -> Node:
     """The start of a game: the roll-off if the variant has one, else the first die."""
-    return Node(spec, max_rounds, None, -1, OPENER if spec.roll_off else ROLL, None)
+    return Node(
+        spec=spec,
+        max_rounds=max_rounds,
+        parent=None,
+        action=-1,
+        phase=Phase.OPENER if spec.roll_off else Phase.ROLL,
+        game=None,
+    )
 
 
 def replay(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
@@ -149,49 +179,12 @@ def replay(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
     return node
 
 
-@functools.lru_cache(maxsize=1024)
-def _round_ids(
-    rules: Ruleset, max_dice: int, dice: int, palifico: bool
-) -> tuple[tuple[int, ...], bool]:
-    """Rank in a round's bid table -> action id, and whether that map is increasing.
-
-    Keyed by value: the round's table is ``bid_space(rules, dice, palifico)``, the action
-    ids are ranks in ``bid_space(rules, max_dice, False)`` (see :func:`action_map
-    <perudo_rules.actionmap.action_map>`).
-    """
-    rank_of = bid_space(rules, max_dice, False).rank_of
-    ids = tuple([rank_of[b] for b in bid_space(rules, dice, palifico).bids])
-    return ids, all(a < b for a, b in itertools.pairwise(ids))
-
-
 def legal_ids(node: Node, player: int) -> list[int]:
-    """The legal action ids of ``player`` at a decision node, ascending."""
+    """The legal action ids of ``player`` at a decision node, ascending (the kernel's, by
+    :meth:`ActionMap.legal_ids <perudo_rules.actionmap.ActionMap.legal_ids>`)."""
     game = node.game
     assert game is not None
-    amap = node.spec.amap
-    if node.pending:  # an out-of-turn offer: call or pass
-        out = []
-        if game.is_legal(Dudo(player)):
-            out.append(amap.dudo)
-        if game.is_legal(Calza(player)):
-            out.append(amap.calza)
-        out.append(amap.pass_)
-        return out
-    legal = game.legal_actions()
-    ranks = legal.bid_ranks
-    ids, increasing = _round_ids(game.rules, amap.max_dice, game.space.dice, game.palifico)
-    if ids[-1] == len(ids) - 1 and increasing:  # the round's table is the largest one
-        out = list(ranks)
-    else:
-        out = [ids[r] for r in ranks]
-        if not increasing:
-            out.sort()
-    # then the calls open to ``player`` (Dudo calls come before Calza calls)
-    for i in range(len(ranks), len(legal)):
-        call = legal[i]
-        if call.player == player:
-            out.append(amap.dudo if type(call) is Dudo else amap.calza)
-    return out
+    return node.spec.amap.legal_ids(game, player, bool(node.pending))
 
 
 def step(node: Node, action: int) -> Node:
@@ -199,18 +192,17 @@ def step(node: Node, action: int) -> Node:
     :class:`~perudo_rules.errors.IllegalAction` if it cannot be taken."""
     spec = node.spec
     phase = node.phase
-    mr = node.max_rounds
-    if phase == OPENER:
+    if phase == Phase.OPENER:
         if not 0 <= action < spec.players:
             raise ValueError(f"no seat {action} to open")
-        return Node(spec, mr, node, action, ROLL, None, opener=action)
-    if phase == ROLL:
+        return node.child(action, Phase.ROLL, None, opener=action)
+    if phase == Phase.ROLL:
         if not 0 <= action < spec.variant.rules.dice_faces:
             raise ValueError(f"no die outcome {action}")
         counts = node.roll_counts()
         rolled = (*node.rolled, action + 1)
         if len(rolled) < sum(counts):
-            return Node(spec, mr, node, action, ROLL, node.game, node.opener, rolled)
+            return node.child(action, Phase.ROLL, node.game, opener=node.opener, rolled=rolled)
         cups = []
         i = 0
         for c in counts:
@@ -220,15 +212,15 @@ def step(node: Node, action: int) -> Node:
             started = Game.start(spec.variant, cups, node.opener)
         else:
             started = node.game.roll(dice=cups)
-        return Node(spec, mr, node, action, PLAY, started)
-    if phase != PLAY:
+        return node.child(action, Phase.PLAY, started)
+    if phase != Phase.PLAY:
         raise ValueError("the game is over")
     game = node.game
     assert game is not None
     player = node.current_player()
     if node.pending:
         if action == spec.amap.pass_:
-            return Node(spec, mr, node, action, PLAY, game, pending=node.pending[1:])
+            return node.child(action, Phase.PLAY, game, pending=node.pending[1:])
         if action not in (spec.amap.dudo, spec.amap.calza):
             raise ValueError(f"seat {player} may only call or pass now, not {action}")
     engine_action = spec.amap.to_action(action, player)
@@ -236,9 +228,9 @@ def step(node: Node, action: int) -> Node:
         raise ValueError(f"seat {player} has nothing to pass on")
     after = game.apply(engine_action)
     if isinstance(engine_action, Bid):
-        return Node(spec, mr, node, action, PLAY, after, pending=after.call_offers())
+        return node.child(action, Phase.PLAY, after, pending=after.call_offers())
     if after.is_over:
-        return Node(spec, mr, node, action, OVER, after)
-    if after.round >= mr:
-        return Node(spec, mr, node, action, DRAW, after)
-    return Node(spec, mr, node, action, ROLL, after)
+        return node.child(action, Phase.OVER, after)
+    if after.round >= node.max_rounds:
+        return node.child(action, Phase.DRAW, after)
+    return node.child(action, Phase.ROLL, after)

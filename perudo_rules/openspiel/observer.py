@@ -20,7 +20,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.actions import Action
 from perudo_rules.game import Game, RoundRecord
-from perudo_rules.openspiel.nodes import DRAW, OPENER, OVER, PLAY, ROLL, Node
+from perudo_rules.openspiel.nodes import Node, Phase
 from perudo_rules.openspiel.spec import GameSpec
 
 __all__ = ["Observer", "cup_text", "history_text", "round_text"]
@@ -132,7 +132,7 @@ class Observer:
         self.tensor.fill(0.0)
         t["player"][player] = 1.0
         game = node.game
-        if node.phase == ROLL:
+        if node.phase == Phase.ROLL:
             cups: Sequence[Sequence[int]] = node.partial_cups()
         elif game is not None:
             cups = game.dice
@@ -150,7 +150,7 @@ class Observer:
         counts = node.roll_counts()
         for s, c in enumerate(counts):
             t["counts"][s, c] = 1.0
-        if node.phase == OPENER:
+        if node.phase == Phase.OPENER:
             return
         if game is None:
             t["opener"][node.opener] = 1.0
@@ -158,9 +158,9 @@ class Observer:
         t["palifico"][0] = float(game.palifico)
         for s in game.palifico_used:
             t["palifico_used"][s] = 1.0
-        if node.phase != PLAY:
-            t["over"][0] = float(node.phase >= OVER)
-            if node.phase == ROLL and game.last_result is not None:
+        if node.phase != Phase.PLAY:
+            t["over"][0] = float(node.phase >= Phase.OVER)
+            if node.phase == Phase.ROLL and game.last_result is not None:
                 nxt = game.last_result.next_player
                 if nxt is not None:
                     t["opener"][nxt] = 1.0
@@ -182,10 +182,10 @@ class Observer:
         """What ``player`` sees of ``node``, as text (perfect recall for info states)."""
         game = node.game
         head = f"p{player}"
-        if node.phase == OPENER:
+        if node.phase == Phase.OPENER:
             return f"{head} | roll-off"
         if not self.public:
-            if node.phase == ROLL:
+            if node.phase == Phase.ROLL:
                 cups: Sequence[Sequence[int]] = node.partial_cups()
             elif game is not None:
                 cups = game.dice
@@ -219,7 +219,7 @@ class Observer:
                 )
             elif game.is_over:
                 parts.append(f"winner s{game.winner}")
-        if node.phase == ROLL:
+        if node.phase == Phase.ROLL:
             own = node.partial_cups()
             if self.private == "single":
                 parts.append(f"rolling, dice {cup_text(own[player])}")
@@ -229,9 +229,9 @@ class Observer:
                 )
             else:
                 parts.append("rolling")
-        elif node.phase == PLAY:
+        elif node.phase == Phase.PLAY:
             offer = " (call or pass)" if node.pending else ""
             parts.append(f"s{node.current_player()} to act{offer}")
-        elif node.phase == DRAW:
+        elif node.phase == Phase.DRAW:
             parts.append("stopped at max_rounds")
         return " | ".join(parts)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,21 @@ from perudo_rules.kernel import most_dice_per_seat, round_rules, rounds_may_keep
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.variant import Variant, available_variants, load_variant
 
-__all__ = ["REGISTERED", "GameSpec", "build_spec", "game_name", "most_offers"]
+__all__ = [
+    "MAX_GAME_LENGTH",
+    "REGISTERED",
+    "GameSpec",
+    "build_spec",
+    "check_max_rounds",
+    "game_name",
+    "most_offers",
+]
+
+MAX_GAME_LENGTH = 2**31 - 1
+"""The longest game OpenSpiel can describe (``GameInfo.max_game_length`` is a 32-bit C++
+``int``): ``max_rounds`` x the most moves of one round (:attr:`GameSpec.moves_per_round`)
+must not exceed it, so a game's ``max_rounds`` runs from 1 to
+:attr:`GameSpec.most_rounds`."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -28,7 +43,10 @@ class GameSpec:
     seat can ever hold, ``roll_off`` whether a chance node settles who opens,
     ``natural_rounds`` the most rounds a game can last when every round costs a die,
     ``default_max_rounds`` the default of the ``max_rounds`` parameter, ``offers_per_bid``
-    the most seats offered an out-of-turn call after one bid (:func:`most_offers`).
+    the most seats offered an out-of-turn call after one bid (:func:`most_offers`),
+    ``moves_per_round`` the most decisions of one round (every bid, each followed by its
+    out-of-turn offers, then the call), ``most_rounds`` the largest ``max_rounds``
+    (:data:`MAX_GAME_LENGTH` // ``moves_per_round``).
     """
 
     name: str
@@ -41,6 +59,8 @@ class GameSpec:
     natural_rounds: int
     default_max_rounds: int
     offers_per_bid: int
+    moves_per_round: int
+    most_rounds: int
     die_outcomes: tuple[tuple[int, float], ...]
     seat_outcomes: tuple[tuple[int, float], ...]
     game_type: Any
@@ -85,9 +105,14 @@ def build_spec(v: Variant, players: int) -> GameSpec:
     name = game_name(v, players)
     rules = v.rules
     start_counts = (rules.dice_per_player,) * players
+    amap = action_map(v, players)
+    offers = most_offers(rules, start_counts)
+    moves_per_round = amap.num_bids * (1 + offers) + 1
+    most_rounds = MAX_GAME_LENGTH // moves_per_round
     # A round that cannot keep every die costs one, and the last seat keeps at least one.
     natural = sum(start_counts) - 1
     default_rounds = 10 * sum(start_counts) if rounds_may_keep_dice(rules) else natural
+    default_rounds = min(default_rounds, most_rounds)
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{v.name}, {players} players (perudo-rules)",
@@ -108,14 +133,31 @@ def build_spec(v: Variant, players: int) -> GameSpec:
         name=name,
         variant=v,
         players=players,
-        amap=action_map(v, players),
+        amap=amap,
         start_counts=start_counts,
         seat_dice=most_dice_per_seat(rules),
         roll_off=rules.setup_first_player == "roll_off",
         natural_rounds=natural,
         default_max_rounds=default_rounds,
-        offers_per_bid=most_offers(rules, start_counts),
+        offers_per_bid=offers,
+        moves_per_round=moves_per_round,
+        most_rounds=most_rounds,
         die_outcomes=tuple((k, 1.0 / rules.dice_faces) for k in range(rules.dice_faces)),
         seat_outcomes=tuple((k, 1.0 / players) for k in range(players)),
         game_type=game_type,
     )
+
+
+def check_max_rounds(spec: GameSpec, value: object) -> int:
+    """``value`` as the ``max_rounds`` of ``spec``'s game: a whole number (Python's or
+    NumPy's) from 1 to :attr:`GameSpec.most_rounds`; else ``ValueError`` saying so."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"max_rounds must be a whole number, not {value!r}")
+    rounds = operator.index(value)
+    if not 1 <= rounds <= spec.most_rounds:
+        raise ValueError(
+            f"max_rounds must be 1 to {spec.most_rounds:,} for {spec.name}, not {rounds:,}: "
+            f"OpenSpiel's max_game_length (at most {MAX_GAME_LENGTH:,}) must hold "
+            f"max_rounds x {spec.moves_per_round:,} moves a round"
+        )
+    return rounds
