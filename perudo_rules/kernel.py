@@ -54,9 +54,9 @@ from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
+    "Refusal",
     "RoundRules",
     "Settlement",
-    "Verdict",
     "calza_gain_limit",
     "count_matching",
     "most_dice_per_seat",
@@ -70,14 +70,16 @@ __all__ = [
     "seats_verdict",
 ]
 
-Verdict = tuple[str, str] | None
-"""``None`` when an action is legal, else ``(rule id, reason)``."""
+Refusal = tuple[str, str] | None
+"""What the kernel's ``*_verdict`` functions answer: ``None`` when an action (or a seat
+count) is allowed, else ``(rule id, reason)``. Not :class:`perudo_rules.referee.Verdict`,
+the referee's judgement of a whole record."""
 
 
 # --- seats, dice and the roll-off -------------------------------------------------------
 
 
-def seats_verdict(rules: Ruleset, players: object, edition: str) -> Verdict:
+def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal:
     """Whether ``players`` seats may play ``edition`` (``players.min``, ``players.max``):
     ``None``, or the rule id and the reason. A number of seats is an ``int`` (not a bool,
     a float or a string). Every place that takes a seat count asks this."""
@@ -90,13 +92,13 @@ def seats_verdict(rules: Ruleset, players: object, edition: str) -> Verdict:
     return None
 
 
-def next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
-    """The next seat after ``seat`` holding dice, ``step`` (+1 or -1) at a time
+def next_seat(counts: tuple[int, ...], direction: int, seat: int) -> int:
+    """The next seat after ``seat`` holding dice, ``direction`` (+1 or -1) at a time
     (``setup.direction``, ``play.next_seat``)."""
     n = len(counts)
     s = seat
     for _ in range(n):
-        s = (s + step) % n
+        s = (s + direction) % n
         if counts[s]:
             return s
     raise ValueError("no seat holds dice")
@@ -218,6 +220,7 @@ class RoundRules:
         "ban_later",
         "ban_open",
         "counts",
+        "direction",
         "locked",
         "n_calls",
         "one_die",
@@ -227,7 +230,6 @@ class RoundRules:
         "partial",
         "plain",
         "rules",
-        "step",
         "successor",
         "table",
         "used",
@@ -248,9 +250,9 @@ class RoundRules:
         self.palifico = palifico
         self.palifico_player = palifico_player
         self.used = used
-        self.step = rules.step
+        self.direction = direction = rules.direction
         # play.next_seat: each seat's successor with dice this round (the counts are fixed)
-        self.successor = tuple([next_seat(counts, rules.step, s) for s in range(len(counts))])
+        self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
         table = bid_space(rules, sum(counts), palifico)
         self.table: BidSpace = table
         # palifico.wilds_count: in a palifico round without wilds the table has none
@@ -330,7 +332,7 @@ class RoundRules:
             return table.nonwild_above(current)
         return range(current + 1, table.size)
 
-    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Verdict:
+    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal:
         """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid)."""
         if bid.player != to_move:
             return "play.turn", f"it is seat {to_move}'s turn, not seat {bid.player}'s"
@@ -434,7 +436,7 @@ class RoundRules:
         offers = self._offers[key] = tuple(out)
         return offers
 
-    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Verdict:
+    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal:
         """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
         p = call.player
         rules = self.rules
@@ -463,7 +465,7 @@ class RoundRules:
             return "calza.who", f"only seat {to_move}, the player to move, may call Calza"
         return None
 
-    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Verdict:
+    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal:
         """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round."""
         if type(action) is Bid:
             if self._not_a_seat(action.player):
@@ -501,9 +503,9 @@ class RoundRules:
         when ``challenge.stop_when_unreachable``; after a Calza from the caller, every cup."""
         counts = self.counts
         n = len(counts)
-        step = self.step
-        start = caller + step if dudo else caller
-        order = [s for s in ((start + step * i) % n for i in range(n)) if counts[s]]
+        direction = self.direction
+        start = caller + direction if dudo else caller
+        order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
         rules = self.rules
         reached = rules.challenge_early_stop
         unreachable = rules.challenge_stop_when_unreachable
@@ -571,9 +573,9 @@ class RoundRules:
                 if c and (alive == 1 or s != loser):
                     return Settlement(new_counts, loser, gainer, s, None, False, used)
         if dudo and self.after_caller:  # round.starter: the next seat after the caller
-            starter = next_seat(new_counts, self.step, caller)
+            starter = next_seat(new_counts, self.direction, caller)
         if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
-            starter = next_seat(new_counts, self.step, starter)
+            starter = next_seat(new_counts, self.direction, starter)
         candidate: int | None = None
         if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):
             trigger = rules.palifico_trigger
