@@ -59,6 +59,7 @@ __all__ = [
     "Settlement",
     "calza_gain_limit",
     "count_matching",
+    "cut_cups",
     "most_dice_per_seat",
     "next_seat",
     "opening",
@@ -134,11 +135,17 @@ def roll_cups(faces: int, counts: Sequence[int], rng: random.Random) -> tuple[tu
     platform and version, so the same seed gives the same game on any machine.
     """
     rand = rng.random
-    flat = [int(rand() * faces) + 1 for _ in range(sum(counts))]  # one run, cut into cups
+    return cut_cups([int(rand() * faces) + 1 for _ in range(sum(counts))], counts)
+
+
+def cut_cups(run: Sequence[int], counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """A run of dice cut into cups, seat by seat: the first ``counts[0]`` dice are seat 0's,
+    the next ``counts[1]`` seat 1's, and so on (``play.roll``: the order dice are rolled
+    in). A run shorter than ``sum(counts)`` leaves the later cups short or empty."""
     cups: list[tuple[int, ...]] = []
     cut = 0
     for c in counts:
-        cups.append(tuple(flat[cut : cut + c]))
+        cups.append(tuple(run[cut : cut + c]))
         cut += c
     return tuple(cups)
 

@@ -50,11 +50,9 @@ from perudo_rules.variant import Variant, differing_knobs, format_value, load_va
 
 __all__ = [
     "NewGame",
-    "Roll",
     "SearchLimits",
     "Start",
     "Witness",
-    "differing_knobs",
     "find_witness",
     "find_witnesses",
 ]

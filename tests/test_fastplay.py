@@ -112,7 +112,7 @@ def test_random_games_totals_the_games_of_one_stream() -> None:
 
 
 def test_fast_play_refuses_a_seat_count_outside_the_variant() -> None:
-    with pytest.raises(ValueError, match="^7 seats; italian plays with 2 to 6$"):
+    with pytest.raises(ValueError, match=r"^7 seats; italian plays with 2 to 6$"):
         play(load_variant("italian"), 7, random.Random(1))
     with pytest.raises(ValueError, match="games"):
         random_games(load_variant("italian"), 3, -1)

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import Game, RecordError, VariantError, load_variant, referee, to_record
+from perudo_rules.limits import MAX_RECORD_BYTES
 from perudo_rules.record import (
-    MAX_RECORD_BYTES,
     check_shape,
     load_record,
     record_schema,
