@@ -1,5 +1,7 @@
 """The knob values of a variant in typed form: one field per knob of :mod:`perudo_rules.knobs`.
 
+Not :mod:`perudo_rules.rules`, which holds the text of the fixed core rules.
+
 A field is named after its knob's path with the dot replaced by an underscore
 (``calza.next_starts`` is ``rules.calza_next_starts``); a choice knob is typed as a
 ``Literal`` of exactly its choices. :meth:`Ruleset.from_values` builds the fields from

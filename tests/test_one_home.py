@@ -81,3 +81,44 @@ def test_roll_cups_is_one_run_cut_into_cups() -> None:
     rng = random.Random(9)
     run = [int(rng.random() * 6) + 1 for _ in range(sum(counts))]
     assert rolled == cut_cups(run, counts)
+
+
+def _prose() -> dict[str, str]:
+    from perudo_rules.rules import core_rule_details
+    from perudo_rules.variant import data_dir
+
+    core = " ".join(
+        " ".join([r["text"], *(r["interpretation"] or {}).values()]) for r in core_rule_details()
+    )
+    glossary = (data_dir("spec").parent / "docs" / "glossary.rst").read_text(encoding="utf-8")
+    return {"spec/core-rules.yaml": core, "docs/glossary.rst": glossary}
+
+
+def test_core_rules_and_glossary_name_knobs_that_exist() -> None:
+    """The shared prose refers to knobs by path; a renamed knob must not leave it stale."""
+    import re
+
+    from perudo_rules.knobs import KNOB_PATHS
+    from perudo_rules.rules import core_rules
+
+    known = set(KNOB_PATHS) | set(core_rules())
+    sections = {p.split(".")[0] for p in KNOB_PATHS} | {"play"}
+    for name, text in _prose().items():
+        for ref in re.findall(r":rule:`(?:[\w-]+:)?([\w.]+)`", text):
+            assert ref in known, f"{name} refers to {ref}, which is no rule"
+        for token in re.findall(r"\b([a-z]+\.[a-z_]+)\b", text):
+            if token.split(".")[0] in sections:
+                assert token in known, f"{name} names {token}, which is no rule"
+
+
+@pytest.mark.parametrize(
+    "restated",
+    [r"\bones\b", r"\bface 1\b", r"\btwice\b", r"\bdouble\b", r"\busually\b", r"\blocked\b"],
+)
+def test_shared_prose_does_not_restate_knob_values(restated: str) -> None:
+    """Knob values differ between editions and live in the variant files; prose that every
+    edition shares says which knob decides, not what it usually is (issue 18)."""
+    import re
+
+    for name, text in _prose().items():
+        assert not re.search(restated, text, re.IGNORECASE), f"{name} restates a value"
