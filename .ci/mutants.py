@@ -50,6 +50,7 @@ class Mutant:
 
 
 K = "perudo_rules/kernel.py"
+ST = "perudo_rules/start.py"
 R = "perudo_rules/ranks.py"
 RS = "perudo_rules/ruleset.py"
 G = "perudo_rules/game.py"
@@ -164,8 +165,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "direction-ignored",
         "play always passes to the next higher seat, whatever setup.direction says",
         RS,
-        'object.__setattr__(self, "step", 1 if self.setup_direction == "left" else -1)',
-        'object.__setattr__(self, "step", 1)',
+        'object.__setattr__(self, "direction", 1 if self.setup_direction == "left" else -1)',
+        'object.__setattr__(self, "direction", 1)',
     ),
     Mutant(
         "out-starter-not-skipped",
@@ -178,14 +179,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "reveal-lists-out-seats",
         "reveals list seats that are out",
         K,
-        "order = [s for s in ((start + step * i) % n for i in range(n)) if counts[s]]",
-        "order = [(start + step * i) % n for i in range(n)]",
+        "order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]",
+        "order = [(start + direction * i) % n for i in range(n)]",
     ),
     Mutant(
         "reveal-from-challenger",
         "a Dudo reveal starts at the challenger instead of the next seat",
         K,
-        "start = caller + step if dudo else caller",
+        "start = caller + direction if dudo else caller",
         "start = caller",
     ),
     Mutant(
@@ -303,7 +304,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "rolloff-wild-not-best",
         "the wild face never scores best in the roll-off",
-        K,
+        ST,
         "values = [faces + 1 if d == best_wild else d for d in dice]",
         "values = dice",
     ),
@@ -325,8 +326,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "successor-skips-none",
         "the next seat with dice is the next seat even when it is out",
         K,
-        "self.successor = tuple([next_seat(counts, rules.step, s) for s in range(len(counts))])",
-        "self.successor = tuple([(s + rules.step) % len(counts) for s in range(len(counts))])",
+        "self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])",
+        "self.successor = tuple([(s + direction) % len(counts) for s in range(len(counts))])",
     ),
     Mutant(
         "neither-decreases-face-may-drop",

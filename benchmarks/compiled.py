@@ -19,7 +19,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The rules kernel: the modules every rule decision runs through.
-KERNEL = ("perudo_rules/kernel.py", "perudo_rules/ranks.py", "perudo_rules/ruleset.py")
+KERNEL = (
+    "perudo_rules/kernel.py",
+    "perudo_rules/start.py",
+    "perudo_rules/ranks.py",
+    "perudo_rules/ruleset.py",
+)
 
 
 def main(argv: list[str]) -> int:

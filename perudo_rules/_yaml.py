@@ -15,10 +15,9 @@ from typing import Any
 
 import yaml
 
-from perudo_rules.limits import MAX_DEPTH, MAX_NODES, read_bounded
-from perudo_rules.limits import MAX_FILE_BYTES as MAX_BYTES
+from perudo_rules.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, read_bounded
 
-__all__ = ["MAX_BYTES", "MAX_NODES", "YamlDoc", "load_yaml_file", "parse_yaml"]
+__all__ = ["YamlDoc", "load_yaml_file", "parse_yaml"]
 
 #: Builds the caller's error: ``err(message, file=, key_path=, line=)``.
 ErrorFactory = Callable[..., Exception]
@@ -106,8 +105,8 @@ def _error(
 
 def parse_yaml(text: str, file: str | None, err: ErrorFactory) -> YamlDoc:
     """Parse ``text`` safely; raise ``err(message, file=, key_path=, line=)`` on any problem."""
-    if len(text) > MAX_BYTES:
-        raise err(f"file too large ({len(text)} bytes, limit {MAX_BYTES})", file=file)
+    if len(text) > MAX_FILE_BYTES:
+        raise err(f"file too large ({len(text)} bytes, limit {MAX_FILE_BYTES})", file=file)
     loader = _Loader(text)
     try:
         # parse once: compose, check the node tree, then build the data from the same nodes
@@ -137,7 +136,7 @@ def load_yaml_file(path: Path, err: ErrorFactory, missing: str = "no such file")
     """Read and parse a YAML file with the limits of :func:`parse_yaml` (``missing`` is
     the message for a file that does not exist)."""
     name = str(path)
-    raw = read_bounded(path, MAX_BYTES, err, missing)
+    raw = read_bounded(path, MAX_FILE_BYTES, err, missing)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -17,8 +17,9 @@ from typing import NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.game import Game
-from perudo_rules.kernel import most_dice_per_seat, seats_verdict
+from perudo_rules.kernel import most_dice_per_seat
 from perudo_rules.ranks import BidSpace, bid_space
+from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant, load_variant
 
 __all__ = ["ActionMap", "RoundIds", "action_map", "check_players"]
@@ -174,7 +175,7 @@ def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
 
 def check_players(v: Variant, players: object) -> None:
     """``ValueError`` unless ``v`` is played by ``players`` seats: the kernel's
-    :func:`~perudo_rules.kernel.seats_verdict` (``players.min``, ``players.max``)."""
+    :func:`~perudo_rules.start.seats_verdict` (``players.min``, ``players.max``)."""
     verdict = seats_verdict(v.rules, players, v.id)
     if verdict is not None:
         rule, reason = verdict

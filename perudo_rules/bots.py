@@ -160,13 +160,8 @@ class BaselineBot:
         faces = space.faces
         rules = game.rules
         unknown = sum(dice_counts) - len(own)
-        tally = [0] * (faces + 1)
-        for d in own:
-            tally[d] += 1
-        if wild is None:
-            known = tally
-        else:
-            known = [c + tally[wild] if f != wild else c for f, c in enumerate(tally)]
+        # own dice that count for a bid on each face (the kernel's count rule); index 0 unused
+        known = [0, *(game.round_rules.count((own,), f) for f in range(1, faces + 1))]
 
         def holds(q: int, f: int) -> float:
             return bid_probability_float(known[f], unknown, q, f, faces, wild)

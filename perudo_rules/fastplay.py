@@ -32,43 +32,28 @@ import random
 from dataclasses import dataclass
 
 from perudo_rules.actions import Action, Bid, Dudo
-from perudo_rules.game import Game
-from perudo_rules.kernel import opening, roll_cups, round_rules
+from perudo_rules.game import Game, RoundRecord, round_outcome
+from perudo_rules.kernel import round_rules
+from perudo_rules.start import opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
-__all__ = ["RandomGame", "RandomGames", "RoundTrace", "play", "random_games", "step_play"]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundTrace:
-    """One round of a recorded fast game: what the step API's ``RoundRecord`` would hold
-    (dice, opener, palifico, actions) and the result fields that drive the game on."""
-
-    round: int
-    first_player: int
-    palifico: bool
-    dice: tuple[tuple[int, ...], ...]
-    actions: tuple[Action, ...]
-    kind: str
-    count: int
-    loser: int | None
-    gainer: int | None
-    next_player: int | None
-    next_palifico: bool
+__all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play"]
 
 
 @dataclass(frozen=True, slots=True)
 class RandomGame:
     """The outcome of one random game: winner, rounds, decisions (actions played), bids.
 
-    ``trace`` holds every round when the game was played with ``record=True``.
+    ``trace`` holds every round when the game was played with ``record=True``: the same
+    :class:`~perudo_rules.game.RoundRecord` values (dice, actions, the called bid and the
+    :class:`~perudo_rules.game.RoundResult`) as the ``history`` of the step API's game.
     """
 
     winner: int
     rounds: int
     decisions: int
     bids: int
-    trace: tuple[RoundTrace, ...] | None = None
+    trace: tuple[RoundRecord, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,15 +87,14 @@ def step_play(variant: Variant, players: int, rng: random.Random) -> Game:
 def play(variant: Variant, players: int, rng: random.Random, record: bool = False) -> RandomGame:
     """One random game, the same as :func:`step_play` with the same ``rng`` state, fast.
 
-    ``record=True`` also returns every round (:class:`RoundTrace`) for comparison. Every
+    ``record=True`` also returns every round (as the step API's ``RoundRecord``). Every
     rule comes from the kernel's :class:`~perudo_rules.kernel.RoundRules` of each round;
     this loop only draws among the ranks and calls it opens.
     """
     rules = variant.rules
-    if not rules.players_min <= players <= rules.players_max:
-        raise ValueError(
-            f"{players} players; {variant.id} plays with {rules.players_min} to {rules.players_max}"
-        )
+    bad = seats_verdict(rules, players, variant.id)
+    if bad is not None:
+        raise ValueError(bad[1])
     rand = rng.random
     faces = rules.dice_faces
     first, dice = opening(rules, players, rng)
@@ -122,7 +106,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
     to_move = first
     decisions = 0
     n_bids = 0
-    trace: list[RoundTrace] = []
+    trace: list[RoundRecord] = []
     while True:
         # --- one round: bids until a Dudo or Calza --------------------------------------
         rr = round_rules(rules, counts, palifico, round_no, owner, used)
@@ -165,27 +149,17 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
         # --- resolution (as Game._resolve) ------------------------------------------------
         cur_q, cur_f = table[cur]
         bid = Bid(bidder, cur_q, cur_f)
-        caller = action.player
-        count = rr.count(dice, cur_f)
-        dudo = type(action) is Dudo
-        s = rr.settle(dudo, caller, bid, count, to_move)
         if record:
+            assert not isinstance(action, Bid)  # rr.calls lists calls only
             actions.append(action)
+            result, s = round_outcome(rr, dice, bid, action, to_move)
             trace.append(
-                RoundTrace(
-                    round_no,
-                    opener,
-                    palifico,
-                    tuple(dice),
-                    tuple(actions),
-                    "dudo" if dudo else "calza",
-                    count,
-                    s.loser,
-                    s.gainer,
-                    s.next_player,
-                    s.next_palifico,
+                RoundRecord(
+                    round_no, opener, palifico, dice, tuple(actions), result, palifico_used=used
                 )
             )
+        else:
+            s = rr.settle(type(action) is Dudo, action.player, bid, rr.count(dice, cur_f), to_move)
         if s.winner is not None:
             return RandomGame(
                 s.winner, round_no, decisions, n_bids, tuple(trace) if record else None

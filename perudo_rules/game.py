@@ -15,24 +15,24 @@ every action. Every refusal names its rule id: a knob path, or a fixed rule of
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, fields
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, TypeVar
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction
 from perudo_rules.kernel import (
     RoundRules,
+    Settlement,
     count_matching,
     next_seat,
-    opening,
     returns,
-    roll_cups,
     round_rules,
 )
 from perudo_rules.legal import LegalActions
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
+from perudo_rules.start import opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -42,11 +42,15 @@ __all__ = [
     "RoundRecord",
     "RoundResult",
     "roll_die",
+    "round_outcome",
 ]
 
 
+_T = TypeVar("_T")
+
+
 def roll_die(rng: random.Random, faces: int) -> int:
-    """One die roll from ``rng`` (as :func:`perudo_rules.kernel.roll_cups` rolls each die)."""
+    """One die roll from ``rng`` (as :func:`perudo_rules.start.roll_cups` rolls each die)."""
     return roll_cups(faces, (1,), rng)[0][0]
 
 
@@ -182,6 +186,40 @@ class Observation:
 _EMPTY: tuple[int, ...] = ()
 
 
+def round_outcome(
+    rr: RoundRules,
+    dice: Sequence[tuple[int, ...]],
+    bid: Bid,
+    call: Dudo | Calza,
+    to_move: int,
+) -> tuple[RoundResult, Settlement]:
+    """How a round of rules ``rr`` ends when ``call`` answers the standing ``bid`` with
+    ``to_move`` to move: the :class:`RoundResult` (the true count, the lifted cups, what
+    they show) and the kernel's :class:`~perudo_rules.kernel.Settlement` (the new dice
+    counts, winner, palifico seats). The step API and the fast path both ask this."""
+    caller = call.player
+    dudo = type(call) is Dudo
+    count = rr.count(dice, bid.face)
+    order = rr.reveal(dice, caller, dudo, bid)
+    s = rr.settle(dudo, caller, bid, count, to_move)
+    shown = tuple([dice[x] for x in order])
+    result = _make_result(
+        kind="dudo" if dudo else "calza",
+        bid=bid,
+        count=count,
+        loser=s.loser,
+        gainer=s.gainer,
+        revealed=order,
+        shown=shown,
+        next_player=s.next_player,
+        caller=caller,
+        next_palifico=s.next_palifico,
+        lost=rr.lost(s.counts, s.loser),
+        shown_count=rr.shown_count(shown, bid.face),
+    )
+    return result, s
+
+
 @dataclass(frozen=True, slots=True, repr=False)
 class Game:
     """A position of a game of Perudo under one :class:`Variant`.
@@ -209,7 +247,9 @@ class Game:
     last_result: RoundResult | None = None
     winner: int | None = None
     first_player: int | None = None
-    _round: RoundRules | None = field(default=None, compare=False)
+    # The kernel's rules of the round in play, kept with the position (None between
+    # rounds and once over); not part of the value: equality and hashing ignore it.
+    _rules_in_play: RoundRules | None = field(default=None, compare=False)
 
     # --- construction -------------------------------------------------------------------
 
@@ -230,28 +270,25 @@ class Game:
         palifico round; ``palifico_used`` lists seats that already had theirs.
         """
         rules = variant.rules
-        n = len(dice)
-        if not rules.players_min <= n <= rules.players_max:
-            raise ValueError(
-                f"{n} seats; {variant.id} plays with {rules.players_min} to {rules.players_max}"
-            )
-        cups = tuple(tuple(int(d) for d in cup) for cup in dice)
+        cups = _cups(dice, rules.dice_faces)
+        bad = seats_verdict(rules, len(cups), variant.id)
+        if bad is not None:
+            raise ValueError(bad[1])
         for seat, cup in enumerate(cups):
             if len(cup) > rules.dice_max_per_player:
                 raise ValueError(
                     f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
                 )
-            for d in cup:
-                if not 1 <= d <= rules.dice_faces:
-                    raise ValueError(f"seat {seat}: {d} is not a face of a d{rules.dice_faces}")
+        n = len(cups)
         counts = tuple(len(c) for c in cups)
         if sum(1 for c in counts if c) < 2:
             raise ValueError("at least two seats must hold dice")
+        _whole(first_player, "first_player")
         if not (0 <= first_player < n and counts[first_player]):
             raise ValueError(f"first player {first_player} is not a seat with dice")
-        if round < 1:
+        if _whole(round, "round") < 1:
             raise ValueError("rounds are numbered from 1")
-        used = frozenset(int(s) for s in palifico_used)
+        used = frozenset(_whole(s, "a palifico_used seat") for s in palifico_used)
         if any(not 0 <= s < n for s in used):
             raise ValueError("palifico_used names a seat that does not exist")
         if palifico:
@@ -271,7 +308,7 @@ class Game:
             round=round,
             palifico_used=used,
             first_player=first_player,
-            _round=round_rules(rules, counts, palifico, round, owner, used),
+            _rules_in_play=round_rules(rules, counts, palifico, round, owner, used),
         )
 
     @classmethod
@@ -282,11 +319,9 @@ class Game:
         ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
         """
         rules = variant.rules
-        if not rules.players_min <= players <= rules.players_max:
-            raise ValueError(
-                f"{players} players; {variant.id} plays with "
-                f"{rules.players_min} to {rules.players_max}"
-            )
+        bad = seats_verdict(rules, players, variant.id)
+        if bad is not None:
+            raise ValueError(bad[1])
         first, cups = opening(rules, players, random.Random(seed))
         if cls is not Game:
             return cls.start(variant, cups, first)
@@ -294,9 +329,21 @@ class Game:
         used: frozenset[int] = frozenset()
         # The dice are valid by construction: skip start()'s checks.
         return _make_game(
-            variant, cups, counts, first, (), False, None, 1, used, (), None, None, first,
-            round_rules(rules, counts, False, 1, None, used),
-        )  # fmt: skip
+            variant=variant,
+            dice=cups,
+            dice_counts=counts,
+            to_move=first,
+            bids=(),
+            palifico=False,
+            palifico_player=None,
+            round=1,
+            palifico_used=used,
+            history=(),
+            last_result=None,
+            winner=None,
+            first_player=first,
+            rules_in_play=round_rules(rules, counts, False, 1, None, used),
+        )
 
     # --- derived views ------------------------------------------------------------------
 
@@ -313,8 +360,8 @@ class Game:
     @property
     def round_rules(self) -> RoundRules:
         """The kernel's rules of this round (or of the round about to be rolled)."""
-        if self._round is not None:
-            return self._round
+        if self._rules_in_play is not None:
+            return self._rules_in_play
         return round_rules(
             self.variant.rules,
             self.dice_counts,
@@ -349,9 +396,9 @@ class Game:
     @property
     def space(self) -> BidSpace:
         """The ranked bids of the current round (see :mod:`perudo_rules.ranks`)."""
-        if self._round is None:
+        if self._rules_in_play is None:
             return bid_space(self.rules, self.dice_in_play, self.palifico)
-        return self._round.table
+        return self._rules_in_play.table
 
     @property
     def wilds_active(self) -> bool:
@@ -368,7 +415,7 @@ class Game:
 
     def next_seat(self, seat: int) -> int:
         """The next seat after ``seat`` with dice, in the direction of play."""
-        return next_seat(self.dice_counts, self.variant.rules.step, seat)
+        return next_seat(self.dice_counts, self.variant.rules.direction, seat)
 
     def __repr__(self) -> str:
         state = (
@@ -389,7 +436,7 @@ class Game:
         """``None`` if ``action`` is legal now, else ``(rule id, reason)``."""
         if self.winner is not None:
             return "play.game_over", f"the game is over; seat {self.winner} won"
-        rr = self._round
+        rr = self._rules_in_play
         if self.to_move is None or rr is None:
             return "play.roll", "the round is over; roll the dice for the next round first"
         return rr.verdict(self.to_move, self.bids, action)
@@ -400,14 +447,14 @@ class Game:
 
     def legal_actions(self) -> LegalActions:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view)."""
-        rr = self._round if self.winner is None else None
+        rr = self._rules_in_play if self.winner is None else None
         return LegalActions(rr, self.to_move, self.bids, self.is_legal)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
         move acts (empty before the opening bid, between rounds and once over): the kernel's
         :meth:`RoundRules.offers <perudo_rules.kernel.RoundRules.offers>`."""
-        rr = self._round
+        rr = self._rules_in_play
         if rr is None or self.to_move is None or not self.bids or self.winner is not None:
             return ()
         return rr.offers(self.to_move, self.bids[-1].player)
@@ -421,7 +468,7 @@ class Game:
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``; raises :class:`IllegalAction` naming the rule broken."""
-        rr = self._round
+        rr = self._rules_in_play
         to_move = self.to_move
         # no round rules: awaiting a roll or over (violation() says which)
         bad = self.violation(action) if rr is None or to_move is None else rr.verdict(
@@ -431,38 +478,40 @@ class Game:
             raise IllegalAction(bad[0], bad[1])
         assert rr is not None and to_move is not None
         if type(action) is Bid:
-            return _make_game(
-                self.variant, self.dice, self.dice_counts, rr.successor[action.player],
-                (*self.bids, action), self.palifico, self.palifico_player, self.round,
-                self.palifico_used, self.history, self.last_result, None, self.first_player, rr,
-            )  # fmt: skip
+            # the same round: only the player to move and the bids change
+            return _after_bid(self, to_move=rr.successor[action.player], bids=(*self.bids, action))
         assert type(action) is Dudo or type(action) is Calza
         return self._resolve(rr, action, to_move)
 
     def _resolve(self, rr: RoundRules, action: Dudo | Calza, to_move: int) -> Game:
-        bid = self.bids[-1]
-        caller = action.player
         dice = self.dice
-        dudo = type(action) is Dudo
-        count = rr.count(dice, bid.face)
-        order = rr.reveal(dice, caller, dudo, bid)
-        s = rr.settle(dudo, caller, bid, count, to_move)
-        lost = rr.lost(s.counts, s.loser)
-        shown = tuple([dice[x] for x in order])
-        result = _make_result(
-            "dudo" if dudo else "calza", bid, count, s.loser, s.gainer, order,
-            shown, s.next_player, caller, s.next_palifico, lost, rr.shown_count(shown, bid.face),
-        )  # fmt: skip
+        result, s = round_outcome(rr, dice, self.bids[-1], action, to_move)
         assert self.first_player is not None
         record = _make_record(
-            self.round, self.first_player, self.palifico, dice, (*self.bids, action), result,
-            self.palifico_used,
-        )  # fmt: skip
+            round=self.round,
+            first_player=self.first_player,
+            palifico=self.palifico,
+            dice=dice,
+            actions=(*self.bids, action),
+            result=result,
+            palifico_used=self.palifico_used,
+        )
         return _make_game(
-            self.variant, (_EMPTY,) * len(s.counts), s.counts, None, self.bids, s.next_palifico,
-            s.next_player if s.next_palifico else None, self.round, s.used,
-            (*self.history, record), result, s.winner, self.first_player, None,
-        )  # fmt: skip
+            variant=self.variant,
+            dice=(_EMPTY,) * len(s.counts),
+            dice_counts=s.counts,
+            to_move=None,
+            bids=self.bids,
+            palifico=s.next_palifico,
+            palifico_player=s.next_player if s.next_palifico else None,
+            round=self.round,
+            palifico_used=s.used,
+            history=(*self.history, record),
+            last_result=result,
+            winner=s.winner,
+            first_player=self.first_player,
+            rules_in_play=None,
+        )
 
     def roll(
         self,
@@ -482,23 +531,33 @@ class Game:
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
-            if len(dice) != len(counts):
-                raise ValueError(f"dice for {len(dice)} seats; the table has {len(counts)}")
-            cups = tuple(tuple(int(d) for d in cup) for cup in dice)
+            cups = _cups(dice, faces)
+            if len(cups) != len(counts):
+                raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
             for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
                 if len(cup) != c:
                     raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
-                if any(not 1 <= d <= faces for d in cup):
-                    raise ValueError(f"seat {seat}: a die outside 1..{faces}")
         assert self.last_result is not None and self.last_result.next_player is not None
         first = self.last_result.next_player
         nxt = self.round + 1
         pal, owner = self.palifico, self.palifico_player
         rr = round_rules(rules, counts, pal, nxt, owner, self.palifico_used)
         return _make_game(
-            self.variant, cups, counts, first, (), self.palifico, self.palifico_player, nxt,
-            self.palifico_used, self.history, self.last_result, None, first, rr,
-        )  # fmt: skip
+            variant=self.variant,
+            dice=cups,
+            dice_counts=counts,
+            to_move=first,
+            bids=(),
+            palifico=pal,
+            palifico_player=owner,
+            round=nxt,
+            palifico_used=self.palifico_used,
+            history=self.history,
+            last_result=self.last_result,
+            winner=None,
+            first_player=first,
+            rules_in_play=rr,
+        )
 
     # --- views for one seat -------------------------------------------------------------
 
@@ -520,121 +579,77 @@ class Game:
         )
 
 
+# --- checking explicit input ----------------------------------------------------------
+
+
+def _whole(value: object, what: str) -> int:
+    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``."""
+    if type(value) is not int:
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def _cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
+    """``dice`` (one sequence of faces per seat) as tuples; ``ValueError`` unless every die
+    is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two seats)."""
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
+        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
+    cups = []
+    for seat, cup in enumerate(dice):
+        if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
+            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
+        for d in cup:
+            if type(d) is not int or not 1 <= d <= faces:
+                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
+        cups.append(tuple(cup))
+    return tuple(cups)
+
+
 # --- fast construction --------------------------------------------------------------------
 # The transitions build one Game per action; setting the slots directly (each field's
-# descriptor, looked up by name) costs half the dataclass ``__init__``. The result is the
-# same frozen value; tests/test_engine.py checks that the builders set every field.
-_new_object = object.__new__
+# descriptor) costs half the dataclass ``__init__``. The builders are generated from the
+# fields, as dataclasses generates ``__init__``: every field they take is a required
+# keyword-only parameter, so a call names each field it sets, and a new field is taken
+# (or copied) without editing them. The result is the same frozen value;
+# tests/test_engine.py checks that.
 
 
-def _setters(cls: type, names: str) -> tuple[Any, ...]:
-    """The slot setters of ``cls``'s fields ``names``, looked up by name."""
-    return tuple(cls.__dict__[n].__set__ for n in names.split())
+def _keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., _T]:
+    """A constructor of the slotted dataclass ``cls`` without its ``__init__``.
+
+    Without ``changes``: each field with ``init`` is a required keyword-only parameter
+    (named without a leading ``_``). With ``changes`` (field names): the first argument is
+    an instance to copy, and only those fields are keyword-only parameters (the bid
+    transition changes two fields; naming 14 costs a tenth of the step). Fields without
+    ``init`` get their defaults.
+    """
+    changed = None if changes is None else set(changes.split())
+    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    params = [] if changed is None else ["src"]
+    params.append("*")
+    lines = ["    obj = new(cls)"]
+    for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
+        env[f"set_{f.name}"] = cls.__dict__[f.name].__set__
+        if not f.init:
+            assert f.default is not MISSING, f"{cls.__name__}.{f.name} needs a default"
+            value = f"default_{f.name}"
+            env[value] = f.default
+        elif changed is None or f.name in changed:
+            value = f.name.lstrip("_")
+            params.append(value)
+        else:
+            value = f"src.{f.name}"
+        lines.append(f"    set_{f.name}(obj, {value})")
+    assert changed is None or changed <= {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    source = "\n".join([f"def build({', '.join(params)}):", *lines, "    return obj", ""])
+    exec(source, env)  # generated from the field names above, as dataclasses does
+    build: Callable[..., _T] = env["build"]
+    build.__qualname__ = build.__name__ = f"_make_{cls.__name__}"
+    build.__doc__ = f"``{cls.__name__}(...)`` from named fields, fast (``{changes or 'all'}``)."
+    return build
 
 
-(_set_variant, _set_dice, _set_dice_counts, _set_to_move, _set_bids, _set_palifico,
- _set_palifico_player, _set_round, _set_palifico_used, _set_history, _set_last_result,
- _set_winner, _set_first_player, _set_round_rules) = _setters(
-    Game, " ".join(f.name for f in fields(Game))  # every field, in declaration order
-)  # fmt: skip
-
-
-def _make_game(
-    variant: Variant,
-    dice: tuple[tuple[int, ...], ...],
-    dice_counts: tuple[int, ...],
-    to_move: int | None,
-    bids: tuple[Bid, ...],
-    palifico: bool,
-    palifico_player: int | None,
-    round: int,
-    palifico_used: frozenset[int],
-    history: tuple[RoundRecord, ...],
-    last_result: RoundResult | None,
-    winner: int | None,
-    first_player: int | None,
-    round_rules: RoundRules | None,
-) -> Game:
-    """``Game(...)`` with every field given, without the dataclass ``__init__``."""
-    g: Game = _new_object(Game)
-    _set_variant(g, variant)
-    _set_dice(g, dice)
-    _set_dice_counts(g, dice_counts)
-    _set_to_move(g, to_move)
-    _set_bids(g, bids)
-    _set_palifico(g, palifico)
-    _set_palifico_player(g, palifico_player)
-    _set_round(g, round)
-    _set_palifico_used(g, palifico_used)
-    _set_history(g, history)
-    _set_last_result(g, last_result)
-    _set_winner(g, winner)
-    _set_first_player(g, first_player)
-    _set_round_rules(g, round_rules)
-    return g
-
-
-(_r_kind, _r_bid, _r_count, _r_loser, _r_gainer, _r_revealed, _r_shown, _r_next, _r_caller,
- _r_pal, _r_lost, _r_shown_count) = _setters(
-    RoundResult,
-    "kind bid count loser gainer revealed shown next_player caller next_palifico lost shown_count",
-)  # fmt: skip
-_h_round, _h_first, _h_pal, _h_dice, _h_actions, _h_result, _h_used = _setters(
-    RoundRecord, "round first_player palifico dice actions result palifico_used"
-)
-_h_views = RoundRecord.__dict__["_views"].__set__
-_h_hash = RoundRecord.__dict__["_hash"].__set__
-
-
-def _make_result(
-    kind: str,
-    bid: Bid,
-    count: int,
-    loser: int | None,
-    gainer: int | None,
-    revealed: tuple[int, ...],
-    shown: tuple[tuple[int, ...], ...],
-    next_player: int | None,
-    caller: int | None,
-    next_palifico: bool,
-    lost: tuple[int, ...],
-    shown_count: int,
-) -> RoundResult:
-    """``RoundResult(...)`` with every field given, without the dataclass ``__init__``."""
-    r: RoundResult = _new_object(RoundResult)
-    _r_kind(r, kind)
-    _r_bid(r, bid)
-    _r_count(r, count)
-    _r_loser(r, loser)
-    _r_gainer(r, gainer)
-    _r_revealed(r, revealed)
-    _r_shown(r, shown)
-    _r_next(r, next_player)
-    _r_caller(r, caller)
-    _r_pal(r, next_palifico)
-    _r_lost(r, lost)
-    _r_shown_count(r, shown_count)
-    return r
-
-
-def _make_record(
-    round: int,
-    first_player: int,
-    palifico: bool,
-    dice: tuple[tuple[int, ...], ...],
-    actions: tuple[Action, ...],
-    result: RoundResult,
-    palifico_used: frozenset[int],
-) -> RoundRecord:
-    """``RoundRecord(...)`` with every field given, without the dataclass ``__init__``."""
-    h: RoundRecord = _new_object(RoundRecord)
-    _h_round(h, round)
-    _h_first(h, first_player)
-    _h_pal(h, palifico)
-    _h_dice(h, dice)
-    _h_actions(h, actions)
-    _h_result(h, result)
-    _h_used(h, palifico_used)
-    _h_views(h, None)
-    _h_hash(h, None)
-    return h
+_make_game = _keyword_builder(Game)
+_after_bid = _keyword_builder(Game, changes="to_move bids")
+_make_result = _keyword_builder(RoundResult)
+_make_record = _keyword_builder(RoundRecord)

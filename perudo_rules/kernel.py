@@ -8,12 +8,14 @@ a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.ya
 
 Where each rule is decided (rule id: code):
 
-* ``players.min``, ``players.max``: :func:`seats_verdict`
+* ``players.min``, ``players.max``: :func:`~perudo_rules.start.seats_verdict`
 * ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
-  ``setup.rolloff_wild_best``: :func:`roll_off`
-* ``play.roll``, ``dice.faces``: :func:`roll_cups` (the faces also bound the bid table)
+  ``setup.rolloff_wild_best``: :func:`~perudo_rules.start.roll_off`
+* ``play.roll``, ``dice.faces``: :func:`~perudo_rules.start.roll_cups` (the faces also
+  bound the bid table)
 * the standard start of a game (``dice.per_player``, ``setup.first_player``):
-  :func:`opening` deals it, :func:`opening_verdict` recognises it
+  :func:`~perudo_rules.start.opening` deals it, :func:`~perudo_rules.start.opening_verdict`
+  recognises it
 * ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
 * ``wild.face``, ``palifico.wilds_count`` (the round's wild face, or none in a palifico
   round without wilds): ``RoundRules.wild``, from the bid table of :mod:`perudo_rules.ranks`
@@ -52,8 +54,7 @@ The module is plain typed Python that ``mypyc`` compiles (``make bench`` measure
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
@@ -62,128 +63,37 @@ from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
+    "Refusal",
     "RoundRules",
     "Settlement",
-    "Verdict",
     "calza_gain_limit",
     "count_matching",
     "most_dice_per_seat",
     "next_seat",
-    "opening",
-    "opening_verdict",
     "returns",
-    "roll_cups",
-    "roll_off",
     "round_rules",
     "rounds_may_keep_dice",
-    "seats_verdict",
 ]
 
-Verdict = tuple[str, str] | None
-"""``None`` when an action is legal, else ``(rule id, reason)``."""
+Refusal = tuple[str, str] | None
+"""What the kernel's ``*_verdict`` functions answer: ``None`` when an action (or a seat
+count) is allowed, else ``(rule id, reason)``. Not :class:`perudo_rules.referee.Verdict`,
+the referee's judgement of a whole record."""
 
 
-# --- seats, dice and the roll-off -------------------------------------------------------
+# --- seats ------------------------------------------------------------------------------
 
 
-def seats_verdict(rules: Ruleset, players: object, edition: str) -> Verdict:
-    """Whether ``players`` seats may play ``edition`` (``players.min``, ``players.max``):
-    ``None``, or the rule id and the reason. A number of seats is an ``int`` (not a bool,
-    a float or a string). Every place that takes a seat count asks this."""
-    lo, hi = rules.players_min, rules.players_max
-    if type(players) is not int:
-        return "players.min", f"{players!r} is not a whole number of seats"
-    if not lo <= players <= hi:
-        rule = "players.min" if players < lo else "players.max"
-        return rule, f"{players} seats; {edition} plays with {lo} to {hi}"
-    return None
-
-
-def next_seat(counts: tuple[int, ...], step: int, seat: int) -> int:
-    """The next seat after ``seat`` holding dice, ``step`` (+1 or -1) at a time
+def next_seat(counts: tuple[int, ...], direction: int, seat: int) -> int:
+    """The next seat after ``seat`` holding dice, ``direction`` (+1 or -1) at a time
     (``setup.direction``, ``play.next_seat``)."""
     n = len(counts)
     s = seat
     for _ in range(n):
-        s = (s + step) % n
+        s = (s + direction) % n
         if counts[s]:
             return s
     raise ValueError("no seat holds dice")
-
-
-def roll_off(rules: Ruleset, players: int, rng: random.Random) -> int:
-    """Who opens a new game (``setup.first_player``): seat 0, or the roll-off, where every
-    seat rolls ``setup.rolloff_dice`` dice, the best score opens (``setup.rolloff_score``:
-    their total or their highest die; ``setup.rolloff_wild_best``: the wild face scores
-    above the highest face) and ties re-roll among the tied, in seat order."""
-    if rules.setup_first_player != "roll_off":
-        return 0
-    rand = rng.random
-    faces = rules.dice_faces
-    best_wild = rules.wild if rules.setup_rolloff_wild_best else None
-    highest = rules.setup_rolloff_score == "highest_die"
-    tied = list(range(players))
-    while len(tied) > 1:
-        scores = []
-        for _ in tied:
-            dice = [int(rand() * faces) + 1 for _ in range(rules.setup_rolloff_dice)]
-            values = [faces + 1 if d == best_wild else d for d in dice]
-            scores.append(max(values) if highest else sum(values))
-        best = max(scores)
-        tied = [s for s, t in zip(tied, scores, strict=True) if t == best]
-    return tied[0]
-
-
-def roll_cups(faces: int, counts: Sequence[int], rng: random.Random) -> tuple[tuple[int, ...], ...]:
-    """Every seat's dice, seat by seat, each ``int(rng.random() * faces) + 1`` (``play.roll``).
-
-    Only ``rng.random()`` is used: Python guarantees its sequence for a seed on every
-    platform and version, so the same seed gives the same game on any machine.
-    """
-    rand = rng.random
-    flat = [int(rand() * faces) + 1 for _ in range(sum(counts))]  # one run, cut into cups
-    cups: list[tuple[int, ...]] = []
-    cut = 0
-    for c in counts:
-        cups.append(tuple(flat[cut : cut + c]))
-        cut += c
-    return tuple(cups)
-
-
-def opening(
-    rules: Ruleset, players: int, rng: random.Random
-) -> tuple[int, tuple[tuple[int, ...], ...]]:
-    """Who opens a new game and every seat's starting dice, drawn from ``rng`` in that order."""
-    first = roll_off(rules, players, rng)
-    return first, roll_cups(rules.dice_faces, (rules.dice_per_player,) * players, rng)
-
-
-def opening_verdict(
-    rules: Ruleset,
-    dice_counts: Sequence[int],
-    first_player: int,
-    palifico: bool = False,
-    round_no: int = 1,
-    palifico_used: Iterable[int] = (),
-) -> Verdict:
-    """Whether a round is one that :func:`opening` can deal, the standard start of a game:
-    round 1, ``dice.per_player`` dice a seat, no palifico round (none had), and seat 0
-    opening unless a roll-off decides (``setup.first_player``). ``None``, or the rule id
-    and the reason. A game record without a set-up must start so."""
-    if round_no != 1:
-        return "play.roll", f"a game starts with round 1, not round {round_no}"
-    for seat, held in enumerate(dice_counts):
-        if held != rules.dice_per_player:
-            return "dice.per_player", (
-                f"seat {seat} starts with {held} dice, not {rules.dice_per_player}"
-            )
-    if palifico:
-        return "palifico.trigger", "the first round of a game is not a palifico round"
-    if any(True for _ in palifico_used):
-        return "palifico.once_per_player", "no seat has had a palifico round at the start"
-    if rules.setup_first_player != "roll_off" and first_player != 0:
-        return "setup.first_player", f"seat 0 opens the first round, not seat {first_player}"
-    return None
 
 
 def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None) -> int:
@@ -255,6 +165,7 @@ class RoundRules:
         "ban_later",
         "ban_open",
         "counts",
+        "direction",
         "locked",
         "n_calls",
         "one_die",
@@ -264,7 +175,6 @@ class RoundRules:
         "partial",
         "plain",
         "rules",
-        "step",
         "successor",
         "table",
         "used",
@@ -285,9 +195,9 @@ class RoundRules:
         self.palifico = palifico
         self.palifico_player = palifico_player
         self.used = used
-        self.step = rules.step
+        self.direction = direction = rules.direction
         # play.next_seat: each seat's successor with dice this round (the counts are fixed)
-        self.successor = tuple([next_seat(counts, rules.step, s) for s in range(len(counts))])
+        self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
         table = bid_space(rules, sum(counts), palifico)
         self.table: BidSpace = table
         # palifico.wilds_count: in a palifico round without wilds the table has none
@@ -375,7 +285,7 @@ class RoundRules:
             return table.nonwild_above(current)
         return range(current + 1, table.size)
 
-    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Verdict:
+    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal:
         """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid)."""
         if bid.player != to_move:
             return "play.turn", f"it is seat {to_move}'s turn, not seat {bid.player}'s"
@@ -485,7 +395,7 @@ class RoundRules:
         offers = self._offers[key] = tuple(out)
         return offers
 
-    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Verdict:
+    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal:
         """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
         p = call.player
         rules = self.rules
@@ -514,7 +424,7 @@ class RoundRules:
             return "calza.who", f"only seat {to_move}, the player to move, may call Calza"
         return None
 
-    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Verdict:
+    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal:
         """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round."""
         if type(action) is Bid:
             if self._not_a_seat(action.player):
@@ -557,9 +467,9 @@ class RoundRules:
         cup is lifted (else the dice lost would tell what the closed cups hold)."""
         counts = self.counts
         n = len(counts)
-        step = self.step
-        start = caller + step if dudo else caller
-        order = [s for s in ((start + step * i) % n for i in range(n)) if counts[s]]
+        direction = self.direction
+        start = caller + direction if dudo else caller
+        order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
         rules = self.rules
         reached = rules.challenge_early_stop
         unreachable = rules.challenge_stop_when_unreachable
@@ -627,9 +537,9 @@ class RoundRules:
                 if c and (alive == 1 or s != loser):
                     return Settlement(new_counts, loser, gainer, s, None, False, used)
         if dudo and self.after_caller:  # round.starter: the next seat after the caller
-            starter = next_seat(new_counts, self.step, caller)
+            starter = next_seat(new_counts, self.direction, caller)
         if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
-            starter = next_seat(new_counts, self.step, starter)
+            starter = next_seat(new_counts, self.direction, starter)
         candidate: int | None = None
         if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):
             trigger = rules.palifico_trigger

@@ -30,6 +30,7 @@ from fractions import Fraction
 
 from perudo_rules.actions import Bid
 from perudo_rules.game import Game
+from perudo_rules.kernel import count_matching
 from perudo_rules.limits import MAX_EXACT_DICE, MAX_FACES, MAX_FLOAT_DICE, short_number
 from perudo_rules.ranks import bid_space
 from perudo_rules.ruleset import Ruleset
@@ -68,8 +69,9 @@ def success_probability(face: int, faces: int, wild: int | None) -> Fraction:
 
 
 def matches(dice: Sequence[int], face: int, wild: int | None) -> int:
-    """How many of ``dice`` count as ``face`` (the face itself, or the wild for another face)."""
-    return sum(1 for d in dice if d == face or (d == wild and face != wild))
+    """How many of ``dice`` count as ``face``: the kernel's count rule
+    (:func:`perudo_rules.kernel.count_matching`) on one seat's dice."""
+    return count_matching((tuple(dice),), face, wild)
 
 
 def round_wild(rules: Ruleset, palifico: bool) -> int | None:

@@ -37,8 +37,8 @@ defined its variant::
   dice counts and palifico flag, and ``setup.palifico_used`` lists the seats that
   already had their palifico round when it started (as :meth:`Game.start` was given
   them; the first round's own palifico player is implied). Without it the game
-  starts from the standard position that :func:`perudo_rules.kernel.opening` deals
-  (:func:`perudo_rules.kernel.opening_verdict`).
+  starts from the standard position that :func:`perudo_rules.start.opening` deals
+  (:func:`perudo_rules.start.opening_verdict`).
 
 :func:`to_record` writes a record, :func:`replay` rebuilds the game
 (:func:`states` yields every position on the way, :func:`walk` the same for a
@@ -61,7 +61,6 @@ from typing import Any
 from perudo_rules.actions import Action, Bid, format_action, parse_action
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.game import Game, RoundRecord, RoundResult
-from perudo_rules.kernel import opening_verdict, seats_verdict
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.limits import MAX_RECORD_BIDS
 from perudo_rules.position import Position
@@ -74,6 +73,7 @@ from perudo_rules.recordformat import (
     Violation,
     check_shape,
 )
+from perudo_rules.start import opening_verdict, seats_verdict
 from perudo_rules.variant import (
     Interpretation,
     Knob,

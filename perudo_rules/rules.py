@@ -1,7 +1,9 @@
-"""Fixed rules: the ones every edition shares, with their ids.
+"""The text of the core rules: the fixed rules every edition shares, with their ids.
 
 Their text lives in ``spec/core-rules.yaml``; knob rules (ids equal to knob
 paths) live in the variant files. :func:`rule_text` answers for both kinds.
+This module is prose for people and error messages; the knob *values* of one edition,
+typed for the engine, are :class:`perudo_rules.ruleset.Ruleset` (a different thing).
 """
 
 from __future__ import annotations

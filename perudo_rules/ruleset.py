@@ -1,5 +1,7 @@
 """The knob values of a variant in typed form: one field per knob of :mod:`perudo_rules.knobs`.
 
+Not :mod:`perudo_rules.rules`, which holds the text of the fixed core rules.
+
 A field is named after its knob's path with the dot replaced by an underscore
 (``calza.next_starts`` is ``rules.calza_next_starts``); a choice knob is typed as a
 ``Literal`` of exactly its choices. :meth:`Ruleset.from_values` builds the fields from
@@ -7,8 +9,8 @@ A field is named after its knob's path with the dot replaced by an underscore
 fields and the ``Literal`` choices match the knob table, so the two cannot drift.
 
 Two values are derived, not knobs: :attr:`Ruleset.wild` (the wild face as a number, with
-``"highest"`` resolved) and :attr:`Ruleset.step` (``+1`` or ``-1`` from
-``setup.direction``).
+``"highest"`` resolved) and :attr:`Ruleset.direction` (the direction of play as a seat
+step: ``+1`` for ``setup.direction: left``, ``-1`` for ``right``).
 """
 
 from __future__ import annotations
@@ -87,13 +89,13 @@ class Ruleset:
     round_starter: Literal["loser", "challenge_winner", "after_caller"]
     end_condition: Literal["last_player_standing", "single_round"]
     wild: int | None = field(init=False, compare=False, repr=False)
-    step: int = field(init=False, compare=False, repr=False)
+    direction: int = field(init=False, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         wild = self.dice_faces if self.wild_face == "highest" else self.wild_face
         object.__setattr__(self, "wild", wild)
-        object.__setattr__(self, "step", 1 if self.setup_direction == "left" else -1)
+        object.__setattr__(self, "direction", 1 if self.setup_direction == "left" else -1)
         object.__setattr__(
             self, "_hash", hash(tuple(getattr(self, field_name(p)) for p in KNOB_PATHS))
         )

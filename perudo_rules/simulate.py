@@ -33,15 +33,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from perudo_rules import fastplay
-from perudo_rules.actions import Bid
 from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
-from perudo_rules.fastplay import RandomGame
-from perudo_rules.game import Game
+from perudo_rules.game import Game, RoundRecord
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count, short_number
 from perudo_rules.output import Outputs, write_bytes, write_text
 from perudo_rules.record import to_record
+from perudo_rules.ruleset import Ruleset
 from perudo_rules.safetext import printable
+from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -55,7 +55,7 @@ __all__ = [
     "plot_format",
     "simulate",
     "summarise",
-    "summarise_fast",
+    "summarise_rounds",
     "t95",
     "wilson_interval",
 ]
@@ -149,46 +149,44 @@ class GameSummary:
     position: int
 
 
-def _summary(
-    rounds: Sequence[tuple[str, int, int, bool, int]],
-    winner: int,
-    first: int,
-    step: int,
-    players: int,
-) -> GameSummary:
-    """Build a summary from each round's (kind, count, bid quantity, palifico, bids)."""
+def summarise_rounds(rounds: Sequence[RoundRecord], winner: int, rules: Ruleset) -> GameSummary:
+    """The :class:`GameSummary` of a finished game from its rounds (a step API game's
+    ``history`` or a fast game's ``trace``: both are :class:`~perudo_rules.game.RoundRecord`
+    values), its ``winner`` and its ``rules``.
+
+    ``position`` is the winner's place counted in the direction of play from
+    the seat that opened the first round (0 = that seat). A call was right when its caller
+    did not lose a die (the kernel's settlement: a Dudo against a bid that failed, a Calza
+    on an exact bid).
+    """
+    if not rounds:
+        raise ValueError("the game is not over")
     calls = {"calza": [0, 0], "dudo": [0, 0]}  # [calls, right]
-    for kind, count, quantity, _, _ in rounds:
-        calls[kind][0] += 1
-        calls[kind][1] += count == quantity if kind == "calza" else count < quantity
+    for r in rounds:
+        res = r.result
+        calls[res.kind][0] += 1
+        calls[res.kind][1] += res.loser != res.caller
+    first = rounds[0].first_player
+    players = len(rounds[0].dice)
     return GameSummary(
         rounds=len(rounds),
-        bids=tuple(r[4] for r in rounds),
-        palifico_rounds=sum(1 for r in rounds if r[3]),
+        bids=tuple(len(r.actions) - 1 for r in rounds),
+        palifico_rounds=sum(1 for r in rounds if r.palifico),
         calza_calls=calls["calza"][0],
         calza_right=calls["calza"][1],
         dudo_calls=calls["dudo"][0],
         dudo_right=calls["dudo"][1],
         winner=winner,
         first_player=first,
-        position=((winner - first) * step) % players,
+        position=((winner - first) * rules.direction) % players,
     )
 
 
 def summarise(game: Game) -> GameSummary:
-    """The :class:`GameSummary` of a finished game.
-
-    ``position`` is the winner's place counted in the direction of play from
-    the seat that opened the first round (0 = that seat).
-    """
+    """The :class:`GameSummary` of a finished step API game (:func:`summarise_rounds`)."""
     if game.winner is None or not game.history:
         raise ValueError("the game is not over")
-    rounds = [
-        (r.result.kind, r.result.count, r.result.bid.quantity, r.palifico, len(r.actions) - 1)
-        for r in game.history
-    ]
-    first = game.history[0].first_player
-    return _summary(rounds, game.winner, first, game.rules.step, game.players)
+    return summarise_rounds(game.history, game.winner, game.rules)
 
 
 def _hist(values: Iterable[int]) -> tuple[tuple[int, int], ...]:
@@ -364,26 +362,6 @@ def comparison_rows(stats: Sequence[SimStats], digits: int = 3) -> list[list[str
 UNIFORM = "uniform"
 
 
-def summarise_fast(game: RandomGame, players: int, step: int) -> GameSummary:
-    """The :class:`GameSummary` of a fast-path game played with ``record=True``.
-
-    Equal to :func:`summarise` of the same game played through the step API.
-    """
-    if game.trace is None:
-        raise ValueError("play the game with record=True")
-    rounds = [
-        (
-            r.kind,
-            r.count,
-            next(a.quantity for a in reversed(r.actions) if isinstance(a, Bid)),
-            r.palifico,
-            len(r.actions) - 1,
-        )
-        for r in game.trace
-    ]
-    return _summary(rounds, game.winner, game.trace[0].first_player, step, players)
-
-
 def _run_chunk(
     variant: Variant,
     players: int,
@@ -398,7 +376,8 @@ def _run_chunk(
         game_seed = derive_seed(seed, "game", i)
         if bot == UNIFORM and records is None:
             fast = fastplay.play(variant, players, random.Random(game_seed), record=True)
-            out.append(summarise_fast(fast, players, variant.rules.step))
+            assert fast.trace is not None
+            out.append(summarise_rounds(fast.trace, fast.winner, variant.rules))
             continue
         if bot == UNIFORM:  # the same game through the step API, for its record
             game = fastplay.step_play(variant, players, random.Random(game_seed))
@@ -449,10 +428,9 @@ def simulate(
     earlier run is replaced). ``games`` is at most :data:`~perudo_rules.limits.MAX_GAMES`.
     """
     rules = variant.rules
-    if type(players) is not int or not rules.players_min <= players <= rules.players_max:
-        raise ValueError(
-            f"{players} players; {variant.id} plays with {rules.players_min} to {rules.players_max}"
-        )
+    bad = seats_verdict(rules, players, variant.id)
+    if bad is not None:
+        raise ValueError(bad[1])
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive number, not {short_number(games)}")
     check_count("games", games, 1, MAX_GAMES)

@@ -48,8 +48,6 @@ from perudo_rules.ruleset import Ruleset
 from perudo_rules.schema import variant_schema
 
 __all__ = [
-    "MAX_BIDS",
-    "MAX_PLAYERS",
     "Interpretation",
     "Knob",
     "Variant",

@@ -46,15 +46,14 @@ from perudo_rules.describe import describe_result, describe_step
 from perudo_rules.errors import PerudoError, VariantError
 from perudo_rules.game import Game, roll_die
 from perudo_rules.position import Position, Roll, Step, format_step
+from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant, differing_knobs, format_value, load_variant
 
 __all__ = [
     "NewGame",
-    "Roll",
     "SearchLimits",
     "Start",
     "Witness",
-    "differing_knobs",
     "find_witness",
     "find_witnesses",
 ]
@@ -370,11 +369,12 @@ def _passes(a: Variant, limits: SearchLimits) -> list[tuple[int, int, int, int]]
     first), then the passes that roll on into a second round, which cost far more.
     """
     rules = a.rules
-    lo = max(2, rules.players_min)
-    hi = min(limits.max_seats, rules.players_max)
+    # the seat counts the edition plays with (the kernel's rule), the smallest first
+    playable = [n for n in range(2, rules.players_max + 1) if seats_verdict(rules, n, a.id) is None]
+    lo = playable[0]
     top = min(limits.max_dice, rules.dice_max_per_player)
     combos = itertools.product(
-        range(lo, hi + 1),
+        [n for n in playable if n <= limits.max_seats],
         range(1, top + 1),
         range(1, limits.max_bids + 1),
         range(1, limits.max_rounds + 1),
@@ -521,104 +521,118 @@ def _labels(a: Variant, b: Variant) -> tuple[str, str]:
     return f"{a.id}#1", f"{b.id}#2"
 
 
-def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:
-    """The witness for one differing knob ``rule`` (see :func:`find_witnesses`)."""
-    limits = limits or SearchLimits()
-    ids = _labels(a, b)
-    values = {ids[0]: a[rule], ids[1]: b[rule]}
+@dataclass(frozen=True, slots=True)
+class _Question:
+    """What a witness is sought for: variants ``a`` and ``b`` (labelled ``ids``) and the
+    differing ``rule``."""
+
+    a: Variant
+    b: Variant
+    rule: str
+    ids: tuple[str, str]
+
+    def witness(
+        self,
+        kind: str,
+        cand: _Candidate | None,
+        outcomes: tuple[str, str] | None,
+        confirmed: bool,
+        note: str = "",
+        searched: int = 0,
+    ) -> Witness:
+        """A :class:`Witness` for this question (``outcomes``: one text per variant)."""
+        ids = self.ids
+        return Witness(
+            self.rule,
+            {ids[0]: self.a[self.rule], ids[1]: self.b[self.rule]},
+            ids,
+            kind,
+            None if cand is None else cand.start,
+            () if cand is None else cand.actions,
+            None if cand is None else cand.action,
+            {} if outcomes is None else {ids[0]: outcomes[0], ids[1]: outcomes[1]},
+            confirmed,
+            note=note,
+            searched=searched,
+        )
+
+
+def _hybrids(q: _Question) -> dict[bool, Variant | None]:
+    """``a`` with only the rule set to ``b``'s value (key ``False``) and ``b`` with only the
+    rule set to ``a``'s value (key ``True``); ``None`` where that is not consistent."""
     hybrids: dict[bool, Variant | None] = {}
-    for base, other, flipped in ((a, b, False), (b, a, True)):
+    for base, other, flipped in ((q.a, q.b, False), (q.b, q.a, True)):
         try:
-            hybrids[flipped] = _hybrid(base, rule, other[rule])
+            hybrids[flipped] = _hybrid(base, q.rule, other[q.rule])
         except VariantError:
             hybrids[flipped] = None
-    attempts = [
-        (base, hyb, flipped)
-        for base, flipped in ((a, False), (b, True))
-        if (hyb := hybrids[flipped]) is not None
-    ]
-    if not attempts:
-        return Witness(
-            rule,
-            values,
-            ids,
-            "none",
-            None,
-            (),
-            None,
-            {},
-            False,
-            note="no divergence searched: setting this rule alone makes neither variant consistent",
-        )
+    return hybrids
+
+
+def _confirmed(
+    q: _Question,
+    cand: _Candidate,
+    hybrid_sides: tuple[dict[str, Any], dict[str, Any]],
+    flipped: bool,
+    revert: Variant | None,
+) -> Witness | None:
+    """The confirmed witness at ``cand``, if the full variants diverge there as the hybrid
+    pair did (``hybrid_sides``), because of the rule (:func:`_confirms`)."""
+    sx, sy = hybrid_sides
+    decisive = _differing(sx, sy)
+    ga = _replay(q.a, cand.start, cand.actions)
+    gb = _replay(q.b, cand.start, cand.actions)
+    if ga is None or gb is None or not decisive:
+        return None
+    sa = _signature(cand.kind, ga, cand.action)
+    sb = _signature(cand.kind, gb, cand.action)
+    # The side whose rule was changed (in the hybrid pair and in the full pair), the other
+    # side's full variant, and the changed side's full variant with only this rule set back
+    # (the counterfactual).
+    hyb_side, full_side, other_full = (sx, sa, sb) if flipped else (sy, sb, sa)
+    if not _confirms(cand, decisive, hyb_side, full_side, other_full, _differing(sa, sb), revert):
+        return None
+    kind, oa, ob = _outcomes(cand.kind, ga, gb, cand.action)
+    return q.witness(kind, cand, (oa, ob), True)
+
+
+def _search_direction(
+    q: _Question, hyb: Variant, flipped: bool, revert: Variant | None, limits: SearchLimits
+) -> tuple[Witness | None, Witness | None, int]:
+    """Search one direction: ``a`` against its hybrid, or (``flipped``) the hybrid of ``b``
+    against ``b``. Returns the first confirmed witness (or ``None``), the first divergence
+    of the hybrid pair as an unconfirmed witness (or ``None``) and the game states searched.
+    """
+    counter = [0]
+    base = q.b if flipped else q.a
+    first, second = (hyb, base) if flipped else (base, hyb)
     unconfirmed: Witness | None = None
-    searched = 0
-    for base, hyb, flipped in attempts:
-        counter = [0]
-        first, second = (hyb, base) if flipped else (base, hyb)
-        for cand in itertools.chain(
-            _search_play(first, second, limits, counter), _search_setup(first, second, limits)
-        ):
-            hx = _replay(first, cand.start, cand.actions)
-            hy = _replay(second, cand.start, cand.actions)
-            if hx is None or hy is None:  # pragma: no cover - the search only takes legal steps
-                continue
-            sx = _signature(cand.kind, hx, cand.action)
-            sy = _signature(cand.kind, hy, cand.action)
-            decisive = _differing(sx, sy)
-            ga = _replay(a, cand.start, cand.actions)
-            gb = _replay(b, cand.start, cand.actions)
-            if ga is not None and gb is not None and decisive:
-                sa = _signature(cand.kind, ga, cand.action)
-                sb = _signature(cand.kind, gb, cand.action)
-                # The side whose rule was changed (in the hybrid pair and in the full pair),
-                # the other side's full variant, and the changed side's full variant with
-                # only this rule set back (the counterfactual).
-                hyb_side, full_side, other_full = (sx, sa, sb) if flipped else (sy, sb, sa)
-                revert = hybrids[not flipped]
-                if _confirms(
-                    cand, decisive, hyb_side, full_side, other_full, _differing(sa, sb), revert
-                ):
-                    kind, oa, ob = _outcomes(cand.kind, ga, gb, cand.action)
-                    return Witness(
-                        rule,
-                        values,
-                        ids,
-                        kind,
-                        cand.start,
-                        cand.actions,
-                        cand.action,
-                        {ids[0]: oa, ids[1]: ob},
-                        True,
-                        searched=searched + counter[0],
-                    )
-            if unconfirmed is None:
-                kind, oa, ob = _outcomes(cand.kind, hx, hy, cand.action)
-                unconfirmed = Witness(
-                    rule,
-                    values,
-                    ids,
-                    kind,
-                    cand.start,
-                    cand.actions,
-                    cand.action,
-                    {ids[0]: oa, ids[1]: ob},
-                    False,
-                    note=_masked_note(ids, rule, flipped),
-                )
-        searched += counter[0]
+    for cand in itertools.chain(
+        _search_play(first, second, limits, counter), _search_setup(first, second, limits)
+    ):
+        hx = _replay(first, cand.start, cand.actions)
+        hy = _replay(second, cand.start, cand.actions)
+        if hx is None or hy is None:  # pragma: no cover - the search only takes legal steps
+            continue
+        sx = _signature(cand.kind, hx, cand.action)
+        sy = _signature(cand.kind, hy, cand.action)
+        confirmed = _confirmed(q, cand, (sx, sy), flipped, revert)
+        if confirmed is not None:
+            return confirmed, unconfirmed, counter[0]
         if unconfirmed is None:
-            break  # nothing diverged at all: the other direction is not tried
-    if unconfirmed is not None:
-        return dataclasses.replace(unconfirmed, searched=searched)
-    return Witness(
-        rule,
-        values,
-        ids,
+            kind, oa, ob = _outcomes(cand.kind, hx, hy, cand.action)
+            note = _masked_note(q.ids, q.rule, flipped)
+            unconfirmed = q.witness(kind, cand, (oa, ob), False, note=note)
+    return None, unconfirmed, counter[0]
+
+
+def _no_difference(q: _Question, searched: int, limits: SearchLimits) -> Witness:
+    """The witness of kind ``"none"`` when nothing diverged in any searched position."""
+    same = "no behavioural difference"
+    return q.witness(
         "none",
         None,
-        (),
-        None,
-        {ids[0]: "no behavioural difference", ids[1]: "no behavioural difference"},
+        (same, same),
         False,
         note=(
             f"no behavioural difference found: in {searched} game states searched (up to "
@@ -630,6 +644,44 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
         ),
         searched=searched,
     )
+
+
+def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:
+    """The witness for one differing knob ``rule`` (see :func:`find_witnesses`).
+
+    The steps: build the two hybrids (:func:`_hybrids`); search ``a`` against its hybrid,
+    then, if that found a divergence but could not confirm it, ``b``'s hybrid against
+    ``b`` (:func:`_search_direction`); the first confirmed witness wins, else the first
+    unconfirmed divergence, else a witness of kind ``"none"`` (:func:`_no_difference`).
+    """
+    limits = limits or SearchLimits()
+    q = _Question(a, b, rule, _labels(a, b))
+    hybrids = _hybrids(q)
+    if hybrids[False] is None and hybrids[True] is None:
+        return q.witness(
+            "none",
+            None,
+            None,
+            False,
+            note="no divergence searched: setting this rule alone makes neither variant consistent",
+        )
+    unconfirmed: Witness | None = None
+    searched = 0
+    for flipped in (False, True):
+        hyb = hybrids[flipped]
+        if hyb is None:
+            continue
+        confirmed, first, nodes = _search_direction(q, hyb, flipped, hybrids[not flipped], limits)
+        if confirmed is not None:
+            return dataclasses.replace(confirmed, searched=searched + nodes)
+        if unconfirmed is None:
+            unconfirmed = first
+        searched += nodes
+        if unconfirmed is None:
+            break  # nothing diverged at all: the other direction is not tried
+    if unconfirmed is not None:
+        return dataclasses.replace(unconfirmed, searched=searched)
+    return _no_difference(q, searched, limits)
 
 
 def find_witnesses(

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # A variant: the knob table typed, validated, loaded; the fixed core rules.
     ("variant", ("ruleset", "schema", "variant", "rules")),
     # The rules kernel: the bid table and every decision that varies between editions.
-    ("kernel", ("ranks", "kernel")),
+    ("kernel", ("ranks", "kernel", "start")),
     # The state: immutable games and pure transitions that ask the kernel.
     ("game", ("legal", "game")),
     # What builds on games: the fast path, odds, positions, records.

@@ -14,7 +14,7 @@ from perudo_rules import available_variants, load_variant
 from perudo_rules.cli import build_parser, main
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.rules import core_rules
-from perudo_rules.witness import differing_knobs
+from perudo_rules.variant import differing_knobs
 
 Capsys = pytest.CaptureFixture[str]
 

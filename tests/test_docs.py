@@ -25,7 +25,7 @@ from perudo_rules.ranks import bid_space
 from perudo_rules.rules import core_rule_details
 from perudo_rules.scenarios import load_scenarios
 from perudo_rules.sphinxext import rule_anchor
-from perudo_rules.witness import differing_knobs
+from perudo_rules.variant import differing_knobs
 
 ROOT = Path(__file__).resolve().parent.parent
 _BUILT: dict[str, Path] = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -573,3 +574,102 @@ def test_fast_builders_set_every_field() -> None:
     for obj in objs:
         values = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init}
         assert type(obj)(**values) == obj
+
+
+@pytest.mark.parametrize("players", [1, 7, 2.5, 3.0, "4", "12", True, None])
+def test_every_seat_count_is_refused_as_the_kernel_says(players: Any) -> None:
+    """Game.start, Game.new, the fast path and the simulation take a seat count; each
+    refuses a bad one with the kernel's own reason (seats_verdict), nothing coerced."""
+    from perudo_rules.fastplay import play
+    from perudo_rules.simulate import simulate
+    from perudo_rules.start import seats_verdict
+
+    v = load_variant("italian")
+    bad = seats_verdict(v.rules, players, v.id)
+    assert bad is not None
+    calls = [
+        lambda: Game.new(v, players, seed=1),
+        lambda: play(v, players, random.Random(1)),
+        lambda: simulate(v, players=players, games=1),
+    ]
+    if type(players) is int:  # Game.start counts the cups it is given
+        calls.append(lambda: Game.start(v, [[2, 3]] * players, first_player=0))
+    for call in calls:
+        with pytest.raises(ValueError) as err:
+            call()
+        assert str(err.value) == bad[1]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"dice": "12"}, "dice must be one list of dice per seat"),
+        ({"dice": [[2.5, 3], [4]]}, "seat 0: 2.5 is not a face of a d6"),
+        ({"dice": [[2, "3"], [4]]}, "seat 0: '3' is not a face of a d6"),
+        ({"dice": [[2, True], [4]]}, "seat 0: True is not a face of a d6"),
+        ({"dice": [[2, 3], 4]}, "seat 1: expected a list of dice, not 4"),
+        ({"dice": [[2, 3], "44"]}, "seat 1: expected a list of dice"),
+        ({"first_player": None}, "first_player must be a whole number, not None"),
+        ({"first_player": 0.0}, "first_player must be a whole number, not 0.0"),
+        ({"first_player": False}, "first_player must be a whole number, not False"),
+        ({"round": 2.0}, "round must be a whole number, not 2.0"),
+        ({"round": "2"}, "round must be a whole number"),
+        ({"palifico_used": [1.0]}, "a palifico_used seat must be a whole number, not 1.0"),
+        ({"palifico_used": [True]}, "a palifico_used seat must be a whole number"),
+    ],
+)
+def test_start_refuses_what_is_not_a_whole_number(kwargs: dict[str, Any], message: str) -> None:
+    """Issue 19: Game.start used to coerce 2.5 to 2 and "12" to two seats, and raised
+    TypeError for first_player=None; every non-integer is now a ValueError."""
+    v = load_variant("italian")
+    args: dict[str, Any] = {"dice": [[2, 3], [4]], "first_player": 0, **kwargs}
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Game.start(v, **args)
+
+
+@pytest.mark.parametrize(
+    ("dice", "message"),
+    [
+        ([[2, 3.0], [4]], "seat 0: 3.0 is not a face of a d6"),
+        ("12", "dice must be one list of dice per seat"),
+        ([[2, 3], [7]], "seat 1: 7 is not a face of a d6"),
+        ([[2, 3], None], "seat 1: expected a list of dice, not None"),
+    ],
+)
+def test_roll_refuses_what_is_not_a_die(dice: Any, message: str) -> None:
+    g = Game.start(load_variant("italian"), [[2, 3], [4, 4]], first_player=0)
+    g = g.apply(Bid(0, 1, 5)).apply(Dudo(1))  # seat 1 doubts: no 5 shows, seat 0 loses one
+    assert g.awaiting_roll and g.dice_counts == (1, 2)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        g.roll(dice=dice)
+    assert g.roll(dice=[[6], [1, 2]]).dice == ((6,), (1, 2))
+
+
+def test_fast_builders_take_every_field_by_keyword_only() -> None:
+    """The generated builders name every field they set: no positional call can swap two
+    ``int | None`` fields; the bid transition takes only what a bid changes."""
+    import dataclasses
+    import inspect
+
+    from perudo_rules import game as engine
+    from perudo_rules.game import RoundRecord, RoundResult
+
+    for build, cls in (
+        (engine._make_game, Game),
+        (engine._make_result, RoundResult),
+        (engine._make_record, RoundRecord),
+    ):
+        params = inspect.signature(build).parameters.values()
+        assert all(p.kind is p.KEYWORD_ONLY for p in params)
+        assert [p.name for p in params] == [
+            f.name.lstrip("_") for f in dataclasses.fields(cls) if f.init
+        ]
+    after_bid = inspect.signature(engine._after_bid).parameters
+    assert [(n, p.kind) for n, p in after_bid.items()] == [
+        ("src", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        ("to_move", inspect.Parameter.KEYWORD_ONLY),
+        ("bids", inspect.Parameter.KEYWORD_ONLY),
+    ]
+    g = Game.start(load_variant("italian"), [[2, 3], [4]], first_player=0)
+    with pytest.raises(TypeError):
+        engine._after_bid(g, 1, ())

@@ -34,7 +34,8 @@ from perudo_rules.actionmap import ActionMap
 from perudo_rules.actions import Action
 from perudo_rules.bots import BaselineBot, Bot, RandomBot, play_game
 from perudo_rules.fastplay import play, step_play
-from perudo_rules.kernel import opening, returns
+from perudo_rules.kernel import returns
+from perudo_rules.start import opening
 from perudo_rules.variant import Variant
 
 EDITIONS = available_variants()

@@ -17,15 +17,10 @@ from hypothesis import strategies as st
 from strategies import boosted, positions
 
 from perudo_rules import Bid, Calza, Dudo, load_variant
-from perudo_rules.kernel import (
-    RoundRules,
-    most_dice_per_seat,
-    next_seat,
-    opening,
-    round_rules,
-)
+from perudo_rules.kernel import RoundRules, most_dice_per_seat, next_seat, round_rules
 from perudo_rules.knobs import KNOB_PATHS, knob_spec
 from perudo_rules.ruleset import Ruleset, field_name
+from perudo_rules.start import opening
 
 
 def test_ruleset_has_one_field_per_knob_named_after_its_path() -> None:

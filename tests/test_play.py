@@ -144,7 +144,7 @@ def test_end_of_input_at_once(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["italian", "--players", "9"], "9 players"),
+        (["italian", "--players", "9"], "9 seats; italian plays with 2 to 6"),
         (["italian", "--seat", "5"], "--seat must be 0 to 3"),
         (["klingon"], "unknown variant"),
     ],

@@ -141,8 +141,8 @@ def test_intervals() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"players": 7}, "7 players"),
-        ({"players": 1}, "1 players"),
+        ({"players": 7}, "7 seats; italian plays with 2 to 6"),
+        ({"players": 1}, "1 seats; italian plays with 2 to 6"),
         ({"games": 0}, "games"),
         ({"workers": -1}, "workers"),
         ({"bot": "clever"}, "unknown bot"),
@@ -216,7 +216,7 @@ def test_cli_plot_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ("extra", "message"),
     [
         (["simulate", "nosuch"], "unknown variant 'nosuch'"),
-        (["simulate", "italian", "--players", "9"], "9 players"),
+        (["simulate", "italian", "--players", "9"], "9 seats; italian plays with 2 to 6"),
         (["simulate", "italian", "--games", "0"], "must be at least 1"),
         (["simulate", "italian", "--workers", "x"], "not a whole number"),
         (["simulate", "italian", "--bot", "clever"], "invalid choice"),

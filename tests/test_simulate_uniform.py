@@ -11,7 +11,7 @@ import pytest
 from perudo_rules import available_variants, load_variant, referee
 from perudo_rules.cli import main
 from perudo_rules.fastplay import play, step_play
-from perudo_rules.simulate import UNIFORM, simulate, summarise, summarise_fast
+from perudo_rules.simulate import UNIFORM, simulate, summarise, summarise_rounds
 
 
 @pytest.mark.parametrize("vid", available_variants())
@@ -21,7 +21,8 @@ def test_fast_summary_equals_step_api_summary(vid: str) -> None:
     for seed in range(15):
         fast = play(v, players, random.Random(seed), record=True)
         slow = step_play(v, players, random.Random(seed))
-        assert summarise_fast(fast, players, v.rules.step) == summarise(slow)
+        assert fast.trace is not None
+        assert summarise_rounds(fast.trace, fast.winner, v.rules) == summarise(slow)
 
 
 def test_uniform_simulation_is_deterministic_and_records_are_valid(tmp_path: Path) -> None:

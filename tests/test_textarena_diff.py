@@ -35,7 +35,7 @@ ta_env = pytest.importorskip(
 
 from perudo_rules import Bid, Dudo, Game, load_variant  # noqa: E402
 from perudo_rules.actions import Action  # noqa: E402
-from perudo_rules.kernel import roll_cups  # noqa: E402
+from perudo_rules.start import roll_cups  # noqa: E402
 from perudo_rules.variant import Variant  # noqa: E402
 
 #: Random games per test case: more under the deep profiles.

@@ -11,8 +11,9 @@ import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
 from perudo_rules.knobs import KNOBS
-from perudo_rules.position import Position, parse_line, parse_step
-from perudo_rules.witness import NewGame, Roll, Witness, differing_knobs, find_witnesses
+from perudo_rules.position import Position, Roll, parse_line, parse_step
+from perudo_rules.variant import differing_knobs
+from perudo_rules.witness import NewGame, Witness, find_witnesses
 
 
 @pytest.fixture(scope="module")

@@ -32,7 +32,6 @@ from perudo_rules.safetext import json_text, printable
 from perudo_rules.variant import Variant, load_variant, named_variant_file
 
 __all__ = [
-    "MAX_POSITION_BYTES",
     "BidVerdict",
     "check_bids",
     "fresh_position",

@@ -26,7 +26,7 @@ from perudo_rules.variant import (
 )
 from perudo_rules.witness import Witness, find_witnesses
 
-__all__ = ["diff_variants", "format_value", "register"]
+__all__ = ["diff_variants", "register"]
 
 
 def _statement(knob: Knob) -> str:

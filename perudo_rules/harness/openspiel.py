@@ -16,10 +16,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from perudo_rules.actionmap import ActionMap, action_map
 from perudo_rules.actions import Action, Bid, format_action, parse_action
 from perudo_rules.game import Game
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
-from perudo_rules.openspiel import ActionMap, action_map, load_game
+from perudo_rules.openspiel import load_game
 
 __all__ = ["OpenSpielHarness"]
 

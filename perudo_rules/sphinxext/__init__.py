@@ -74,12 +74,12 @@ from perudo_rules.sphinxext.fileformat import FormatDirective
 from perudo_rules.sphinxext.interpretations import InterpretationsDirective
 from perudo_rules.sphinxext.ladder import LadderDirective
 from perudo_rules.sphinxext.scenarios import ScenariosDirective
-from perudo_rules.sphinxext.shared import format_value, rule_anchor
+from perudo_rules.sphinxext.shared import rule_anchor
 from perudo_rules.sphinxext.simulation import SimulationDirective
 from perudo_rules.sphinxext.witnesses import WitnessesDirective
 from perudo_rules.version import __version__
 
-__all__ = ["format_value", "rule_anchor", "setup"]
+__all__ = ["rule_anchor", "setup"]
 
 DIRECTIVES = {
     "perudo-variant": VariantDirective,

@@ -11,7 +11,8 @@ from docutils.parsers.rst import directives
 
 from perudo_rules.knobs import KNOBS
 from perudo_rules.sphinxext.base import PerudoDirective
-from perudo_rules.sphinxext.shared import Cell, format_value, para, rule_xref, scrolling, table
+from perudo_rules.sphinxext.shared import Cell, para, rule_xref, scrolling, table
+from perudo_rules.variant import format_value
 
 __all__ = ["CompareDirective", "majority"]
 

@@ -11,14 +11,13 @@ from perudo_rules.knobs import KNOBS, SECTIONS, KnobSpec
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
-    format_value,
     one_line,
     para,
     rule_anchor,
     self_link,
     table,
 )
-from perudo_rules.variant import data_dir
+from perudo_rules.variant import data_dir, format_value
 
 __all__ = ["FormatDirective", "schema_type"]
 

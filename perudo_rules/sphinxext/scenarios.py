@@ -17,7 +17,6 @@ from perudo_rules.scenarios import Scenario, Start, Step, default_paths
 from perudo_rules.sphinxext.base import PerudoDirective, warn_located
 from perudo_rules.sphinxext.shared import (
     Cell,
-    format_value,
     join,
     label,
     one_line,
@@ -25,6 +24,7 @@ from perudo_rules.sphinxext.shared import (
     rule_xref,
     table,
 )
+from perudo_rules.variant import format_value
 
 __all__ = ["ScenariosDirective", "describe_value", "expect_node", "start_node"]
 

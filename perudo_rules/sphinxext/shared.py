@@ -15,7 +15,6 @@ from perudo_rules.variant import Interpretation, format_value
 
 __all__ = [
     "Cell",
-    "format_value",
     "interpretation_node",
     "join",
     "label",

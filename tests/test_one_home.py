@@ -1,0 +1,124 @@
+"""Each public name has one home, and each shared fact one function (issue 18)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import random
+
+import pytest
+
+import perudo_rules
+from perudo_rules import commands
+from perudo_rules.cli import COMMAND_MODULES
+from perudo_rules.start import cut_cups, roll_cups
+
+# Modules that still list limits they import; the record work of issue 18 removes these.
+_PENDING = {"perudo_rules.record", "perudo_rules.recordformat"}
+
+
+def _exported(name: str) -> list[str]:
+    """The modules (sphinxext included) whose ``__all__`` lists ``name``."""
+    found = []
+    for info in pkgutil.walk_packages(perudo_rules.__path__, "perudo_rules."):
+        if info.name.endswith("__main__"):  # runs the command line when imported
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional extra (OpenSpiel, PettingZoo, Sphinx) is missing
+            continue
+        if name in getattr(module, "__all__", ()):
+            found.append(info.name)
+    return found
+
+
+def test_limits_are_exported_by_limits_only() -> None:
+    from perudo_rules import limits
+
+    for name in (n for n in limits.__all__ if n.startswith("MAX_")):
+        homes = set(_exported(name)) - _PENDING
+        assert homes == {"perudo_rules.limits"}, f"{name} is exported by {sorted(homes)}"
+
+
+def test_format_value_has_one_home() -> None:
+    assert _exported("format_value") == ["perudo_rules.variant"]
+
+
+def test_witness_does_not_re_export() -> None:
+    from perudo_rules import witness
+
+    assert not {"Roll", "differing_knobs"} & set(witness.__all__)
+
+
+def test_every_command_module_is_registered_by_a_plain_import() -> None:
+    found = {
+        importlib.import_module(f"perudo_rules.commands.{m.name}")
+        for m in pkgutil.iter_modules(commands.__path__)
+    }
+    registering = {m for m in found if hasattr(m, "register")}
+    assert set(COMMAND_MODULES) == registering
+    assert len(COMMAND_MODULES) == len(registering)
+
+
+@pytest.mark.parametrize(
+    ("run", "counts", "cups"),
+    [
+        ([1, 2, 3, 4, 5], (2, 0, 3), ((1, 2), (), (3, 4, 5))),
+        ([6, 6, 1], (1, 1, 1), ((6,), (6,), (1,))),
+        ([4, 5], (1, 3, 2), ((4,), (5,), ())),  # a short run: the later cups are short
+        ([], (0, 0), ((), ())),
+    ],
+)
+def test_cut_cups_deals_a_run_seat_by_seat(
+    run: list[int], counts: tuple[int, ...], cups: tuple[tuple[int, ...], ...]
+) -> None:
+    assert cut_cups(run, counts) == cups
+
+
+def test_roll_cups_is_one_run_cut_into_cups() -> None:
+    counts = (3, 0, 5, 1)
+    rolled = roll_cups(6, counts, random.Random(9))
+    rng = random.Random(9)
+    run = [int(rng.random() * 6) + 1 for _ in range(sum(counts))]
+    assert rolled == cut_cups(run, counts)
+
+
+def _prose() -> dict[str, str]:
+    from perudo_rules.rules import core_rule_details
+    from perudo_rules.variant import data_dir
+
+    core = " ".join(
+        " ".join([r["text"], *(r["interpretation"] or {}).values()]) for r in core_rule_details()
+    )
+    glossary = (data_dir("spec").parent / "docs" / "glossary.rst").read_text(encoding="utf-8")
+    return {"spec/core-rules.yaml": core, "docs/glossary.rst": glossary}
+
+
+def test_core_rules_and_glossary_name_knobs_that_exist() -> None:
+    """The shared prose refers to knobs by path; a renamed knob must not leave it stale."""
+    import re
+
+    from perudo_rules.knobs import KNOB_PATHS
+    from perudo_rules.rules import core_rules
+
+    known = set(KNOB_PATHS) | set(core_rules())
+    sections = {p.split(".")[0] for p in KNOB_PATHS} | {"play"}
+    for name, text in _prose().items():
+        for ref in re.findall(r":rule:`(?:[\w-]+:)?([\w.]+)`", text):
+            assert ref in known, f"{name} refers to {ref}, which is no rule"
+        for token in re.findall(r"\b([a-z]+\.[a-z_]+)\b", text):
+            if token.split(".")[0] in sections:
+                assert token in known, f"{name} names {token}, which is no rule"
+
+
+@pytest.mark.parametrize(
+    "restated",
+    [r"\bones\b", r"\bface 1\b", r"\btwice\b", r"\bdouble\b", r"\busually\b", r"\blocked\b"],
+)
+def test_shared_prose_does_not_restate_knob_values(restated: str) -> None:
+    """Knob values differ between editions and live in the variant files; prose that every
+    edition shares says which knob decides, not what it usually is (issue 18)."""
+    import re
+
+    for name, text in _prose().items():
+        assert not re.search(restated, text, re.IGNORECASE), f"{name} restates a value"
