@@ -17,6 +17,7 @@ from perudo_rules.limits import MAX_BID_QUANTITY, MAX_FACES
 
 __all__ = [
     "ACTION_PATTERN",
+    "BID_PATTERN",
     "Action",
     "Bid",
     "Calza",
@@ -35,10 +36,11 @@ _F = len(str(MAX_FACES))
 #: The canonical seat-prefixed form that files write (``"0:3x4"``, ``"1:dudo"``), as a
 #: regular expression; :func:`parse_action` also reads looser spellings. A quantity has at
 #: most nine digits (:data:`~perudo_rules.limits.MAX_BID_QUANTITY`), a face three.
-ACTION_PATTERN = (
-    rf"^(0|[1-9][0-9]{{0,5}}):(?:([1-9][0-9]{{0,{_Q - 1}}})x([1-9][0-9]{{0,{_F - 1}}})"
-    r"|(dudo|calza))$"
-)
+_BID_BODY = rf"([1-9][0-9]{{0,{_Q - 1}}})x([1-9][0-9]{{0,{_F - 1}}})"
+ACTION_PATTERN = rf"^(0|[1-9][0-9]{{0,5}}):(?:{_BID_BODY}|(dudo|calza))$"
+#: A bid in its canonical form (``"3x4"``), as files write it: the bid part of
+#: :data:`ACTION_PATTERN`, bounded the same way.
+BID_PATTERN = rf"^{_BID_BODY}$"
 
 _BID = re.compile(rf"\s*([0-9]{{1,{_Q}}})\s*(?:[x*]|\s)\s*([0-9]{{1,9}})\s*", re.IGNORECASE)
 _ACTION = re.compile(

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import ACTION_PATTERN
+from perudo_rules.actions import ACTION_PATTERN, BID_PATTERN
 from perudo_rules.errors import LocatedError, PerudoError
 from perudo_rules.limits import (
     MAX_NODES,
@@ -137,7 +137,7 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
         "properties": {
             "kind": {"enum": ["dudo", "calza"]},
             "caller": seat,
-            "bid": {"type": "string", "pattern": r"^[1-9][0-9]*x[1-9][0-9]*$"},
+            "bid": {"type": "string", "pattern": BID_PATTERN},
             "count": {
                 "type": "integer",
                 "minimum": 0,
@@ -313,7 +313,7 @@ _RESULT_KEYS = (
     "next_player",
     "next_palifico",
 )
-_BID_RE = re.compile(r"[1-9][0-9]*x[1-9][0-9]*")
+_BID_RE = re.compile(BID_PATTERN)
 
 
 class _Shape:

@@ -31,7 +31,8 @@ def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal:
         return "players.min", f"{players!r} is not a whole number of seats"
     if not lo <= players <= hi:
         rule = "players.min" if players < lo else "players.max"
-        return rule, f"{players} seats; {edition} plays with {lo} to {hi}"
+        seats = "1 seat" if players == 1 else f"{players} seats"
+        return rule, f"{seats}; {edition} plays with {lo} to {hi}"
     return None
 
 

@@ -13,6 +13,7 @@ from perudo_rules import commands
 from perudo_rules.cli import COMMAND_MODULES
 from perudo_rules.start import cut_cups, roll_cups
 
+
 # Modules that still list limits they import; the record work of issue 18 removes these.
 def _exported(name: str) -> list[str]:
     """The modules (sphinxext included) whose ``__all__`` lists ``name``."""

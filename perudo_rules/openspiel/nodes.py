@@ -23,6 +23,7 @@ import pyspiel  # type: ignore[import-not-found]
 from perudo_rules.actions import Bid
 from perudo_rules.game import Game
 from perudo_rules.openspiel.spec import REGISTERED, GameSpec
+from perudo_rules.start import cut_cups
 
 __all__ = ["Node", "Phase", "initial_node", "legal_ids", "replay", "step"]
 
@@ -139,12 +140,7 @@ class Node:
 
     def partial_cups(self) -> list[list[int]]:
         """Every seat's dice rolled so far this round, sorted."""
-        cups: list[list[int]] = []
-        i = 0
-        for c in self.roll_counts():
-            cups.append(sorted(self.rolled[i : i + c]))
-            i += c
-        return cups
+        return [sorted(cup) for cup in cut_cups(self.rolled, self.roll_counts())]
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
@@ -203,11 +199,7 @@ def step(node: Node, action: int) -> Node:
         rolled = (*node.rolled, action + 1)
         if len(rolled) < sum(counts):
             return node.child(action, Phase.ROLL, node.game, opener=node.opener, rolled=rolled)
-        cups = []
-        i = 0
-        for c in counts:
-            cups.append(sorted(rolled[i : i + c]))
-            i += c
+        cups = [sorted(cup) for cup in cut_cups(rolled, counts)]
         if node.game is None:
             started = Game.start(spec.variant, cups, node.opener)
         else:
