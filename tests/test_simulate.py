@@ -142,7 +142,7 @@ def test_intervals() -> None:
     ("kwargs", "message"),
     [
         ({"players": 7}, "7 seats; italian plays with 2 to 6"),
-        ({"players": 1}, "1 seats; italian plays with 2 to 6"),
+        ({"players": 1}, "1 seat; italian plays with 2 to 6"),
         ({"games": 0}, "games"),
         ({"workers": -1}, "workers"),
         ({"bot": "clever"}, "unknown bot"),
