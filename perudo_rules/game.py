@@ -203,6 +203,8 @@ def round_outcome(
     order = rr.reveal(dice, caller, dudo, bid)
     s = rr.settle(dudo, caller, bid, count, to_move)
     shown = tuple([dice[x] for x in order])
+    # every cup lifted: the table sees the true count (no second count on the hot path)
+    seen = count if len(order) == rr.alive else rr.shown_count(shown, bid.face)
     result = _make_result(
         kind="dudo" if dudo else "calza",
         bid=bid,
@@ -215,7 +217,7 @@ def round_outcome(
         caller=caller,
         next_palifico=s.next_palifico,
         lost=rr.lost(s.counts, s.loser),
-        shown_count=rr.shown_count(shown, bid.face),
+        shown_count=seen,
     )
     return result, s
 

@@ -294,13 +294,13 @@ class RoundRules:
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
             what = f"{short_number(q)}x{short_number(f)}"
             return "play.bid_range", f"{what} is not a bid on a d{table.faces}"
-        if q > MAX_BID_QUANTITY:  # what the notation can write (bidding.quantity_cap: none)
-            return "play.bid_range", (
-                f"{short_number(q)} dice: no bid names more than {MAX_BID_QUANTITY:,} "
-                "(perudo_rules.limits.MAX_BID_QUANTITY)"
-            )
         rank = table.rank(q, f)
         if rank is None:
+            if q > MAX_BID_QUANTITY:  # what the notation writes (bidding.quantity_cap: none)
+                return "play.bid_range", (
+                    f"{short_number(q)} dice: no bid names more than {MAX_BID_QUANTITY:,} "
+                    "(perudo_rules.limits.MAX_BID_QUANTITY)"
+                )
             if table.over_limit(q, f):
                 return "bidding.quantity_limit", f"no bid may name {q} dice of face {f}"
             if table.capped:

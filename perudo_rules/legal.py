@@ -51,8 +51,12 @@ class LegalActions(Sequence[Action]):
         self._table = table.bids
         if bids:
             cur = bids[-1]
-            q, f = cur.quantity, cur.face  # the real bid: it may lie beyond the table
-            self._ranks = rr.raise_ranks(to_move, table.floor_rank(q, f), (q, f))
+            key = (cur.quantity, cur.face)
+            rank = table.rank_of.get(key)
+            if rank is None:  # the real bid lies beyond the table: its floor and itself
+                self._ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
+            else:
+                self._ranks = rr.raise_ranks(to_move, rank)
             self._extras = rr.calls(to_move, cur.player)
         else:
             self._ranks = rr.opening_ranks
