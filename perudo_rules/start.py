@@ -10,6 +10,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from perudo_rules.kernel import Refusal
+from perudo_rules.limits import short_number
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
@@ -31,8 +32,9 @@ def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal:
         return "players.min", f"{players!r} is not a whole number of seats"
     if not lo <= players <= hi:
         rule = "players.min" if players < lo else "players.max"
-        seats = "1 seat" if players == 1 else f"{players} seats"
-        return rule, f"{seats}; {edition} plays with {lo} to {hi}"
+        seats = "1 seat" if players == 1 else f"{short_number(players)} seats"
+        allowed = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
+        return rule, f"{seats}; {edition} plays with {allowed}"
     return None
 
 

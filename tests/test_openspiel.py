@@ -54,7 +54,7 @@ def test_names_are_unique_per_variant_seats_and_knob_values() -> None:
 
 
 def test_bad_seat_counts_and_round_caps_are_refused() -> None:
-    with pytest.raises(ValueError, match="plays with 2 to 2"):
+    with pytest.raises(ValueError, match="plays with exactly 2"):
         load_game("openspiel-liars-dice", 3)
     with pytest.raises(ValueError, match="plays with 2 to 6"):
         load_game("italian", 7)

@@ -285,7 +285,7 @@ def test_render(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bad_arguments_and_a_house_rules_file(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="plays with 2 to 2"):
+    with pytest.raises(ValueError, match="plays with exactly 2"):
         raw_env("openspiel-liars-dice", 4)
     with pytest.raises(ValueError, match="render_mode"):
         raw_env("italian", 2, render_mode="rgb_array")

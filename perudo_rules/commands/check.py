@@ -29,6 +29,7 @@ from perudo_rules.limits import (
 from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import rule_text
 from perudo_rules.safetext import json_text, printable
+from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant, load_variant, named_variant_file
 
 __all__ = [
@@ -92,11 +93,9 @@ def fresh_position(
         raise ValueError(
             f"--dice: {short_number(per)} dice a seat; {variant.id} allows 1 to {most}"
         )
-    if type(n) is not int or not rules.players_min <= n <= rules.players_max:
-        raise ValueError(
-            f"{short_number(n)} seats; {variant.id} plays with "
-            f"{rules.players_min} to {rules.players_max}"
-        )
+    bad = seats_verdict(rules, n, variant.id)
+    if bad is not None:
+        raise ValueError(bad[1])
     cups = [(rules.dice_faces,) * per for _ in range(n)]
     if palifico:
         cups[0] = (rules.dice_faces,)

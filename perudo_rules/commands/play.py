@@ -127,7 +127,7 @@ class TerminalGame:
         g = self.game
         pal = ", palifico" if g.palifico else ""
         wild = g.space.wild
-        wild_text = f"{g.rules.wild_name} ({wild}s) are wild" if wild is not None else "no wilds"
+        wild_text = f"wild: {g.rules.wild_name} (every {wild})" if wild is not None else "no wilds"
         self.write(f"\n-- round {g.round}{pal}: {g.dice_in_play} dice in play, {wild_text}")
         counts = "  ".join(
             f"{self._name(s)}: {c}" for s, c in enumerate(g.dice_counts) if c or s == self.seat
@@ -144,7 +144,8 @@ class TerminalGame:
                 holds, exact = _odds(g, self.seat)
                 self.write(
                     f"   the standing bid {g.bids[-1]} holds with probability "
-                    f"{holds:.3f} from your seat (exactly: {exact:.3f})"
+                    f"{holds:.3f} from your seat, and is exact with "
+                    f"probability {exact:.3f}"
                 )
         else:
             self.write(f"   {self._name(g.to_move or 0)} opens the bidding")
