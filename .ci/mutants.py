@@ -34,6 +34,9 @@ DEFAULT_TESTS = (
     "tests/test_stateful.py",
     "tests/test_kernel.py",
     "tests/test_fastplay.py",
+    "tests/test_frontends.py",
+    "tests/test_visibility.py",
+    "tests/test_listing.py",
 )
 COPY = ("perudo_rules", "spec", "variants", "tests", "pyproject.toml")
 
@@ -398,6 +401,28 @@ MUTANTS: tuple[Mutant, ...] = (
         K,
         "if dudo and self.after_caller:",
         "if False:",
+    ),
+    # the protocol around the rules (issue 18): offers and what the reveal shows
+    Mutant(
+        "offers-skip-bidder",
+        "the bidder is never offered an out-of-turn Calza on its own bid",
+        K,
+        "        callers.discard(to_move)\n",
+        "        callers.discard(to_move)\n        callers.discard(bidder)\n",
+    ),
+    Mutant(
+        "offers-from-to-move",
+        "out-of-turn offers start at the player to move's predecessor, not its successor",
+        K,
+        "            s = successor[to_move]\n",
+        "            s = successor[successor[to_move]]\n",
+    ),
+    Mutant(
+        "early-stop-needs-no-count",
+        "an early-stop reveal stops even where the loss needs the true count",
+        K,
+        "if dudo and self.one_die and (reached or unreachable):",
+        "if dudo and (reached or unreachable):",
     ),
 )
 
