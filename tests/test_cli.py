@@ -474,3 +474,29 @@ def test_check_from_a_position_file(capsys: Capsys, tmp_path: Path) -> None:
     assert code == 2 and "file too large" in err
     code, _, err = run(capsys, "check", "italian", "--position", "nowhere.json", "--bids", "5x4")
     assert code == 2 and "nowhere.json: cannot read the position" in err
+
+
+def test_check_takes_calls(capsys: Capsys, tmp_path: Path) -> None:
+    # an illegal call is a verdict (exit 1) naming its rule, like an illegal bid
+    code, out, _ = run(capsys, "check", "italian", "--players", "3", "--bids", "3x4 calza")
+    assert code == 1 and "ILLEGAL [calza.who]" in out and "1 of 2 actions illegal." in out
+    code, out, _ = run(capsys, "check", "italian", "--players", "3", "--bids", "dudo")
+    assert code == 1 and "[play.bid_needed]" in out and "The action is illegal." in out
+    # a call by another seat, written with its seat; a fresh round's dice are placeholders
+    code, out, _ = run(capsys, "check", "italian", "--players", "3", "--bids", "3x4, 2:calza")
+    assert code == 0 and "All 2 actions legal." in out and "--position to see how" in out
+    # from a position with real dice: the outcome, as the table is told it
+    path = tmp_path / "pos.json"
+    position = {"variant": "italian", "first_player": 0, "dice": [[4, 1], [2, 3], [4, 6]]}
+    path.write_text(json.dumps(position), encoding="utf-8")
+    code, out, _ = run(capsys, "check", "italian", "--position", str(path), "--bids", "3x4 dudo")
+    assert code == 0 and "3 seats holding 2 2 2 dice (6 in play)" in out
+    assert "seat 1 calls dudo on 3x4 by seat 0: 3 dice count in the lifted cups" in out
+    assert "seat 1 loses a die (1 left)" in out
+    code, out, _ = run(
+        capsys, "check", "italian", "--position", str(path), "--bids", "3x4 dudo", "--json"
+    )
+    assert json.loads(out)["position"]["actions"] == ["0:3x4", "1:dudo"]
+    # nothing after the call: the round is over (bad input, exit 2)
+    code, _, err = run(capsys, "check", "italian", "--bids", "3x4 dudo 4x4")
+    assert code == 2 and "the round is over" in err

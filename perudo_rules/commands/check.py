@@ -1,4 +1,5 @@
-"""The ``check`` command: is each bid of a sequence a legal raise of the one before?
+"""The ``check`` command: is each bid of a sequence a legal raise of the one before, and
+may a Dudo or Calza be called (``--bids "3x4 calza"``, ``2:calza`` for seat 2)?
 
 The bids are checked from a :class:`~perudo_rules.position.Position`: a fresh round
 built from ``--players``/``--dice``/``--palifico``/``--round``, or one read with
@@ -11,13 +12,14 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import Bid
+from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_action
 from perudo_rules.commands.table import format_table
+from perudo_rules.describe import describe_result
 from perudo_rules.errors import PositionError, VariantError
 from perudo_rules.game import Game
 from perudo_rules.limits import (
@@ -44,10 +46,11 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class BidVerdict:
-    """The verdict on one bid: who bids, what stood before, and the rule that forbids it."""
+    """The verdict on one action (a bid, or a Dudo or Calza call): who acts, what bid
+    stood before, and the rule that forbids it (``bid`` is the action checked)."""
 
     index: int
-    bid: Bid
+    bid: Action
     standing: Bid | None
     rule: str | None
     reason: str | None
@@ -166,12 +169,12 @@ def check_bids(
     game = position.game(variant)
     for step in before:
         game = game.roll(dice=step.dice) if isinstance(step, Roll) else game.apply(step)
-    parsed = [Bid.parse(text) for text in bids]
+    parsed = [_parse(text) for text in bids]
     verdicts = []
     for i, raw in enumerate(parsed, 1):
         if game.to_move is None:
-            raise ValueError("no seat is to bid: the round is over")
-        bid = Bid(game.to_move, raw.quantity, raw.face)
+            raise ValueError(f"step {i}: no seat is to act, the round is over")
+        bid = raw(game.to_move) if callable(raw) else raw
         bad = game.violation(bid)
         if bad is None:
             verdicts.append(BidVerdict(i, bid, game.current_bid, None, None))
@@ -179,6 +182,19 @@ def check_bids(
         else:
             verdicts.append(BidVerdict(i, bid, game.current_bid, bad[0], bad[1]))
     return game, verdicts
+
+
+def _parse(text: str) -> Action | Callable[[int], Action]:
+    """An action as ``check`` reads it: ``3x4``, ``dudo`` or ``calza`` (by the seat to
+    move when it is checked), or with a seat, ``2:calza``."""
+    word = text.strip().lower()
+    if ":" in word:
+        return parse_action(word)
+    if word in ("dudo", "calza"):
+        call = Dudo if word == "dudo" else Calza
+        return lambda seat: call(seat)
+    raw = Bid.parse(text)
+    return lambda seat: Bid(seat, raw.quantity, raw.face)
 
 
 def _split_bids(values: list[str]) -> list[str]:
@@ -222,12 +238,16 @@ def _run(args: argparse.Namespace) -> int:
         }
         print(json_text(data))
         return 0 if ok else 1
-    kind = "palifico round" if game.palifico else "round"
-    counts = " ".join(map(str, game.dice_counts))
+    # the round checked: after a call ended it, as it was before the call
+    ended = game.history[-1] if game.to_move is None and game.history else None
+    palifico = game.palifico if ended is None else ended.palifico
+    held = game.dice_counts if ended is None else tuple(len(cup) for cup in ended.dice)
+    kind = "palifico round" if palifico else "round"
+    counts = " ".join(map(str, held))
     print(
         printable(f"{variant.name} ({variant.id}): ")
         + f"{kind} {game.round}, {game.players} seats holding "
-        f"{counts} dice ({game.dice_in_play} in play), seat {game.first_player} opens"
+        f"{counts} dice ({sum(held)} in play), seat {game.first_player} opens"
         + (f", after {len(before)} steps" if before else "")
     )
     rows = [
@@ -244,12 +264,19 @@ def _run(args: argparse.Namespace) -> int:
     bad = [v for v in verdicts if not v.legal]
     for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
         print(f"\n{rule}: {printable(' '.join(rule_text(rule, variant).split()))}")
+    what = "bid" if all(isinstance(v.bid, Bid) for v in verdicts) else "action"
     if len(verdicts) == 1:
-        print(f"\nThe bid is {'illegal' if bad else 'legal'}.")
+        print(f"\nThe {what} is {'illegal' if bad else 'legal'}.")
     elif bad:
-        print(f"\n{len(bad)} of {len(verdicts)} bids illegal.")
+        print(f"\n{len(bad)} of {len(verdicts)} {what}s illegal.")
     else:
-        print(f"\nAll {len(verdicts)} bids legal.")
+        print(f"\nAll {len(verdicts)} {what}s legal.")
+    if ended is not None and args.position is not None:  # a call ended the round: how
+        result = describe_result(ended.result, game.dice_counts, winner=game.winner)
+        print()
+        print(printable(f"{result}."))
+    elif ended is not None:  # a fresh round's dice are placeholders: no outcome to tell
+        print("\nThe call ends the round; give the dice with --position to see how.")
     return 0 if ok else 1
 
 
@@ -271,7 +298,10 @@ def register(subparsers: Any) -> None:
         required=True,
         nargs="+",
         metavar="BIDS",
-        help='bids as QUANTITYxFACE, e.g. --bids "8x4 5x1" (spaces or commas between)',
+        help=(
+            'bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
+            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat"
+        ),
     )
     p.add_argument(
         "--palifico",
