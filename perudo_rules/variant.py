@@ -27,6 +27,7 @@ recursion.
 
 from __future__ import annotations
 
+import copy
 import errno
 import functools
 import importlib.resources
@@ -276,23 +277,38 @@ def _schema_errors(doc: YamlDoc) -> None:
 def variant_problems(ref: str | Path) -> list[VariantError]:
     """Every problem of a variant file (or bundled id), in line order; ``[]`` if it loads.
 
-    All JSON Schema violations of the file itself are listed, one error each.
-    A file that passes the schema is then loaded as :func:`load_variant` does,
-    and the problem that stops it (its ``extends`` chain, cross-knob
-    consistency) is listed; broken YAML is the one problem of its file.
+    One pass: every JSON Schema violation of the file itself, one error each; then the
+    file without the keys those name is followed through its ``extends`` chain (the
+    problem that stops the chain is listed) and every broken rule between knobs is
+    listed. Broken YAML is the one problem of its file.
     """
     try:
         path = resolve_extends(str(ref))
-        if path.is_file():
-            doc = load_yaml_file(path, VariantError)
-            if isinstance(doc.data, dict):
-                problems = _schema_problems(doc)
-                if problems:
-                    return problems
-        load_variant(ref)
+        doc = load_yaml_file(path, VariantError, "no such variant file")
     except VariantError as exc:
         return [exc]
-    return []
+    if not isinstance(doc.data, dict):
+        return [VariantError("a variant file must be a YAML mapping", file=str(path), line=1)]
+    problems = _schema_problems(doc)
+    if problems:  # go on without the keys named (a missing key has nothing to drop)
+        data = copy.deepcopy(doc.data)
+        for problem in problems:
+            *parents, last = (problem.key_path or "").split(".")
+            holder: Any = data
+            for part in parents:
+                holder = holder.get(part) if isinstance(holder, dict) else None
+            if isinstance(holder, dict) and last in holder and problem.key_path:
+                del holder[last]
+        doc = YamlDoc(data, doc.root, doc.file)
+        if _schema_problems(doc):
+            return problems
+    try:
+        chain = _chain(doc, path)
+        knobs, _ = _merge(chain)
+        problems += _consistency_problems(knobs, str(path), [d.file for d, _ in chain])
+    except VariantError as exc:
+        problems.append(exc)
+    return sorted(problems, key=lambda e: (e.file != str(path), e.line or 0))
 
 
 def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
@@ -377,28 +393,48 @@ def _merge(chain: list[tuple[YamlDoc, Path | None]]) -> tuple[dict[str, Knob], d
 def _check_consistency(
     knobs: Mapping[str, Knob], file: str | None, files: Sequence[str | None] = ()
 ) -> None:
-    """Completeness and the rules between knobs. ``files`` lists the files of the chain,
-    the most derived first: a conflict between two knobs is reported where the later
-    of them was set (the house-rules file that changed one, not the base it broke)."""
+    """Raise the first of :func:`_consistency_problems`, saying how many more there are."""
+    problems = _consistency_problems(knobs, file, files)
+    if problems:
+        first = problems[0]
+        more = f" (and {len(problems) - 1} more problem(s))" if len(problems) > 1 else ""
+        raise VariantError(
+            first.message + more, file=first.file, key_path=first.key_path, line=first.line
+        )
+
+
+def _consistency_problems(
+    knobs: Mapping[str, Knob], file: str | None, files: Sequence[str | None] = ()
+) -> list[VariantError]:
+    """Completeness and every rule between knobs that is broken. ``files`` lists the files
+    of the chain, the most derived first: a conflict between two knobs is reported where
+    the later of them was set (the house-rules file that changed one, not the base)."""
     missing = [p for p in KNOB_PATHS if p not in knobs]
     if missing:
-        raise VariantError(
-            f"incomplete variant: no value for {', '.join(missing)}", file=file, key_path=missing[0]
-        )
+        return [
+            VariantError(
+                f"incomplete variant: no value for {', '.join(missing)}",
+                file=file,
+                key_path=missing[0],
+            )
+        ]
+    problems: list[VariantError] = []
     rank = {f: i for i, f in reversed(list(enumerate(files)))}
 
-    def fail(message: str, *paths: str) -> VariantError:
+    def fail(message: str, *paths: str) -> None:
         knob = min((knobs[p] for p in paths), key=lambda k: rank.get(k.file, len(rank)))
-        return VariantError(message, file=knob.file, key_path=knob.path, line=knob.line)
+        problems.append(
+            VariantError(message, file=knob.file, key_path=knob.path, line=knob.line)
+        )
 
     v = {p: k.value for p, k in knobs.items()}
     if v["players.min"] > v["players.max"]:
-        raise fail("players.min is larger than players.max", "players.min", "players.max")
+        fail("players.min is larger than players.max", "players.min", "players.max")
     if v["players.max"] > MAX_PLAYERS:
-        raise fail(f"players.max is above the limit of {MAX_PLAYERS}", "players.max")
+        fail(f"players.max is above the limit of {MAX_PLAYERS}", "players.max")
     bids = v["dice.faces"] * v["players.max"] * v["dice.max_per_player"]
     if bids > MAX_BIDS:
-        raise fail(
+        fail(
             f"{v['players.max']} seats x {v['dice.max_per_player']} dice x {v['dice.faces']} "
             f"faces makes {bids} bids a round; the limit is {MAX_BIDS}",
             "dice.max_per_player",
@@ -406,7 +442,7 @@ def _check_consistency(
             "dice.faces",
         )
     if v["dice.per_player"] > v["dice.max_per_player"]:
-        raise fail(
+        fail(
             "more starting dice than dice.max_per_player "
             f"({v['dice.per_player']} > {v['dice.max_per_player']})",
             "dice.per_player",
@@ -414,21 +450,22 @@ def _check_consistency(
         )
     wild = v["wild.face"]
     if isinstance(wild, int) and wild > v["dice.faces"]:
-        raise fail(
+        fail(
             f"wild face {wild} is not a face of a d{v['dice.faces']}", "wild.face", "dice.faces"
         )
     if v["calza.gain_cap"] > v["dice.max_per_player"]:
-        raise fail(
+        fail(
             "calza.gain_cap exceeds dice.max_per_player", "calza.gain_cap", "dice.max_per_player"
         )
     order = v["bidding.order"]
     if order != "quantity_then_face" and v["bidding.wild_worth"] != 1:
-        raise fail(f"{order} needs bidding.wild_worth 1", "bidding.wild_worth", "bidding.order")
+        fail(f"{order} needs bidding.wild_worth 1", "bidding.wild_worth", "bidding.order")
     if v["end.condition"] == "single_round":
         if v["players.max"] != 2:
-            raise fail("single_round games need players.max 2", "end.condition", "players.max")
+            fail("single_round games need players.max 2", "end.condition", "players.max")
         if v["calza.enabled"]:
-            raise fail("single_round games cannot enable calza", "end.condition", "calza.enabled")
+            fail("single_round games cannot enable calza", "end.condition", "calza.enabled")
+    return problems
 
 
 def _normalise_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:

@@ -245,6 +245,31 @@ def test_validate_reports_a_consistency_problem_after_a_clean_schema(
     assert out.splitlines() == [f"{path}:5: wild.face: wild face 6 is not a face of a d4"]
 
 
+def test_validate_lists_schema_and_cross_knob_problems_in_one_pass(
+    capsys: Capsys, tmp_path: Path
+) -> None:
+    # a schema problem does not hide the rules between knobs, nor one of those the next
+    path = tmp_path / "mixed.yaml"
+    path.write_text(
+        "extends: italian\nplayers:\n  min: 7\n  max: 3\ncalza:\n  who: bogus\n"
+        "dice:\n  per_player: 9\n  max_per_player: 5\n"
+    )
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 2
+    assert [line.split(": ", 2)[:2] for line in out.splitlines()] == [
+        [f"{path}:3", "players.min"],
+        [f"{path}:6", "calza.who"],
+        [f"{path}:8", "dice.per_player"],
+    ]
+    # a broken extends is listed beside the file's own schema problems
+    path.write_text("extends: nothere\nbidding:\n  nonsense: 1\n")
+    code, out, _ = run(capsys, "validate", str(path))
+    lines = out.splitlines()
+    assert code == 2 and len(lines) == 2
+    assert lines[0].startswith(f"{path}:1: extends: unknown variant 'nothere'")
+    assert lines[1].startswith(f"{path}:3: bidding.nonsense: unknown key")
+
+
 # --- compare ----------------------------------------------------------------------------------
 
 
