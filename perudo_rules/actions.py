@@ -139,22 +139,30 @@ def format_action(action: Action) -> str:
     return f"{action.player}:{action}"
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: str, player: int | None = None) -> Action:
     """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``.
+
+    With ``player``, a text without a seat (``"5x4"``, ``"dudo"``) is that seat's, and
+    a seat in front must be ``player`` (a server reading what a seat sent).
 
     Spaces around the parts, capitals and the word ``bid`` (``"2: bid 5x4"``, as
     scenario files write it) are accepted; :func:`format_action` writes the
     canonical form. Raises :class:`~perudo_rules.errors.ActionSyntaxError`.
 
-    >>> parse_action("2:5x4"), parse_action("1: dudo")
-    (Bid(player=2, quantity=5, face=4), Dudo(player=1))
+    >>> parse_action("2:5x4"), parse_action("1: dudo"), parse_action("calza", player=3)
+    (Bid(player=2, quantity=5, face=4), Dudo(player=1), Calza(player=3))
     """
-    m = _ACTION.fullmatch(text) if isinstance(text, str) else None
+    full = text
+    if player is not None and isinstance(text, str) and ":" not in text:
+        full = f"{player}:{text}"
+    m = _ACTION.fullmatch(full) if isinstance(full, str) else None
     if m is None:
         raise ActionSyntaxError(
             f"not an action: {_shown(text)} (write seat:QxF, seat:dudo or seat:calza, e.g. 0:5x4)"
         )
     seat = int(m[1])
+    if player is not None and seat != player:
+        raise ActionSyntaxError(f"{_shown(text)} is seat {seat}'s action, not seat {player}'s")
     call = (m[4] or "").lower()
     if call == "dudo":
         return Dudo(seat)

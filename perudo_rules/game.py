@@ -169,7 +169,8 @@ class PastRound:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What seat ``player`` may see: its own dice and everything public, nothing else."""
+    """What seat ``player`` may see: its own dice and everything public, nothing else;
+    ``legal_actions`` is its own :meth:`Game.legal_actions` (lazy; not compared)."""
 
     player: int
     dice: tuple[int, ...]
@@ -181,6 +182,24 @@ class Observation:
     bids: tuple[Bid, ...]
     past_rounds: tuple[PastRound, ...]
     winner: int | None
+    awaiting_roll: bool = False
+    palifico_used: frozenset[int] = frozenset()
+    first_round: bool = False
+    legal_actions: Sequence[Action] = field(default=(), compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """This view as JSON (:func:`perudo_rules.gamejson.observation_to_json`)."""
+        return _JSON_CODECS["observation_to_json"](self)  # type: ignore[no-any-return]
+
+
+# The JSON forms live in perudo_rules.gamejson, a layer above (they need the record's
+# variant encoding and replay); it installs them here when the package is imported.
+_JSON_CODECS: dict[str, Callable[..., Any]] = {}
+
+
+def install_json_codecs(**codecs: Callable[..., Any]) -> None:
+    """Install the JSON forms of games and observations (:mod:`perudo_rules.gamejson`)."""
+    _JSON_CODECS.update(codecs)
 
 
 _EMPTY: tuple[int, ...] = ()
@@ -447,10 +466,11 @@ class Game:
         """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`."""
         return self.violation(action) is None
 
-    def legal_actions(self) -> LegalActions:
-        """Every action any seat may take now, out-of-turn Calza included (a lazy view)."""
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
+        """Every action any seat may take now, out-of-turn Calza included (a lazy view);
+        with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
         rr = self._rules_in_play if self.winner is None else None
-        return LegalActions(rr, self.to_move, self.bids, self.is_legal)
+        return LegalActions(rr, self.to_move, self.bids, self.is_legal, seat)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
@@ -578,7 +598,23 @@ class Game:
             bids=self.bids if self.to_move is not None else (),
             past_rounds=tuple([r.seen_by(player) for r in self.history]),
             winner=self.winner,
+            awaiting_roll=self.awaiting_roll,
+            palifico_used=self.palifico_used,
+            first_round=self.round == 1,
+            legal_actions=self.legal_actions(player),
         )
+
+    # --- JSON (perudo_rules.gamejson) ---------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game as JSON (:func:`perudo_rules.gamejson.game_to_json`)."""
+        return _JSON_CODECS["game_to_json"](self)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Game:
+        """The game of a :meth:`to_json` document, checked and rebuilt by the engine
+        (:func:`perudo_rules.gamejson.game_from_json`)."""
+        return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
 
 
 # --- checking explicit input ----------------------------------------------------------

@@ -27,7 +27,7 @@ class LegalActions(Sequence[Action]):
     :meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>`).
     """
 
-    __slots__ = ("_extras", "_is_legal", "_nb", "_ranks", "_table", "_to_move")
+    __slots__ = ("_extras", "_is_legal", "_nb", "_ranks", "_seat", "_table", "_to_move")
 
     def __init__(
         self,
@@ -35,10 +35,13 @@ class LegalActions(Sequence[Action]):
         to_move: int | None,
         bids: Sequence[Bid],
         is_legal: Callable[[object], bool],
+        seat: int | None = None,
     ) -> None:
         """The view of a round (``rr``: ``None`` between rounds and once over) with
-        ``to_move`` to move after ``bids``; ``in`` asks ``is_legal`` (the game's)."""
+        ``to_move`` to move after ``bids``; ``in`` asks ``is_legal`` (the game's).
+        With ``seat``, only that seat's actions, in the same order (``in`` too)."""
         self._is_legal = is_legal
+        self._seat = seat
         self._extras: tuple[Action, ...] = ()
         if to_move is None or rr is None:
             self._to_move = 0
@@ -60,6 +63,10 @@ class LegalActions(Sequence[Action]):
             self._extras = rr.calls(to_move, cur.player)
         else:
             self._ranks = rr.opening_ranks
+        if seat is not None:
+            if seat != to_move:
+                self._ranks = ()
+            self._extras = tuple([a for a in self._extras if a.player == seat])
         self._nb = len(self._ranks)
 
     @property
@@ -100,6 +107,9 @@ class LegalActions(Sequence[Action]):
         yield from self._extras
 
     def __contains__(self, action: object) -> bool:
+        seat = self._seat
+        if seat is not None and getattr(action, "player", None) != seat:
+            return False
         return self._is_legal(action)
 
     def __repr__(self) -> str:
