@@ -27,7 +27,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The state: immutable games and pure transitions that ask the kernel.
     ("game", ("legal", "game")),
     # What builds on games: the fast path, odds, positions, records.
-    ("record", ("fastplay", "probability", "describe", "position", "record", "recordformat")),
+    ("record", (
+        "fastplay", "probability", "describe", "position", "record", "recordformat", "gamejson",
+    )),
     # Integer action ids for the RL adapters.
     ("ids", ("actionmap",)),
     # Tools over games and records; perft counts and the conformance kit.

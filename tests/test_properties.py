@@ -615,6 +615,10 @@ def test_observation_of_past_rounds(game: Game, seed: int) -> None:
         "bids",
         "past_rounds",
         "winner",
+        "awaiting_roll",
+        "palifico_used",
+        "first_round",
+        "legal_actions",
     }
     last = game
     for _, _, after in random_play(game, seed):
