@@ -10,17 +10,15 @@ until one is added.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import pickle
-import pkgutil
 from typing import Any
 
 import pytest
 
-import perudo_rules
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
 from perudo_rules.recordformat import Violation
+from tests.modules import package_modules
 
 #: A sample value for each constructor parameter name an error type takes.
 SAMPLES: dict[str, Any] = {
@@ -38,13 +36,7 @@ def _package_exceptions() -> list[type[BaseException]]:
     """Every exception class defined in a module of the package (optional front ends whose
     dependencies are missing are left out; ``__main__`` defines none)."""
     found: dict[str, type[BaseException]] = {}
-    for info in pkgutil.walk_packages(perudo_rules.__path__, "perudo_rules."):
-        if info.name.endswith("__main__"):  # runs the command line when imported
-            continue
-        try:
-            module = importlib.import_module(info.name)
-        except ImportError:  # an optional extra (pyspiel, pettingzoo, sphinx) is missing
-            continue
+    for module in package_modules():
         for obj in vars(module).values():
             if (
                 inspect.isclass(obj)

@@ -8,26 +8,15 @@ import random
 
 import pytest
 
-import perudo_rules
 from perudo_rules import commands
 from perudo_rules.cli import COMMAND_MODULES
 from perudo_rules.start import cut_cups, roll_cups
+from tests.modules import package_modules
 
 
-# Modules that still list limits they import; the record work of issue 18 removes these.
 def _exported(name: str) -> list[str]:
     """The modules (sphinxext included) whose ``__all__`` lists ``name``."""
-    found = []
-    for info in pkgutil.walk_packages(perudo_rules.__path__, "perudo_rules."):
-        if info.name.endswith("__main__"):  # runs the command line when imported
-            continue
-        try:
-            module = importlib.import_module(info.name)
-        except ImportError:  # an optional extra (OpenSpiel, PettingZoo, Sphinx) is missing
-            continue
-        if name in getattr(module, "__all__", ()):
-            found.append(info.name)
-    return found
+    return [m.__name__ for m in package_modules() if name in getattr(m, "__all__", ())]
 
 
 def test_limits_are_exported_by_limits_only() -> None:
