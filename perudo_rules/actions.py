@@ -1,10 +1,13 @@
 """Actions and their notation: value objects whose ``repr`` pastes back as code.
 
 The notation lives here, in one place. A bid is written ``QxF`` (``str(bid)``,
-:meth:`Bid.parse`); a call is ``dudo`` or ``calza``. With its seat in front,
+:meth:`Bid.parse`); a call is ``dudo`` or ``calza``; a re-roll (``reroll.enabled``) is
+``reroll`` and the faces it sets aside, ascending: ``reroll 5,5``. With its seat in front,
 as game records and scenarios write it, an action is ``"0:3x4"``, ``"1:dudo"``,
-``"2:calza"`` (:func:`format_action`, :func:`parse_action`). Every parser raises
-:class:`~perudo_rules.errors.ActionSyntaxError` on a malformed text.
+``"2:calza"``, ``"2:reroll 5,5"`` (:func:`format_action`, :func:`parse_action`). Every
+parser raises :class:`~perudo_rules.errors.ActionSyntaxError` on a malformed text. The
+chance step that rolls the re-rolled dice is written as every roll is, ``roll [[...], ...]``
+(:class:`perudo_rules.position.Roll`).
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from perudo_rules.limits import MAX_BID_QUANTITY, MAX_FACES
 __all__ = [
     "ACTION_PATTERN",
     "BID_PATTERN",
+    "ROLL_PATTERN",
     "Action",
     "Bid",
     "Calza",
     "Dudo",
+    "Reroll",
     "bid_unchecked",
     "format_action",
     "parse_action",
@@ -37,16 +42,26 @@ _F = len(str(MAX_FACES))
 #: regular expression; :func:`parse_action` also reads looser spellings. A quantity has at
 #: most nine digits (:data:`~perudo_rules.limits.MAX_BID_QUANTITY`), a face three.
 _BID_BODY = rf"([1-9][0-9]{{0,{_Q - 1}}})x([1-9][0-9]{{0,{_F - 1}}})"
-ACTION_PATTERN = rf"^(0|[1-9][0-9]{{0,5}}):(?:{_BID_BODY}|(dudo|calza))$"
+_FACE = rf"[1-9][0-9]{{0,{_F - 1}}}"
+ACTION_PATTERN = (
+    rf"^(0|[1-9][0-9]{{0,5}}):(?:{_BID_BODY}|(dudo|calza)|reroll {_FACE}(?:,{_FACE})*)$"
+)
 #: A bid in its canonical form (``"3x4"``), as files write it: the bid part of
 #: :data:`ACTION_PATTERN`, bounded the same way.
 BID_PATTERN = rf"^{_BID_BODY}$"
+_CUP = rf"\[(?:{_FACE}(?:, {_FACE})*)?\]"
+#: A roll (the chance step) as files write it: ``roll`` and one list of faces per seat,
+#: ``"roll [[2, 5], [], [1]]"`` (:class:`perudo_rules.position.Roll`).
+ROLL_PATTERN = rf"^roll \[(?:{_CUP}(?:, {_CUP})*)?\]$"
 
 _BID = re.compile(rf"\s*([0-9]{{1,{_Q}}})\s*(?:[x*]|\s)\s*([0-9]{{1,9}})\s*", re.IGNORECASE)
 _ACTION = re.compile(
     rf"\s*([0-9]{{1,6}})\s*:\s*(?:(?:bid\s+)?([0-9]{{1,{_Q}}})\s*x\s*([0-9]{{1,9}})"
     r"|(dudo|calza))\s*",
     re.IGNORECASE,
+)
+_REROLL = re.compile(
+    rf"\s*([0-9]{{1,6}})\s*:\s*reroll((?:\s*[,\s]\s*[0-9]{{1,{_F}}})*)\s*", re.IGNORECASE
 )
 
 
@@ -114,7 +129,32 @@ class Calza:
         return "calza"
 
 
-Action = Bid | Dudo | Calza
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """``player`` sets the dice ``set_aside`` (their faces, from its concealed dice) aside
+    face up and re-rolls the rest of its concealed dice (``reroll.enabled``). The re-rolled
+    dice are a chance step (:meth:`Game.roll <perudo_rules.game.Game.roll>`); then the same
+    player acts. ``set_aside`` is kept in ascending order (``Reroll(0, (5, 2))`` equals
+    ``Reroll(0, (2, 5))``); ``str(reroll)`` is its notation, ``"reroll 2,5"``."""
+
+    player: int
+    set_aside: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        faces = self.set_aside
+        try:
+            ordered = tuple(sorted(faces))
+        except TypeError:  # not faces: kept as given, and refused by the rules
+            ordered = tuple(faces) if isinstance(faces, (list, tuple)) else faces
+        object.__setattr__(self, "set_aside", ordered)
+
+    def __str__(self) -> str:
+        faces = self.set_aside
+        shown = ",".join(map(str, faces)) if isinstance(faces, tuple) else str(faces)
+        return f"reroll {shown}" if shown else "reroll"
+
+
+Action = Bid | Dudo | Calza | Reroll
 
 
 def _shown(text: object) -> str:
@@ -135,12 +175,15 @@ def format_action(action: Action) -> str:
 
     >>> format_action(Bid(2, 5, 4)), format_action(Dudo(1)), format_action(Calza(0))
     ('2:5x4', '1:dudo', '0:calza')
+    >>> format_action(Reroll(2, (5, 1)))
+    '2:reroll 1,5'
     """
     return f"{action.player}:{action}"
 
 
 def parse_action(text: str, player: int | None = None) -> Action:
-    """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``.
+    """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``,
+    ``"2:reroll 5,5"``.
 
     With ``player``, a text without a seat (``"5x4"``, ``"dudo"``) is that seat's, and
     a seat in front must be ``player`` (a server reading what a seat sent).
@@ -157,9 +200,16 @@ def parse_action(text: str, player: int | None = None) -> Action:
         full = f"{player}:{text}"
     m = _ACTION.fullmatch(full) if isinstance(full, str) else None
     if m is None:
-        raise ActionSyntaxError(
-            f"not an action: {_shown(text)} (write seat:QxF, seat:dudo or seat:calza, e.g. 0:5x4)"
-        )
+        r = _REROLL.fullmatch(full) if isinstance(full, str) else None
+        if r is None:
+            raise ActionSyntaxError(
+                f"not an action: {_shown(text)} (write seat:QxF, seat:dudo, seat:calza or "
+                "seat:reroll F,F, e.g. 0:5x4)"
+            )
+        seat = int(r[1])
+        if player is not None and seat != player:
+            raise ActionSyntaxError(f"{_shown(text)} is seat {seat}'s action, not seat {player}'s")
+        return Reroll(seat, tuple(int(f) for f in re.findall(r"[0-9]+", r[2])))
     seat = int(m[1])
     if player is not None and seat != player:
         raise ActionSyntaxError(f"{_shown(text)} is seat {seat}'s action, not seat {player}'s")

@@ -10,8 +10,9 @@ The random policy (also what ``benchmarks/run.py`` measures): at every decision 
 the whole ``game.legal_actions()`` list (bids of the player to move in rank order, then
 Dudo calls, then Calza calls of every eligible seat, out-of-turn Calza included) and play
 ``actions[int(rng.random() * len(actions))]``; between rounds roll with
-``game.roll(rng=rng)``. A game opens as :meth:`Game.new` opens one, but drawing from
-``rng`` instead of a fresh ``random.Random(seed)``: the roll-off, then every seat's dice.
+``game.roll(rng=rng)``, and after a re-roll (``reroll.enabled``) roll its dice the same way.
+A game opens as :meth:`Game.new` opens one, but drawing from ``rng`` instead of a fresh
+``random.Random(seed)``: the roll-off, then every seat's dice.
 
 :func:`step_play` is that definition written with the public step API; :func:`play`
 reproduces it exactly (same opening, same actions, same rounds, same winner) for the same
@@ -29,11 +30,21 @@ True
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from perudo_rules.actions import Action, Bid, Dudo
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.game import Game, RoundRecord, round_outcome
-from perudo_rules.kernel import round_rules
+from perudo_rules.kernel import RoundRules, round_rules
+from perudo_rules.reroll import (
+    RerollState,
+    bid_open,
+    reroll_options,
+    rerolled_dice,
+    rolling,
+    round_steps,
+    set_aside_dice,
+)
 from perudo_rules.start import opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
@@ -76,7 +87,7 @@ def step_play(variant: Variant, players: int, rng: random.Random) -> Game:
     game = Game.start(variant, dice, first)
     rand = rng.random
     while game.winner is None:
-        if game.to_move is None:
+        if game.awaiting_roll:
             game = game.roll(rng=rng)
             continue
         actions = game.legal_actions()
@@ -97,6 +108,8 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
         raise ValueError(bad[1])
     rand = rng.random
     faces = rules.dice_faces
+    if rules.reroll_enabled:
+        return _play_with_rerolls(variant, players, rng, record)
     first, dice = opening(rules, players, rng)
     counts = tuple([len(c) for c in dice])
     palifico = False
@@ -149,8 +162,8 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
         # --- resolution (as Game._resolve) ------------------------------------------------
         cur_q, cur_f = table[cur]
         bid = Bid(bidder, cur_q, cur_f)
+        assert type(action) is Dudo or type(action) is Calza  # rr.calls lists calls only
         if record:
-            assert not isinstance(action, Bid)  # rr.calls lists calls only
             actions.append(action)
             result, s = round_outcome(rr, dice, bid, action, to_move)
             trace.append(
@@ -166,6 +179,99 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
             )
         # --- the next round (as Game.roll(rng=rng)) ----------------------------------------
         assert s.next_player is not None
+        counts = s.counts
+        dice = roll_cups(faces, counts, rng)
+        palifico = s.next_palifico
+        owner = s.next_player if palifico else None
+        used = s.used
+        round_no += 1
+        to_move = s.next_player
+
+
+def _turn(
+    rr: RoundRules,
+    dice: tuple[tuple[int, ...], ...],
+    state: RerollState | None,
+    to_move: int,
+    bids: list[Bid],
+) -> tuple[Sequence[int], tuple[Action, ...]]:
+    """The ranks open to the player to move and its other actions (calls, then re-rolls),
+    in the order of ``Game.legal_actions`` (:class:`~perudo_rules.legal.LegalActions`)."""
+    made = len(bids)
+    table = rr.table
+    if not bids:
+        ranks: Sequence[int] = rr.opening_ranks
+        calls: tuple[Action, ...] = ()
+    else:
+        ranks = rr.raise_ranks(to_move, table.rank_of[(bids[-1].quantity, bids[-1].face)])
+        calls = rr.calls(to_move, bids[-1].player)
+    if state is not None and state.rerolled_now(to_move, made):
+        own = () if rr.rules.reroll_must_bid else calls
+        return ranks, tuple([a for a in own if a.player == to_move])
+    open_bid = not rr.rules.reroll_must_bid or bid_open(rr, to_move, bids)
+    return ranks, calls + reroll_options(rr.rules, dice, state, to_move, made, open_bid)
+
+
+def _play_with_rerolls(
+    variant: Variant, players: int, rng: random.Random, record: bool
+) -> RandomGame:
+    """:func:`play` where a seat may re-roll (``reroll.enabled``): the same draws as
+    :func:`step_play`, each decision among the kernel's bids, calls and re-rolls."""
+    rules = variant.rules
+    rand = rng.random
+    faces = rules.dice_faces
+    first, dice = opening(rules, players, rng)
+    counts = tuple([len(c) for c in dice])
+    palifico = False
+    owner: int | None = None
+    used: frozenset[int] = frozenset()
+    round_no = 1
+    to_move = first
+    decisions = n_bids = 0
+    trace: list[RoundRecord] = []
+    while True:
+        rr = round_rules(rules, counts, palifico, round_no, owner, used)
+        table = rr.table.bids
+        opener = to_move
+        bids: list[Bid] = []
+        state: RerollState | None = None
+        while True:
+            ranks, others = _turn(rr, dice, state, to_move, bids)
+            nb = len(ranks)
+            i = int(rand() * (nb + len(others)))
+            decisions += 1
+            if i < nb:
+                q, f = table[ranks[i]]
+                bids.append(Bid(to_move, q, f))
+                n_bids += 1
+                to_move = rr.successor[to_move]
+                continue
+            action = others[i - nb]
+            if type(action) is Reroll:  # the re-rolled dice: as Game.roll(rng=rng)
+                dice, state = set_aside_dice(dice, state, len(bids), action)
+                rolled = roll_cups(faces, rolling(counts, dice, state), rng)
+                dice, state = rerolled_dice(dice, state, rolled)
+                continue
+            break
+        assert type(action) is Dudo or type(action) is Calza
+        bid = bids[-1]
+        if record:
+            result, s = round_outcome(rr, dice, bid, action, to_move)
+            actions, rerolls = round_steps((*bids, action), state)
+            start = dice if state is None else state.start_dice
+            trace.append(
+                RoundRecord(
+                    round_no, opener, palifico, start, actions, result, used, rerolls=rerolls
+                )
+            )
+        else:
+            dudo = type(action) is Dudo
+            s = rr.settle(dudo, action.player, bid, rr.count(dice, bid.face), to_move)
+        if s.winner is not None:
+            return RandomGame(
+                s.winner, round_no, decisions, n_bids, tuple(trace) if record else None
+            )
+        assert s.next_player is not None  # the next round (as Game.roll(rng=rng))
         counts = s.counts
         dice = roll_cups(faces, counts, rng)
         palifico = s.next_palifico

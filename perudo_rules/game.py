@@ -2,7 +2,9 @@
 
 ``game.apply(action)`` returns a new game and leaves ``game`` unchanged.
 Rolling the dice is an explicit chance step: after a Dudo or Calza resolves,
-``awaiting_roll`` is true until ``game.roll(...)`` starts the next round.
+``awaiting_roll`` is true until ``game.roll(...)`` starts the next round; after a
+:class:`~perudo_rules.actions.Reroll` (``reroll.enabled``) it is true until
+``game.roll(...)`` rolls the re-rolled dice, and the same player acts next.
 
 Every rule that varies is decided by the rules kernel (:mod:`perudo_rules.kernel`); this
 module holds the state and asks it. Legality is arithmetic on bid ranks: ``is_legal``
@@ -16,11 +18,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.errors import IllegalAction
+from perudo_rules.fastbuild import keyword_builder
 from perudo_rules.kernel import (
     RoundRules,
     Settlement,
@@ -31,8 +34,17 @@ from perudo_rules.kernel import (
 )
 from perudo_rules.legal import LegalActions
 from perudo_rules.ranks import BidSpace, bid_space
+from perudo_rules.reroll import (
+    RerollState,
+    rerolled_dice,
+    rolling,
+    rolls_by_seat,
+    round_steps,
+    set_aside_dice,
+    verdict_with_rerolls,
+)
 from perudo_rules.ruleset import Ruleset
-from perudo_rules.start import opening, roll_cups, seats_verdict
+from perudo_rules.start import checked_cups, opening, roll_cups, seats_verdict, whole_number
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -45,8 +57,6 @@ __all__ = [
     "round_outcome",
 ]
 
-
-_T = TypeVar("_T")
 
 
 def roll_die(rng: random.Random, faces: int) -> int:
@@ -91,6 +101,8 @@ class RoundRecord:
 
     ``palifico_used`` is the seats that had had their palifico round when it began (its
     own palifico player included): a game record states the first round's as its set-up.
+    ``dice`` are the dice as the round began; ``rerolls`` the dice each
+    :class:`~perudo_rules.actions.Reroll` among ``actions`` rolled, in order.
     """
 
     round: int
@@ -100,6 +112,7 @@ class RoundRecord:
     actions: tuple[Action, ...]
     result: RoundResult
     palifico_used: frozenset[int] = frozenset()
+    rerolls: tuple[tuple[int, ...], ...] = ()
     _views: tuple[PastRound, ...] | None = field(
         default=None, init=False, compare=False, repr=False
     )
@@ -120,6 +133,7 @@ class RoundRecord:
         views = self._views
         if views is None:
             res = self.result
+            own_rolls = rolls_by_seat(self.actions, self.rerolls, len(self.dice))
             views = tuple(
                 [
                     PastRound(
@@ -137,8 +151,9 @@ class RoundRecord:
                         shown_count=res.shown_count,
                         next_player=res.next_player,
                         own_dice=own,
+                        own_rerolls=mine,
                     )
-                    for own in self.dice
+                    for own, mine in zip(self.dice, own_rolls, strict=True)
                 ]
             )
             object.__setattr__(self, "_views", views)
@@ -149,7 +164,8 @@ class RoundRecord:
 class PastRound:
     """What one seat saw of a finished round: public actions, the called ``bid``, the
     lifted cups (``revealed``, ``shown``) and the dice among them matching the bid
-    (``shown_count``), its own dice; never a closed cup nor the true count."""
+    (``shown_count``), its own dice as the round began and the dice it rolled in its own
+    re-rolls (``own_rerolls``); never a closed cup nor the true count."""
 
     round: int
     first_player: int
@@ -165,12 +181,15 @@ class PastRound:
     shown_count: int
     next_player: int | None
     own_dice: tuple[int, ...]
+    own_rerolls: tuple[tuple[int, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Observation:
     """What seat ``player`` may see: its own dice and everything public, nothing else;
-    ``legal_actions`` is its own :meth:`Game.legal_actions` (lazy; not compared)."""
+    ``legal_actions`` is its own :meth:`Game.legal_actions` (lazy; not compared);
+    ``set_aside`` every seat's dice set aside face up, ``round_actions`` this round's
+    public actions (re-rolls among the bids)."""
 
     player: int
     dice: tuple[int, ...]
@@ -185,6 +204,8 @@ class Observation:
     awaiting_roll: bool = False
     palifico_used: frozenset[int] = frozenset()
     first_round: bool = False
+    set_aside: tuple[tuple[int, ...], ...] = ()
+    round_actions: tuple[Action, ...] = ()
     legal_actions: Sequence[Action] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -252,7 +273,8 @@ class Game:
     resolved while awaiting a roll), ``palifico`` and ``palifico_player`` (of
     this round, or of the round about to be rolled), ``round``,
     ``palifico_used``, ``history`` (finished rounds), ``last_result``,
-    ``winner``, ``first_player`` (who opened this round).
+    ``winner``, ``first_player`` (who opened this round), ``reroll`` (this round's
+    :class:`~perudo_rules.reroll.RerollState`, ``None`` if nobody re-rolled).
     """
 
     variant: Variant
@@ -268,6 +290,7 @@ class Game:
     last_result: RoundResult | None = None
     winner: int | None = None
     first_player: int | None = None
+    reroll: RerollState | None = None
     # The kernel's rules of the round in play, kept with the position (None between
     # rounds and once over); not part of the value: equality and hashing ignore it.
     _rules_in_play: RoundRules | None = field(default=None, compare=False)
@@ -291,7 +314,7 @@ class Game:
         palifico round; ``palifico_used`` lists seats that already had theirs.
         """
         rules = variant.rules
-        cups = _cups(dice, rules.dice_faces)
+        cups = checked_cups(dice, rules.dice_faces)
         bad = seats_verdict(rules, len(cups), variant.id)
         if bad is not None:
             raise ValueError(bad[1])
@@ -304,12 +327,12 @@ class Game:
         counts = tuple(len(c) for c in cups)
         if sum(1 for c in counts if c) < 2:
             raise ValueError("at least two seats must hold dice")
-        _whole(first_player, "first_player")
+        whole_number(first_player, "first_player")
         if not (0 <= first_player < n and counts[first_player]):
             raise ValueError(f"first player {first_player} is not a seat with dice")
-        if _whole(round, "round") < 1:
+        if whole_number(round, "round") < 1:
             raise ValueError("rounds are numbered from 1")
-        used = frozenset(_whole(s, "a palifico_used seat") for s in palifico_used)
+        used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
         if any(not 0 <= s < n for s in used):
             raise ValueError("palifico_used names a seat that does not exist")
         if palifico:
@@ -363,6 +386,7 @@ class Game:
             last_result=None,
             winner=None,
             first_player=first,
+            reroll=None,
             rules_in_play=round_rules(rules, counts, False, 1, None, used),
         )
 
@@ -406,8 +430,34 @@ class Game:
 
     @property
     def awaiting_roll(self) -> bool:
-        """True between rounds, until :meth:`roll` starts the next one."""
-        return self.to_move is None and self.winner is None
+        """True at a chance step: between rounds, until :meth:`roll` starts the next one,
+        and while a re-roll's dice are in the air, until :meth:`roll` rolls them."""
+        if self.to_move is None:
+            return self.winner is None
+        return self.reroll is not None and self.reroll.pending
+
+    @property
+    def roll_counts(self) -> tuple[int, ...]:
+        """How many dice each seat rolls at the chance step now (all zero when there is
+        none): every die held between rounds, the concealed dice of a re-roll."""
+        if self.to_move is None and self.winner is None:
+            return self.dice_counts
+        return rolling(self.dice_counts, self.dice, self.reroll)
+
+    @property
+    def set_aside(self) -> tuple[tuple[int, ...], ...]:
+        """The dice each seat has set aside face up this round (``reroll.enabled``)."""
+        return ((),) * self.players if self.reroll is None else self.reroll.set_aside
+
+    @property
+    def dice_at_start(self) -> tuple[tuple[int, ...], ...]:
+        """Every seat's dice as this round began, before any re-roll."""
+        return self.dice if self.reroll is None else self.reroll.start_dice
+
+    @property
+    def round_actions(self) -> tuple[Action, ...]:
+        """This round's actions so far in order: its bids, with its re-rolls among them."""
+        return () if self.to_move is None else round_steps(self.bids, self.reroll)[0]
 
     @property
     def dice_in_play(self) -> int:
@@ -458,9 +508,12 @@ class Game:
         if self.winner is not None:
             return "play.game_over", f"the game is over; seat {self.winner} won"
         rr = self._rules_in_play
-        if self.to_move is None or rr is None:
+        to_move = self.to_move
+        if to_move is None or rr is None:
             return "play.roll", "the round is over; roll the dice for the next round first"
-        return rr.verdict(self.to_move, self.bids, action)
+        if self.reroll is None and type(action) is not Reroll:
+            return rr.verdict(to_move, self.bids, action)
+        return verdict_with_rerolls(rr, self.dice, self.reroll, to_move, self.bids, action)
 
     def is_legal(self, action: Any) -> bool:
         """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`."""
@@ -470,7 +523,8 @@ class Game:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view);
         with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
         rr = self._rules_in_play if self.winner is None else None
-        return LegalActions(rr, self.to_move, self.bids, self.is_legal, seat)
+        to_move, bids = self.to_move, self.bids
+        return LegalActions(rr, to_move, bids, self.is_legal, seat, self.dice, self.reroll)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
@@ -478,6 +532,9 @@ class Game:
         :meth:`RoundRules.offers <perudo_rules.kernel.RoundRules.offers>`."""
         rr = self._rules_in_play
         if rr is None or self.to_move is None or not self.bids or self.winner is not None:
+            return ()
+        s = self.reroll  # after a re-roll in this turn, its player acts next
+        if s is not None and (s.pending or s.rerolled_now(self.to_move, len(self.bids))):
             return ()
         return rr.offers(self.to_move, self.bids[-1].player)
 
@@ -493,15 +550,21 @@ class Game:
         rr = self._rules_in_play
         to_move = self.to_move
         # no round rules: awaiting a roll or over (violation() says which)
-        bad = self.violation(action) if rr is None or to_move is None else rr.verdict(
-            to_move, self.bids, action
-        )
+        if rr is None or to_move is None or self.reroll is not None:
+            bad = self.violation(action)
+        else:
+            bad = rr.verdict(to_move, self.bids, action)
+            if bad is not None and type(action) is Reroll:
+                bad = self.violation(action)  # the kernel judges Bid, Dudo and Calza only
         if bad is not None:
             raise IllegalAction(bad[0], bad[1])
         assert rr is not None and to_move is not None
         if type(action) is Bid:
             # the same round: only the player to move and the bids change
             return _after_bid(self, to_move=rr.successor[action.player], bids=(*self.bids, action))
+        if type(action) is Reroll:  # the re-rolled dice are in the air: a chance step
+            dice, state = set_aside_dice(self.dice, self.reroll, len(self.bids), action)
+            return _after_reroll(self, dice=dice, reroll=state)
         assert type(action) is Dudo or type(action) is Calza
         return self._resolve(rr, action, to_move)
 
@@ -509,14 +572,16 @@ class Game:
         dice = self.dice
         result, s = round_outcome(rr, dice, self.bids[-1], action, to_move)
         assert self.first_player is not None
+        actions, rerolls = round_steps((*self.bids, action), self.reroll)
         record = _make_record(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
-            dice=dice,
-            actions=(*self.bids, action),
+            dice=self.dice_at_start,
+            actions=actions,
             result=result,
             palifico_used=self.palifico_used,
+            rerolls=rerolls,
         )
         return _make_game(
             variant=self.variant,
@@ -532,6 +597,7 @@ class Game:
             last_result=result,
             winner=s.winner,
             first_player=self.first_player,
+            reroll=None,
             rules_in_play=None,
         )
 
@@ -541,24 +607,28 @@ class Game:
         seed: int | None = None,
         rng: random.Random | None = None,
     ) -> Game:
-        """Start the next round: with explicit ``dice`` (one list per seat, ``[]`` for out
-        seats), or rolled from ``seed`` / ``rng`` seat by seat."""
+        """The chance step: start the next round, or roll a re-roll's dice (its player acts
+        next). With explicit ``dice`` (one list per seat of the dice it rolls now: see
+        :attr:`roll_counts`), or rolled from ``seed`` / ``rng`` seat by seat."""
         if self.winner is not None:
             raise IllegalAction("play.game_over", f"the game is over; seat {self.winner} won")
-        if self.to_move is not None:
+        if self.to_move is not None and not self.awaiting_roll:
             raise IllegalAction("play.roll", "the dice are rolled only between rounds")
         rules = self.rules
-        counts = self.dice_counts
+        counts = self.roll_counts
         faces = rules.dice_faces
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
-            cups = _cups(dice, faces)
+            cups = checked_cups(dice, faces)
             if len(cups) != len(counts):
                 raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
             for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
                 if len(cup) != c:
-                    raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
+                    raise ValueError(f"seat {seat} holds {c} dice to roll, not {len(cup)}")
+        if self.reroll is not None and self.to_move is not None:  # a re-roll's dice
+            cups, state = rerolled_dice(self.dice, self.reroll, cups)
+            return _after_reroll(self, dice=cups, reroll=state)
         assert self.last_result is not None and self.last_result.next_player is not None
         first = self.last_result.next_player
         nxt = self.round + 1
@@ -578,6 +648,7 @@ class Game:
             last_result=self.last_result,
             winner=None,
             first_player=first,
+            reroll=None,
             rules_in_play=rr,
         )
 
@@ -601,6 +672,8 @@ class Game:
             awaiting_roll=self.awaiting_roll,
             palifico_used=self.palifico_used,
             first_round=self.round == 1,
+            set_aside=() if self.reroll is None else self.reroll.set_aside,
+            round_actions=self.round_actions,
             legal_actions=self.legal_actions(player),
         )
 
@@ -617,77 +690,10 @@ class Game:
         return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
 
 
-# --- checking explicit input ----------------------------------------------------------
+# --- fast construction (perudo_rules.fastbuild) ---------------------------------------
 
-
-def _whole(value: object, what: str) -> int:
-    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``."""
-    if type(value) is not int:
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
-def _cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
-    """``dice`` (one sequence of faces per seat) as tuples; ``ValueError`` unless every die
-    is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two seats)."""
-    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
-    cups = []
-    for seat, cup in enumerate(dice):
-        if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
-            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
-        for d in cup:
-            if type(d) is not int or not 1 <= d <= faces:
-                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
-        cups.append(tuple(cup))
-    return tuple(cups)
-
-
-# --- fast construction --------------------------------------------------------------------
-# The transitions build one Game per action; setting the slots directly (each field's
-# descriptor) costs half the dataclass ``__init__``. The builders are generated from the
-# fields, as dataclasses generates ``__init__``: every field they take is a required
-# keyword-only parameter, so a call names each field it sets, and a new field is taken
-# (or copied) without editing them. The result is the same frozen value;
-# tests/test_engine.py checks that.
-
-
-def _keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., _T]:
-    """A constructor of the slotted dataclass ``cls`` without its ``__init__``.
-
-    Without ``changes``: each field with ``init`` is a required keyword-only parameter
-    (named without a leading ``_``). With ``changes`` (field names): the first argument is
-    an instance to copy, and only those fields are keyword-only parameters (the bid
-    transition changes two fields; naming 14 costs a tenth of the step). Fields without
-    ``init`` get their defaults.
-    """
-    changed = None if changes is None else set(changes.split())
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    params = [] if changed is None else ["src"]
-    params.append("*")
-    lines = ["    obj = new(cls)"]
-    for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
-        env[f"set_{f.name}"] = cls.__dict__[f.name].__set__
-        if not f.init:
-            assert f.default is not MISSING, f"{cls.__name__}.{f.name} needs a default"
-            value = f"default_{f.name}"
-            env[value] = f.default
-        elif changed is None or f.name in changed:
-            value = f.name.lstrip("_")
-            params.append(value)
-        else:
-            value = f"src.{f.name}"
-        lines.append(f"    set_{f.name}(obj, {value})")
-    assert changed is None or changed <= {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    source = "\n".join([f"def build({', '.join(params)}):", *lines, "    return obj", ""])
-    exec(source, env)  # generated from the field names above, as dataclasses does
-    build: Callable[..., _T] = env["build"]
-    build.__qualname__ = build.__name__ = f"_make_{cls.__name__}"
-    build.__doc__ = f"``{cls.__name__}(...)`` from named fields, fast (``{changes or 'all'}``)."
-    return build
-
-
-_make_game = _keyword_builder(Game)
-_after_bid = _keyword_builder(Game, changes="to_move bids")
-_make_result = _keyword_builder(RoundResult)
-_make_record = _keyword_builder(RoundRecord)
+_make_game = keyword_builder(Game)
+_after_bid = keyword_builder(Game, changes="to_move bids")
+_after_reroll = keyword_builder(Game, changes="dice reroll")
+_make_result = keyword_builder(RoundResult)
+_make_record = keyword_builder(RoundRecord)

@@ -64,6 +64,7 @@ _STATE: dict[str, Callable[[Game], Any]] = {
     "palifico_player": lambda g: g.palifico_player,
     "palifico_used": lambda g: _seats(g.palifico_used),
     "bids": lambda g: [format_action(b) for b in g.bids],
+    "set_aside": lambda g: [list(cup) for cup in g.set_aside],
     "winner": lambda g: g.winner,
 }
 
@@ -134,6 +135,7 @@ def _past_round_json(past: PastRound) -> dict[str, Any]:
         "gainer": past.gainer,
         "next_player": past.next_player,
         "own_dice": list(past.own_dice),
+        "own_rerolls": [list(dice) for dice in past.own_rerolls],
     }
 
 
@@ -152,6 +154,8 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "palifico_player": obs.palifico_player,
         "palifico_used": _seats(obs.palifico_used),
         "bids": [format_action(b) for b in obs.bids],
+        "set_aside": [list(cup) for cup in obs.set_aside],
+        "round_actions": [format_action(a) for a in obs.round_actions],
         "legal_actions": [format_action(a) for a in obs.legal_actions],
         "past_rounds": [_past_round_json(p) for p in obs.past_rounds],
         "winner": obs.winner,
@@ -176,6 +180,11 @@ def game_schema() -> dict[str, Any]:
             "type": "array",
             "description": "This round's bids (or the round just called, awaiting a roll).",
             "items": {"type": "string", "pattern": ACTION_PATTERN},
+        },
+        "set_aside": {
+            "type": "array",
+            "description": "The dice each seat has set aside face up this round (re-rolls).",
+            "items": {"type": "array", "items": {"type": "integer", "minimum": 1}},
         },
         "winner": seat_or_null,
     }

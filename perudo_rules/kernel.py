@@ -36,6 +36,10 @@ Where each rule is decided (rule id: code):
 * ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`;
   ``play.bid_range`` (a face of the die, a quantity from 1 to
   :data:`~perudo_rules.limits.MAX_BID_QUANTITY`): :meth:`RoundRules.bid_verdict`
+* ``reroll.enabled``, ``reroll.min_hidden``, ``reroll.limit``, ``play.reroll`` (which dice
+  a re-roll may set aside): :func:`~perudo_rules.reroll.reroll_verdict` (and
+  :func:`~perudo_rules.reroll.reroll_options`, which lists what it accepts);
+  ``reroll.must_bid`` and who acts after a re-roll: :func:`~perudo_rules.reroll.turn_verdict`
 * ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
   :meth:`RoundRules.reveal`; what every seat learns at the reveal (the lifted cups and the
   count among them, never the closed cups): :meth:`RoundRules.shown_count`
@@ -174,6 +178,7 @@ class RoundRules:
         "palifico_player",
         "partial",
         "plain",
+        "reroll",
         "rules",
         "successor",
         "table",
@@ -225,6 +230,7 @@ class RoundRules:
             "challenger_loses"
         )
         self.after_caller = rules.round_starter == "after_caller"  # round.starter
+        self.reroll = rules.reroll_enabled  # reroll.*: perudo_rules.reroll decides
         self._lost: dict[int, tuple[int, ...]] = {}
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._offers: dict[tuple[int, int], tuple[int, ...]] = {}

@@ -153,6 +153,29 @@ KNOBS: tuple[KnobSpec, ...] = (
         "ordinary bid names more dice, and no bid on the wild face (in any round) more than "
         "limit // bidding.wild_worth; null for none.",
     ),
+    _bool(
+        "reroll.enabled",
+        "Whether the player to move may, before it acts, set some of its concealed dice aside "
+        "face up and re-roll the rest (a chance step); dice set aside stay visible and count "
+        "until the round ends.",
+    ),
+    _int(
+        "reroll.min_hidden",
+        "The fewest dice a re-roll leaves concealed (and re-rolls) under the cup.",
+        1,
+        10,
+    ),
+    _enum(
+        "reroll.limit",
+        "How often a seat may re-roll (reroll.enabled).",
+        ("once_per_turn", "at most once in each of its turns, before it acts"),
+        ("once_per_round", "at most once in a round"),
+    ),
+    _bool(
+        "reroll.must_bid",
+        "Whether a re-roll must be followed by the same player's bid (else it may also call "
+        "Dudo or Calza, as the edition lets it).",
+    ),
     _enum(
         "challenge.who",
         "Who may call Dudo against the standing bid.",

@@ -12,6 +12,7 @@ from typing import overload
 
 from perudo_rules.actions import Action, Bid, bid_unchecked
 from perudo_rules.kernel import RoundRules
+from perudo_rules.reroll import RerollState, bid_open, reroll_options
 
 __all__ = ["LegalActions"]
 
@@ -20,7 +21,8 @@ class LegalActions(Sequence[Action]):
     """The legal actions of a position, as a lazy sequence.
 
     Bids of the player to move come first in rank order, then Dudo calls,
-    then Calza calls, each by seat. ``len``, indexing and ``in`` cost O(1)
+    then Calza calls, each by seat, then the player to move's re-rolls
+    (:func:`~perudo_rules.reroll.reroll_options`). ``len``, indexing and ``in`` cost O(1)
     (``in`` is :meth:`Game.is_legal`); nothing is built until asked for.
     The kernel decides which ranks and calls are open
     (:meth:`RoundRules.raise_ranks <perudo_rules.kernel.RoundRules.raise_ranks>`,
@@ -36,10 +38,13 @@ class LegalActions(Sequence[Action]):
         bids: Sequence[Bid],
         is_legal: Callable[[object], bool],
         seat: int | None = None,
+        dice: Sequence[tuple[int, ...]] | None = None,
+        reroll: RerollState | None = None,
     ) -> None:
         """The view of a round (``rr``: ``None`` between rounds and once over) with
         ``to_move`` to move after ``bids``; ``in`` asks ``is_legal`` (the game's).
-        With ``seat``, only that seat's actions, in the same order (``in`` too)."""
+        With ``seat``, only that seat's actions, in the same order (``in`` too).
+        ``dice`` and ``reroll`` (the round's re-rolls) matter where ``reroll.enabled``."""
         self._is_legal = is_legal
         self._seat = seat
         self._extras: tuple[Action, ...] = ()
@@ -63,6 +68,16 @@ class LegalActions(Sequence[Action]):
             self._extras = rr.calls(to_move, cur.player)
         else:
             self._ranks = rr.opening_ranks
+        if rr.reroll and dice is not None:  # reroll.*: what the re-roll rules leave open
+            made = len(bids)
+            if reroll is not None and reroll.pending:  # a chance step: nobody acts
+                self._ranks, self._extras = (), ()
+            elif reroll is not None and reroll.rerolled_now(to_move, made):
+                own = () if rr.rules.reroll_must_bid else self._extras  # reroll.must_bid
+                self._extras = tuple([a for a in own if a.player == to_move])
+            else:
+                open_bid = not rr.rules.reroll_must_bid or bid_open(rr, to_move, bids)
+                self._extras += reroll_options(rr.rules, dice, reroll, to_move, made, open_bid)
         if seat is not None:
             if seat != to_move:
                 self._ranks = ()

@@ -26,9 +26,11 @@ defined its variant::
   any. That is all a :class:`~perudo_rules.variant.Variant` compares equal by, so
   the replayed variant equals the one played. On input a document may also
   ``extend`` a bundled id.
-* Each round lists the dice of every seat (``[]`` for a seat that is out) and
-  the actions in order, each ``"seat:QxF"`` (a bid), ``"seat:dudo"`` or
-  ``"seat:calza"``: the JSON shape of a position plus actions
+* Each round lists the dice of every seat as it began (``[]`` for a seat that is out)
+  and the actions in order, each ``"seat:QxF"`` (a bid), ``"seat:dudo"``,
+  ``"seat:calza"`` or ``"seat:reroll F,F"`` (a re-roll, ``reroll.enabled``), each re-roll
+  followed by the chance step that rolled its dice, ``"roll [[], [2, 5], []]"`` (one list
+  per seat, only the re-roller's dice): the JSON shape of a position plus actions
   (:mod:`perudo_rules.position`), with ``palifico_used`` stated once, in ``setup``.
   ``result`` (how the round ended) is for readers; when present it must agree
   with the rules. The last round may be unfinished.
@@ -58,12 +60,12 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Reroll
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.game import Game, RoundRecord, RoundResult
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.limits import MAX_RECORD_BIDS
-from perudo_rules.position import Position
+from perudo_rules.position import Position, Roll, Step, parse_step
 from perudo_rules.recordformat import (
     FORMAT,
     VARIANT_ID_PATTERN,
@@ -190,17 +192,34 @@ def _result_dict(res: RoundResult) -> dict[str, Any]:
     }
 
 
-def _round_json(position: Position, actions: Sequence[Action]) -> dict[str, Any]:
+def _steps(
+    actions: Sequence[Action], rerolls: Sequence[tuple[int, ...]], seats: int
+) -> list[Step]:
+    """A round's actions with the chance step of each re-roll after it: the roll of the
+    dice it re-rolled (``rerolls``, in order; a re-roll still to be rolled has none)."""
+    out: list[Step] = []
+    rolled = iter(rerolls)
+    for a in actions:
+        out.append(a)
+        if type(a) is Reroll:
+            dice = next(rolled, None)
+            if dice is not None:
+                out.append(Roll(tuple([dice if s == a.player else () for s in range(seats)])))
+    return out
+
+
+def _round_json(position: Position, steps: Sequence[Step]) -> dict[str, Any]:
     """A round in the JSON shape of a position plus actions; a record states
     ``palifico_used`` once for the game (``setup``), not per round."""
-    out = position.to_json()
+    out = position.to_json(steps)
     del out["palifico_used"]
-    out["actions"] = [format_action(a) for a in actions]
+    out.setdefault("actions", [])
     return out
 
 
 def _round_dict(rec: RoundRecord) -> dict[str, Any]:
-    out = _round_json(Position(rec.dice, rec.first_player, rec.palifico, rec.round), rec.actions)
+    start = Position(rec.dice, rec.first_player, rec.palifico, rec.round)
+    out = _round_json(start, _steps(rec.actions, rec.rerolls, len(rec.dice)))
     out["result"] = _result_dict(rec.result)
     return out
 
@@ -214,8 +233,10 @@ def to_record(game: Game) -> dict[str, Any]:
     rounds = [_round_dict(r) for r in game.history]
     if game.to_move is not None:
         assert game.first_player is not None
-        start = Position(game.dice, game.first_player, game.palifico, game.round)
-        rounds.append(_round_json(start, game.bids))
+        start = Position(game.dice_at_start, game.first_player, game.palifico, game.round)
+        rolled = () if game.reroll is None else [s.rolled for s in game.reroll.steps if s.rolled]
+        steps = _steps(game.round_actions, rolled, game.players)
+        rounds.append(_round_json(start, steps))
     # the set-up's palifico_used as the first round began (Game.start adds a palifico
     # round's own player, so it is left implied)
     used_at_start = game.history[0].palifico_used if game.history else game.palifico_used
@@ -426,7 +447,7 @@ def _bids(game: Game, actions: Sequence[str]) -> tuple[Game, int]:
     bids = list(game.bids)
     done = 0
     for text in actions:
-        action = parse_action(text)
+        action = parse_step(text)
         if type(action) is not Bid or rr.verdict(to_move, bids, action) is not None:
             break
         bids.append(action)
@@ -435,6 +456,22 @@ def _bids(game: Game, actions: Sequence[str]) -> tuple[Game, int]:
     if done:
         game = dataclasses.replace(game, bids=tuple(bids), to_move=to_move)
     return game, done
+
+
+def _reroll_step(game: Game, step: Step, number: int, at: int, text: str) -> Game:
+    """The game after the chance step of a re-roll inside a round (``step``: its roll)."""
+
+    def stop(reason: str) -> RecordViolation:
+        return RecordViolation(Violation(number, at, text, "play.roll", reason))
+
+    if not game.awaiting_roll:
+        raise stop("no re-roll is waiting for its dice")
+    if not isinstance(step, Roll):
+        raise stop("the re-rolled dice are still to be rolled")
+    try:
+        return game.roll(dice=step.dice)
+    except ValueError as exc:
+        raise stop(str(exc)) from None
 
 
 def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> Iterator[Game]:
@@ -459,12 +496,16 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
             if skipped:
                 yield game
         for step, text in enumerate(actions[skipped:], start=skipped + 1):
-            action = parse_action(text)
-            if game.awaiting_roll or game.is_over:
+            action = parse_step(text)
+            if game.is_over or game.to_move is None:
                 rule = "play.game_over" if game.is_over else "play.roll"
                 raise RecordViolation(
                     Violation(number, step, text, rule, "the round already ended; no more actions")
                 )
+            if isinstance(action, Roll) or game.awaiting_roll:
+                game = _reroll_step(game, action, number, step, text)
+                yield game
+                continue
             bad = game.violation(action)
             if bad is not None:
                 raise RecordViolation(Violation(number, step, text, bad[0], bad[1]))

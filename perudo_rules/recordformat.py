@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import ACTION_PATTERN, BID_PATTERN
+from perudo_rules.actions import ACTION_PATTERN, BID_PATTERN, ROLL_PATTERN
 from perudo_rules.errors import LocatedError, PerudoError
 from perudo_rules.limits import (
     MAX_NODES,
@@ -51,6 +51,7 @@ SCHEMA_ID = "https://perudo-rules.invalid/spec/record.schema.json"
 #: A bundled variant id, as a record names it.
 VARIANT_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 _ACTION_RE = re.compile(ACTION_PATTERN)
+_ROLL_RE = re.compile(ROLL_PATTERN)
 _ID_RE = re.compile(VARIANT_ID_PATTERN)
 
 
@@ -172,8 +173,15 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             },
             "actions": {
                 "type": "array",
-                "description": "In order: 'seat:QxF' (a bid), 'seat:dudo' or 'seat:calza'.",
-                "items": {"type": "string", "pattern": ACTION_PATTERN},
+                "description": (
+                    "In order: 'seat:QxF' (a bid), 'seat:dudo', 'seat:calza' or 'seat:reroll "
+                    "F,F' (a re-roll), each re-roll followed by the roll of its dice, "
+                    "'roll [[], [2, 5]]' (one list per seat)."
+                ),
+                "items": {
+                    "type": "string",
+                    "anyOf": [{"pattern": ACTION_PATTERN}, {"pattern": ROLL_PATTERN}],
+                },
             },
             "result": result,
         },
@@ -414,7 +422,9 @@ class _Shape:
                         f"{path}.dice.{i}.{j}", f"expected an integer, not {_kind(die)}"
                     )
         for i, action in enumerate(self.array(rnd["actions"], f"{path}.actions")):
-            if not isinstance(action, str) or not _ACTION_RE.fullmatch(action):
+            if not isinstance(action, str) or not (
+                _ACTION_RE.fullmatch(action) or _ROLL_RE.fullmatch(action)
+            ):
                 shown = repr(action[:60]) if isinstance(action, str) else _kind(action)
                 raise self.fail(
                     f"{path}.actions.{i}",

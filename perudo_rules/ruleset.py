@@ -55,6 +55,10 @@ class Ruleset:
     bidding_wild_opening: Literal["allowed", "not_as_opening_bid", "not_in_first_round"]
     bidding_quantity_cap: Literal["dice_in_play", "none"]
     bidding_quantity_limit: int | None
+    reroll_enabled: bool
+    reroll_min_hidden: int
+    reroll_limit: Literal["once_per_turn", "once_per_round"]
+    reroll_must_bid: bool
     challenge_who: Literal["player_to_move", "any_except_bidder", "any_except_bidder_in_palifico"]
     challenge_loss: Literal["one_die", "difference"]
     challenge_exact: Literal["challenger_loses", "others_lose"]

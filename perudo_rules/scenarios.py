@@ -36,7 +36,7 @@ from typing import Any
 import jsonschema
 
 from perudo_rules._yaml import YamlDoc, load_yaml_file
-from perudo_rules.actions import Bid, Dudo
+from perudo_rules.actions import Bid, Dudo, Reroll
 from perudo_rules.errors import ActionSyntaxError, IllegalAction, LocatedError, VariantError
 from perudo_rules.game import Game
 from perudo_rules.position import Position, Roll, parse_step
@@ -81,6 +81,8 @@ STATE_KEYS: tuple[str, ...] = (
     "current_bid",
     "wilds_active",
     "legal_bid_count",
+    "set_aside",
+    "dice",
 )
 #: Every expectation key: ``legal`` (true) or ``illegal`` (a rule id), then the rest.
 EXPECT_KEYS: tuple[str, ...] = ("legal", "illegal", *RESULT_KEYS, *STATE_KEYS)
@@ -176,6 +178,8 @@ def _action_json(text: str) -> dict[str, Any]:
         return {"type": "roll", "dice": [list(c) for c in a.dice]}
     if isinstance(a, Bid):
         return {"type": "bid", "player": a.player, "quantity": a.quantity, "face": a.face}
+    if isinstance(a, Reroll):
+        return {"type": "reroll", "player": a.player, "set_aside": list(a.set_aside)}
     return {"type": "dudo" if isinstance(a, Dudo) else "calza", "player": a.player}
 
 
@@ -345,6 +349,8 @@ def _state_value(game: Game, key: str) -> Any:
         return None if bid is None else str(bid)
     if key == "legal_bid_count":
         return len(game.legal_actions().bid_ranks)
+    if key in ("set_aside", "dice"):
+        return [list(cup) for cup in getattr(game, key)]
     return getattr(game, key)
 
 

@@ -42,9 +42,10 @@ from typing import Any
 import jsonschema
 
 from perudo_rules._yaml import YamlDoc, load_yaml_file
+from perudo_rules.crossknob import knob_conflicts
 from perudo_rules.errors import VariantError
 from perudo_rules.knobs import KNOB_PATHS, SECTIONS
-from perudo_rules.limits import MAX_BIDS, MAX_EXTENDS, MAX_FILE_BYTES, MAX_PLAYERS, check_depth
+from perudo_rules.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.schema import variant_schema
 
@@ -428,43 +429,8 @@ def _consistency_problems(
         )
 
     v = {p: k.value for p, k in knobs.items()}
-    if v["players.min"] > v["players.max"]:
-        fail("players.min is larger than players.max", "players.min", "players.max")
-    if v["players.max"] > MAX_PLAYERS:
-        fail(f"players.max is above the limit of {MAX_PLAYERS}", "players.max")
-    bids = v["dice.faces"] * v["players.max"] * v["dice.max_per_player"]
-    if bids > MAX_BIDS:
-        fail(
-            f"{v['players.max']} seats x {v['dice.max_per_player']} dice x {v['dice.faces']} "
-            f"faces makes {bids} bids a round; the limit is {MAX_BIDS}",
-            "dice.max_per_player",
-            "players.max",
-            "dice.faces",
-        )
-    if v["dice.per_player"] > v["dice.max_per_player"]:
-        fail(
-            "more starting dice than dice.max_per_player "
-            f"({v['dice.per_player']} > {v['dice.max_per_player']})",
-            "dice.per_player",
-            "dice.max_per_player",
-        )
-    wild = v["wild.face"]
-    if isinstance(wild, int) and wild > v["dice.faces"]:
-        fail(
-            f"wild face {wild} is not a face of a d{v['dice.faces']}", "wild.face", "dice.faces"
-        )
-    if v["calza.gain_cap"] > v["dice.max_per_player"]:
-        fail(
-            "calza.gain_cap exceeds dice.max_per_player", "calza.gain_cap", "dice.max_per_player"
-        )
-    order = v["bidding.order"]
-    if order != "quantity_then_face" and v["bidding.wild_worth"] != 1:
-        fail(f"{order} needs bidding.wild_worth 1", "bidding.wild_worth", "bidding.order")
-    if v["end.condition"] == "single_round":
-        if v["players.max"] != 2:
-            fail("single_round games need players.max 2", "end.condition", "players.max")
-        if v["calza.enabled"]:
-            fail("single_round games cannot enable calza", "end.condition", "calza.enabled")
+    for message, paths in knob_conflicts(v):
+        fail(message, *paths)
     return problems
 
 

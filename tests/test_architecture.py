@@ -19,11 +19,15 @@ MAX_LINES = 700
 # [layers-start]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Values and errors that everything shares; no rules.
-    ("base", ("safetext", "limits", "output", "errors", "_yaml", "actions", "knobs", "version")),
+    ("base", (
+        "safetext", "limits", "output", "errors", "_yaml", "actions", "knobs", "crossknob",
+        "fastbuild",
+        "version",
+    )),
     # A variant: the knob table typed, validated, loaded; the fixed core rules.
     ("variant", ("ruleset", "schema", "variant", "rules")),
     # The rules kernel: the bid table and every decision that varies between editions.
-    ("kernel", ("ranks", "kernel", "start")),
+    ("kernel", ("ranks", "kernel", "start", "reroll")),
     # The state: immutable games and pure transitions that ask the kernel.
     ("game", ("legal", "game")),
     # What builds on games: the fast path, odds, positions, records.

@@ -10,13 +10,14 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 import pytest
 
 from perudo_rules import load_variant
-from perudo_rules.actions import Bid, Calza, Dudo
+from perudo_rules.actions import Bid, Calza, Dudo, Reroll
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.fastplay import RandomGame, play, random_games, step_play
 from perudo_rules.game import Game, roll_die
@@ -148,6 +149,7 @@ def _reference_after_bid(g: Game, bid: Bid) -> Game:
         last_result=g.last_result,
         winner=None,
         first_player=g.first_player,
+        reroll=g.reroll,
         _rules_in_play=g.round_rules,
     )
 
@@ -169,6 +171,9 @@ def _probes(g: Game, rng: random.Random) -> list[Any]:
         Dudo(rng.randrange(n)),
         Calza(rng.randrange(n)),
         "5x4",
+        Reroll(to_move, tuple(rng.randint(0, faces + 1) for _ in range(rng.randint(0, 3)))),
+        Reroll(rng.randrange(n), g.dice[rng.randrange(n)][:1]),
+        Reroll(to_move, g.dice[to_move][1:]),
     ]
     la = g.legal_actions()
     if len(la):
@@ -186,7 +191,7 @@ def test_apply_agrees_with_violation(variant_id: str) -> None:
     for seed in range(25):
         g = Game.new(v, rng.randint(v.rules.players_min, v.rules.players_max), seed=seed)
         while g.winner is None:
-            if g.to_move is None:
+            if g.awaiting_roll:
                 g = g.roll(rng=rng)
                 continue
             for a in _probes(g, rng):
@@ -212,10 +217,15 @@ def test_apply_agrees_with_violation(variant_id: str) -> None:
 
 def _legal_by_violation(g: Game) -> list[Any]:
     """Every candidate action ``violation`` accepts, in the documented order: bids of the
-    player to move by rank, then Dudo by seat, then Calza by seat."""
-    assert g.to_move is not None
-    cands: list[Any] = [Bid(g.to_move, q, f) for q, f in g.space.bids]
+    player to move by rank, then Dudo by seat, then Calza by seat, then the player to
+    move's re-rolls, every part of its concealed dice (ascending, in lexicographic order)."""
+    p = g.to_move
+    assert p is not None
+    cands: list[Any] = [Bid(p, q, f) for q, f in g.space.bids]
     cands += [Dudo(s) for s in range(g.players)] + [Calza(s) for s in range(g.players)]
+    hidden = sorted(g.dice[p][len(g.set_aside[p]) :])
+    parts = {c for k in range(len(hidden) + 1) for c in itertools.combinations(hidden, k)}
+    cands += [Reroll(p, c) for c in sorted(parts)]
     return [a for a in cands if g.violation(a) is None]
 
 

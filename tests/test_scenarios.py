@@ -16,7 +16,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from perudo_rules import Bid, Calza, Dudo, Game, available_variants, core_rules, load_variant
+from perudo_rules import (
+    Bid,
+    Calza,
+    Dudo,
+    Game,
+    Reroll,
+    available_variants,
+    core_rules,
+    load_variant,
+)
 from perudo_rules.cli import main
 from perudo_rules.commands.variants import diff_variants
 from perudo_rules.errors import ActionSyntaxError
@@ -277,11 +286,13 @@ def _replay(doc: dict[str, Any], sc: dict[str, Any], vid: str) -> None:
         if a["type"] == "roll":
             g = g.roll(dice=a["dice"])
         else:
-            act = (
-                Bid(a["player"], a["quantity"], a["face"])
-                if a["type"] == "bid"
-                else (Dudo if a["type"] == "dudo" else Calza)(a["player"])
-            )
+            act: Any
+            if a["type"] == "bid":
+                act = Bid(a["player"], a["quantity"], a["face"])
+            elif a["type"] == "reroll":
+                act = Reroll(a["player"], tuple(a["set_aside"]))
+            else:
+                act = (Dudo if a["type"] == "dudo" else Calza)(a["player"])
             bad = g.violation(act)
             if "illegal" in expect:
                 assert bad is not None and bad[0] == expect["illegal"], (sc["id"], step)
@@ -301,6 +312,8 @@ def _replay(doc: dict[str, Any], sc: dict[str, Any], vid: str) -> None:
             "current_bid": None if g.current_bid is None else str(g.current_bid),
             "wilds_active": g.wilds_active,
             "legal_bid_count": len(g.legal_actions().bid_ranks),
+            "set_aside": [list(c) for c in g.set_aside],
+            "dice": [list(c) for c in g.dice],
         }
         if r is not None:
             facts |= {

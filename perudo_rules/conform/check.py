@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll, format_action, parse_action
 from perudo_rules.conform.engine import Channel, HarnessError
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
@@ -42,6 +42,8 @@ def permitting_rule(game: Game, action: Action) -> str:
         return "challenge.who"
     if isinstance(action, Calza):
         return "calza.who"
+    if isinstance(action, Reroll):
+        return "reroll.enabled"
     rules = game.rules
     current = game.current_bid
     if action.face == rules.wild and rules.wild is not None:
