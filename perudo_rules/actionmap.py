@@ -1,11 +1,15 @@
 """Fixed integer action ids of a game, shared by the OpenSpiel and PettingZoo adapters.
 
-Every bid of the largest table, then the calls.
+Every bid of the largest table, then the calls, then the re-rolls.
 
 A bid's id is its rank in the :class:`~perudo_rules.ranks.BidSpace` of the most dice
 that can ever be in play (:func:`~perudo_rules.kernel.most_dice_per_seat` per seat, an
 ordinary round); rank order is the same at any smaller cap, so ids grow with rank. Then
-``DUDO = number of bids``, ``CALZA = DUDO + 1``, ``PASS = DUDO + 2``.
+``DUDO = number of bids``, ``CALZA = DUDO + 1``, ``PASS = DUDO + 2``. Where a seat may
+re-roll (``reroll.enabled``), ``REROLL = DUDO + 3`` and the ids after it are the re-rolls,
+one per set of dice set aside: every multiset of 1 to ``dice.max_per_player -
+reroll.min_hidden`` faces, ascending, in lexicographic order (the order in which
+:func:`~perudo_rules.reroll.set_asides` lists a hand's).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.game import Game
 from perudo_rules.kernel import most_dice_per_seat
 from perudo_rules.ranks import BidSpace, bid_space
@@ -42,13 +46,16 @@ class ActionMap:
 
     ``space`` is the :class:`~perudo_rules.ranks.BidSpace` of the largest
     table (``max_dice`` dice in play, ordinary round); a bid's id is its rank
-    there. ``dudo``, ``calza`` and ``pass_`` follow the bids;
-    ``num_actions`` is their total (the size of a ``Discrete`` action space).
+    there. ``dudo``, ``calza`` and ``pass_`` follow the bids, then the re-rolls
+    (``set_asides``, from ``reroll``); ``num_actions`` is their total (the size of a
+    ``Discrete`` action space).
     """
 
     players: int
     max_dice: int
     space: BidSpace
+    set_asides: tuple[tuple[int, ...], ...] = ()
+    _reroll_ids: dict[tuple[int, ...], int] = field(default_factory=dict, init=False, repr=False)
     _round_cache: dict[tuple[int, int | None], RoundIds] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -74,9 +81,24 @@ class ActionMap:
         return self.space.size + 2
 
     @property
+    def reroll(self) -> int:
+        """The id of the first re-roll (``num_actions`` when nobody may re-roll)."""
+        return self.space.size + 3
+
+    @property
     def num_actions(self) -> int:
         """Number of distinct action ids (the size of a ``Discrete`` action space)."""
-        return self.space.size + 3
+        return self.space.size + 3 + len(self.set_asides)
+
+    def reroll_id(self, set_aside: tuple[int, ...]) -> int:
+        """The id of the re-roll that sets ``set_aside`` aside (``ValueError`` if none)."""
+        ids = self._reroll_ids
+        if not ids and self.set_asides:
+            ids.update((s, self.reroll + i) for i, s in enumerate(self.set_asides))
+        hit = ids.get(tuple(sorted(set_aside)))
+        if hit is None:
+            raise ValueError(f"no re-roll sets {list(set_aside)} aside in this game")
+        return hit
 
     def bid_id(self, quantity: int, face: int) -> int:
         """The id of bid ``quantity x face`` (``ValueError`` if no table allows it)."""
@@ -118,12 +140,16 @@ class ActionMap:
                 out = [ids[r] for r in ranks]
                 if not increasing:
                     out.sort()
-        # then the seat's calls: Dudo calls come before Calza calls, as the ids do
+        # then the seat's calls: Dudo calls come before Calza calls, as the ids do; then
+        # the re-rolls, whose ids follow PASS in the order the view lists them
         dudo, calza = self.dudo, self.calza
         for i in range(len(ranks), len(legal)):
             call = legal[i]
             if call.player == seat:
-                out.append(dudo if type(call) is Dudo else calza)
+                if type(call) is Reroll:
+                    out.append(self.reroll_id(call.set_aside))
+                else:
+                    out.append(dudo if type(call) is Dudo else calza)
         if offered:
             out.append(self.pass_)
         return out
@@ -139,6 +165,8 @@ class ActionMap:
             return self.dudo
         if isinstance(action, Calza):
             return self.calza
+        if isinstance(action, Reroll):
+            return self.reroll_id(action.set_aside)
         raise TypeError(f"not an action: {action!r}")
 
     def to_action(self, action_id: int, player: int) -> Action | None:
@@ -152,13 +180,17 @@ class ActionMap:
             return Calza(player)
         if action_id == self.pass_:
             return None
+        if self.reroll <= action_id < self.num_actions:
+            return Reroll(player, self.set_asides[action_id - self.reroll])
         raise ValueError(f"no action id {action_id} (ids run 0..{self.num_actions - 1})")
 
     def name(self, action_id: int) -> str:
-        """A short name: ``3x4``, ``Dudo``, ``Calza`` or ``Pass``."""
+        """A short name: ``3x4``, ``Dudo``, ``Calza``, ``Pass`` or ``reroll 5,5``."""
         if 0 <= action_id < self.space.size:
             q, f = self.space.bid(action_id)
             return f"{q}x{f}"
+        if self.reroll <= action_id < self.num_actions:
+            return str(Reroll(0, self.set_asides[action_id - self.reroll]))
         names = {self.dudo: "Dudo", self.calza: "Calza", self.pass_: "Pass"}
         if action_id in names:
             return names[action_id]
@@ -169,8 +201,23 @@ def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
     """The :class:`ActionMap` of ``variant`` played by ``players`` seats."""
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     check_players(v, players)
-    most = players * most_dice_per_seat(v.rules)
-    return ActionMap(players=players, max_dice=most, space=bid_space(v.rules, most, False))
+    rules = v.rules
+    most = players * most_dice_per_seat(rules)
+    space = bid_space(rules, most, False)
+    kept = most_dice_per_seat(rules) - rules.reroll_min_hidden
+    aside = _multisets(rules.dice_faces, kept) if rules.reroll_enabled else ()
+    return ActionMap(players=players, max_dice=most, space=space, set_asides=aside)
+
+
+def _multisets(faces: int, most: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of 1 to ``most`` faces of a d``faces``, ascending, lexicographic (at
+    most ``perudo_rules.limits.MAX_BIDS``: the variant loader bounds it)."""
+    out = [
+        c
+        for k in range(1, most + 1)
+        for c in itertools.combinations_with_replacement(range(1, faces + 1), k)
+    ]
+    return tuple(sorted(out))
 
 
 def check_players(v: Variant, players: object) -> None:

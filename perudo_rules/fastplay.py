@@ -48,7 +48,7 @@ from perudo_rules.reroll import (
 from perudo_rules.start import opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
-__all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play"]
+__all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play", "turn_actions"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +188,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
         to_move = s.next_player
 
 
-def _turn(
+def turn_actions(
     rr: RoundRules,
     dice: tuple[tuple[int, ...], ...],
     state: RerollState | None,
@@ -236,7 +236,7 @@ def _play_with_rerolls(
         bids: list[Bid] = []
         state: RerollState | None = None
         while True:
-            ranks, others = _turn(rr, dice, state, to_move, bids)
+            ranks, others = turn_actions(rr, dice, state, to_move, bids)
             nb = len(ranks)
             i = int(rand() * (nb + len(others)))
             decisions += 1

@@ -3,13 +3,17 @@
 As chess engines prove their move generators by counting the positions a few moves deep
 (*perft*), a Perudo engine proves its legality by counting the action sequences of a
 round from a position with fixed dice. Every legal action of every seat is a branch: the
-bids of the player to move and every Dudo and Calza any seat may call (out-of-turn calls
-included). A call ends the round, so it is a leaf. ``nodes[d-1]`` counts the sequences of
-exactly ``d`` actions (chess counting: a round that ended earlier is not extended);
-``calls[d-1]`` how many of them end with a call.
+bids of the player to move, every Dudo and Calza any seat may call (out-of-turn calls
+included) and, where ``reroll.enabled``, the player to move's re-rolls. A call ends the
+round, so it is a leaf. ``nodes[d-1]`` counts the sequences of exactly ``d`` actions
+(chess counting: a round that ended earlier is not extended); ``calls[d-1]`` how many of
+them end with a call. The dice stay fixed: a re-roll's chance step is not an action, and
+its dice come up as they lay before (:func:`rolled_as_before`), so that the counts are of
+the move generator alone and any engine can be walked the same way.
 
 The counts here come from the reference (:class:`~perudo_rules.game.Game`), memoised on
-what legality depends on within a round (the player to move and the standing bid).
+what legality depends on within a round (the player to move, the standing bid, and the
+dice set aside, with whether the player to move has just re-rolled).
 ``spec/perft/<edition>.json`` publishes them for the :func:`standard_positions` of every
 bundled edition (``perudo-rules perft`` prints any position's; a test keeps the files
 fresh; rewrite them with ``python -m perudo_rules.perft``); ``perudo-rules conform``
@@ -24,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import Bid
+from perudo_rules.actions import Bid, Reroll
 from perudo_rules.game import Game
 from perudo_rules.position import Position
 from perudo_rules.variant import Variant, available_variants, data_dir, load_variant
@@ -35,6 +39,7 @@ __all__ = [
     "perft_dir",
     "perft_document",
     "published",
+    "rolled_as_before",
     "standard_positions",
 ]
 
@@ -53,16 +58,29 @@ class PerftTable:
     calls: tuple[int, ...]
 
 
+def rolled_as_before(game: Game, reroll: Reroll) -> tuple[tuple[int, ...], ...]:
+    """The roll perft gives a legal ``reroll`` in ``game``: the re-rolled dice show the
+    faces they showed (the seat's concealed dice, less the ones set aside, in cup order);
+    one cup per seat, as :meth:`Game.roll <perudo_rules.game.Game.roll>` takes them."""
+    p = reroll.player
+    hidden = list(game.dice[p][len(game.set_aside[p]) :])
+    for f in reroll.set_aside:
+        hidden.remove(f)
+    return tuple([tuple(hidden) if s == p else () for s in range(game.players)])
+
+
 def perft(game: Game, depth: int) -> PerftTable:
     """The perft counts of ``game`` (a position with a seat to move) to ``depth``."""
     if game.to_move is None:
         raise ValueError("perft needs a position with a seat to move (not between rounds)")
     if depth < 1:
         raise ValueError("the depth is at least 1")
-    memo: dict[tuple[Bid | None, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    memo: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def count(g: Game, left: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        key = (g.current_bid, left)
+        state = g.reroll
+        now = state is not None and state.rerolled_now(g.to_move or 0, len(g.bids))
+        key = (g.current_bid, g.to_move, left, g.set_aside if state is not None else (), now)
         hit = memo.get(key)
         if hit is not None:
             return hit
@@ -70,10 +88,13 @@ def perft(game: Game, depth: int) -> PerftTable:
         calls = [0] * left
         for a in g.legal_actions():
             nodes[0] += 1
-            if not isinstance(a, Bid):
+            if not isinstance(a, (Bid, Reroll)):
                 calls[0] += 1
             elif left > 1:
-                sub_nodes, sub_calls = count(g.apply(a), left - 1)
+                after = g.apply(a)
+                if isinstance(a, Reroll):
+                    after = after.roll(dice=rolled_as_before(g, a))
+                sub_nodes, sub_calls = count(after, left - 1)
                 for i in range(left - 1):
                     nodes[i + 1] += sub_nodes[i]
                     calls[i + 1] += sub_calls[i]

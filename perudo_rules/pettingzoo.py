@@ -13,8 +13,9 @@ the environment for its users; in short:
 * **Actions** (``Discrete``, fixed for the whole game): bid ``(q, f)`` has
   the id of its rank among all bids of the largest table the game can reach
   (the rank :class:`~perudo_rules.ranks.BidSpace` gives it with the most dice
-  that can ever be in play); then Dudo, Calza and Pass. These are the ids of
-  the OpenSpiel adapter (:func:`perudo_rules.actionmap.action_map`).
+  that can ever be in play); then Dudo, Calza and Pass, then (``reroll.enabled``) the
+  re-rolls, one per set of dice set aside. These are the ids of the OpenSpiel adapter
+  (:func:`perudo_rules.actionmap.action_map`).
 * **Decisions**: the player to move bids, calls Dudo or calls Calza. After
   every bid, each seat that may call Dudo or Calza out of turn is offered,
   one at a time, in the direction of play after the player to move, the
@@ -31,8 +32,8 @@ the environment for its users; in short:
 * **Bounds**: the observation array holds at most :data:`MAX_OBSERVATION`
   entries; a larger game (seats x faces x dice) or ``past_rounds`` is refused
   with ``ValueError`` when the environment is made.
-* **Chance**: the environment rolls the dice itself; ``reset(seed=s)``
-  fixes the whole sequence of games that follows.
+* **Chance**: the environment rolls the dice itself (a re-roll's dice too, as soon as
+  the re-roll is taken); ``reset(seed=s)`` fixes the whole sequence of games that follows.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from perudo_rules.actionmap import action_map
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.game import Game, PastRound
 from perudo_rules.kernel import most_dice_per_seat, returns
 from perudo_rules.safetext import printable
@@ -111,7 +112,7 @@ def observation_size(variant: str | Path | Variant, players: int = 4, past_round
     ``ValueError`` for a seat count the variant does not allow or a bad ``past_rounds``."""
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     n, faces, b = _dims(v, players, past_rounds)[:3]
-    now = faces + 5 * n + 3 + b + b * n
+    now = faces + 5 * n + 3 + b + b * n + (n * faces if v.rules.reroll_enabled else 0)
     past = 4 + 5 * n + b + n * faces + faces
     return now + past_rounds * past
 
@@ -155,6 +156,10 @@ def observation_layout(
         ("standing_bid", b, 1, "one-hot by action id: the bid to beat"),
         ("bids", b * n, 1, "bids of this round: entry id*players+i is 1 if seat i made bid id"),
     ]
+    if v.rules.reroll_enabled:
+        parts.append(
+            ("set_aside", n * faces, d, "set-aside dice: entry i*faces+f-1 counts seat i's f's")
+        )
     for k in range(past_rounds):
         p = f"past[{k}]."
         parts += [
@@ -417,6 +422,10 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         if isinstance(move, Bid):
             self._pending = game.call_offers()
             return
+        if isinstance(move, Reroll):  # the environment rolls the re-rolled dice at once
+            assert self._rng is not None
+            self.game = game.roll(rng=self._rng)
+            return
         n = self.players
         for seat, (was, now) in enumerate(zip(before, game.dice_counts, strict=True)):
             if was and not now:  # a loser's value, whoever wins: any other seat as winner
@@ -469,6 +478,10 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             obs[at["palifico_player"] + rel(game.palifico_player)] = 1
         for seat in game.palifico_used:
             obs[at["palifico_used"] + rel(seat)] = 1
+        if "set_aside" in at:
+            for seat, cup in enumerate(game.set_aside):
+                start = at["set_aside"] + rel(seat) * faces
+                obs[start : start + faces] = _faces(cup, faces)
         if game.to_move is not None and game.bids:
             last = game.bids[-1]
             obs[at["standing_bid"] + self.ids.bid_id(last.quantity, last.face)] = 1
@@ -527,6 +540,8 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         rows = [["seat", "agent", "dice", "cup"]]
         for seat, agent in enumerate(self.possible_agents):
             cup = " ".join(str(d) for d in game.dice[seat]) or "-"
+            if game.set_aside[seat]:
+                cup += f" ({len(game.set_aside[seat])} set aside)"
             cup = cup if game.dice_counts[seat] else "out"
             rows.append([str(seat), agent, str(game.dice_counts[seat]), cup])
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
@@ -535,7 +550,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
         ]
         if game.to_move is not None:
-            bids = " ".join(f"{b.player}:{b}" for b in game.bids) or "(none yet)"
+            bids = " ".join(f"{b.player}:{b}" for b in game.round_actions) or "(none yet)"
             lines.append(f"bids: {bids}")
         deciding = self.deciding_seat()
         if game.winner is not None:

@@ -215,10 +215,9 @@ def reroll_verdict(
 def turn_verdict(
     rules: Ruleset, state: RerollState, to_move: int, bids_made: int, action: object
 ) -> Refusal:
-    """Whether a bid or call may be made in a round with re-rolls, before the kernel's own
-    verdict: nothing while re-rolled dice are in the air (``play.roll``); after a re-roll in
-    this turn only its player acts (``play.turn``), and it must bid when
-    ``reroll.must_bid``."""
+    """Whether a bid or call the kernel allows may be made in a round with re-rolls: nothing
+    while re-rolled dice are in the air (``play.roll``); after a re-roll in this turn only
+    its player acts (``play.turn``), and it must bid when ``reroll.must_bid``."""
     if state.pending:
         return "play.roll", f"seat {to_move}'s re-rolled dice are still to be rolled"
     if not state.rerolled_now(to_move, bids_made):
@@ -240,16 +239,18 @@ def verdict_with_rerolls(
     action: object,
 ) -> Refusal:
     """Whether ``action`` is legal in a round of rules ``rr`` with re-rolls: a re-roll as
-    :func:`reroll_verdict` says, any other action as :func:`turn_verdict` and then the
-    kernel's :meth:`RoundRules.verdict <perudo_rules.kernel.RoundRules.verdict>` say."""
+    :func:`reroll_verdict` says; nothing while re-rolled dice are in the air; any other
+    action as the kernel's :meth:`RoundRules.verdict
+    <perudo_rules.kernel.RoundRules.verdict>` says, then :func:`turn_verdict`."""
     if type(action) is Reroll:
         open_bid = not rr.rules.reroll_must_bid or bid_open(rr, to_move, bids)
         return reroll_verdict(rr.rules, dice, state, to_move, len(bids), action, open_bid)
-    if state is not None:
-        bad = turn_verdict(rr.rules, state, to_move, len(bids), action)
-        if bad is not None:
-            return bad
-    return rr.verdict(to_move, bids, action)
+    if state is not None and state.pending:
+        return "play.roll", f"seat {to_move}'s re-rolled dice are still to be rolled"
+    bad = rr.verdict(to_move, bids, action)  # the kernel's own rule, where it refuses
+    if bad is not None or state is None:
+        return bad
+    return turn_verdict(rr.rules, state, to_move, len(bids), action)
 
 
 def set_aside_dice(

@@ -25,6 +25,7 @@ from strategies import random_variants  # noqa: E402
 
 from perudo_rules import Bid, Calza, Dudo, Game, load_variant  # noqa: E402
 from perudo_rules.actionmap import action_map  # noqa: E402
+from perudo_rules.kernel import most_dice_per_seat  # noqa: E402
 from perudo_rules.openspiel import game_name, load_game  # noqa: E402
 
 EDITIONS = [(v, n) for v in ("italian", "spanish") for n in (2, 3, 6)]
@@ -406,7 +407,10 @@ def test_openspiel_checks_pass_on_house_rules_nobody_wrote(variant: Any, data: A
     players = data.draw(st.integers(rules.players_min, rules.players_max), label="players")
     game = load_game(variant, players, max_rounds=6)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
-    assert game.num_distinct_actions() == game.action_map.num_bids + 3
+    rerolls = len(game.action_map.set_asides)
+    assert game.num_distinct_actions() == game.action_map.num_bids + 3 + rerolls
+    held = most_dice_per_seat(rules)
+    assert (rerolls > 0) == (rules.reroll_enabled and held > rules.reroll_min_hidden)
     assert game.max_chance_outcomes() == max(
         rules.dice_faces, players if rules.setup_first_player == "roll_off" else 0
     )

@@ -13,7 +13,7 @@ const KNOBS = {
     "bidding.wild_rank": "above_multiple", "bidding.wild_opening": "allowed",
     "bidding.quantity_limit": null, "challenge.who": "player_to_move",
     "challenge.loss": "one_die", "challenge.exact": "challenger_loses",
-    "calza.enabled": false, "palifico.enabled": false},
+    "calza.enabled": false, "palifico.enabled": false, "reroll.enabled": false},
   openspiel: {"players.min": 2, "players.max": 2, "wild.face": "highest",
     "bidding.order": "quantity_then_face", "bidding.quantity_cap": "dice_in_play",
     "end.condition": "single_round"},
@@ -21,13 +21,15 @@ const KNOBS = {
     "bidding.quantity_cap": "none", "round.starter": "after_caller",
     "end.condition": "last_player_standing"},
 };
-// Knobs these editions never look at (no Calza, no palifico, the runner picks the opener).
+// Knobs these editions never look at (no Calza, no palifico, no re-roll, the runner picks
+// the opener).
 const FREE = ["players.min", "players.max", "dice.per_player", "dice.max_per_player",
   "wild.name", "setup.first_player", "setup.rolloff_dice", "setup.rolloff_score",
   "setup.rolloff_wild_best", "challenge.early_stop", "challenge.stop_when_unreachable",
   "calza.who", "calza.gain_cap", "calza.min_players", "calza.next_starts", "calza.in_palifico",
   "palifico.trigger", "palifico.once_per_player", "palifico.wilds_count", "palifico.face_lock",
-  "palifico.heads_up", "palifico.opener_may_change", "palifico.wild_bids", "round.starter"];
+  "palifico.heads_up", "palifico.opener_may_change", "palifico.wild_bids", "round.starter",
+  "reroll.min_hidden", "reroll.limit", "reroll.must_bid"];
 const PATHS = [...FREE, ...Object.keys(KNOBS.common), "wild.face", "bidding.order",
   "bidding.quantity_cap", "end.condition"];
 

@@ -11,6 +11,7 @@ agreed, and what it did otherwise.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll, format_action
 from perudo_rules.conform.engine import Channel, HarnessError
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
-from perudo_rules.position import Position
+from perudo_rules.position import Position, Roll, Step
 from perudo_rules.variant import Variant
 
 __all__ = ["Finding", "Session", "permitting_rule"]
@@ -154,7 +155,7 @@ class Session:
         self.values = values
         self.game: Game | None = None
         self.round_start: Position | None = None
-        self.round_steps: list[Action] = []
+        self.round_steps: list[Step] = []
         self.broken = False
 
     def start(self, position: Position) -> bool:
@@ -206,6 +207,7 @@ class Session:
             cands: list[Action] = [Dudo(seat), Calza(seat)]
             if seat == game.to_move:
                 cands += [Bid(seat, q, f) for q, f in table]
+                cands += _rerolls(game, seat)
             cand_texts = set()
             rules_ok: dict[str, bool] = {}
             if seat != game.to_move:  # no bids out of turn (a listed one fails below)
@@ -274,7 +276,7 @@ class Session:
             return [Finding(permitting_rule(game, action), False,
                             f"the engine refuses {text} ({why}), which the reference allows")]
         self._expect_ok(reply, "act")
-        if isinstance(action, Bid):
+        if isinstance(action, (Bid, Reroll)):
             return []
         found = _outcome_findings(game, after, action, reply.get("outcome"))
         if any(not f.ok for f in found):
@@ -282,11 +284,14 @@ class Session:
         return found
 
     def roll(self, dice: Sequence[Sequence[int]]) -> None:
-        """Start the next round in both with ``dice``."""
+        """Start the next round in both with ``dice``, or roll a re-roll's dice."""
         game = self.game
         assert game is not None
         self.game = game.roll(dice=dice)
         self._expect_ok(self.engine.ask({"cmd": "roll", "dice": [list(c) for c in dice]}), "roll")
+        if game.to_move is not None:  # a re-roll: the round goes on
+            self.round_steps.append(Roll(tuple(tuple(c) for c in dice)))
+            return
         self.round_start = Position.of(self.game)
         self.round_steps = []
 
@@ -299,14 +304,27 @@ class Session:
             self.broken = True
             return
         for a in steps:
-            if self.engine.ask({"cmd": "act", "action": format_action(a)}).get("ok") is not True:
+            if isinstance(a, Roll):
+                request = {"cmd": "roll", "dice": [list(c) for c in a.dice]}
+            else:
+                request = {"cmd": "act", "action": format_action(a)}
+            if self.engine.ask(request).get("ok") is not True:
                 self.broken = True
         self.game, self.round_steps = game, steps
 
-    def witness_steps(self) -> tuple[Position, tuple[Action, ...]]:
+    def witness_steps(self) -> tuple[Position, tuple[Step, ...]]:
         """The start of the current round and its actions so far (a witness to shrink)."""
         assert self.round_start is not None
         return self.round_start, tuple(self.round_steps)
+
+
+def _rerolls(game: Game, seat: int) -> list[Action]:
+    """Every re-roll ``seat`` could name: each part of its concealed dice (``reroll.enabled``)."""
+    if not game.rules.reroll_enabled:
+        return []
+    hidden = sorted(game.dice[seat][len(game.set_aside[seat]) :])
+    parts = {c for k in range(1, len(hidden) + 1) for c in itertools.combinations(hidden, k)}
+    return [Reroll(seat, c) for c in sorted(parts)]
 
 
 def _refusal(game: Game, action: Action) -> str:

@@ -27,13 +27,18 @@ The commands, and their replies:
     the runner plays no legal bid beyond that table.
 ``{"cmd": "act", "action": "1:dudo"}``
     ``{"ok": true}`` when the engine takes it, ``{"illegal": "why"}`` when it refuses it
-    (nothing changes). A Dudo or Calza ends the round, and its reply carries an
+    (nothing changes). A re-roll (``"2:reroll 5,5"``, ``reroll.enabled``) is followed by a
+    ``roll`` of the re-rolled dice before anything else. A Dudo or Calza ends the round,
+    and its reply carries an
     ``outcome``: ``delta`` (the dice each seat lost, negative, or gained), ``next`` (who
     opens the next round, ``null`` once the game is over), ``palifico`` (whether that
     round is a palifico round), ``eliminated`` (the seats the round put out) and
     ``winner`` (``null`` while the game goes on).
 ``{"cmd": "roll", "dice": [[...], ...]}``
-    The next round's dice, one cup per seat as the outcome left them: ``{"ok": true}``.
+    The next round's dice, one cup per seat as the outcome left them; or, after a re-roll,
+    the dice it re-rolled, in the re-roller's list (``[]`` for every other seat), which
+    follow the dice it set aside: ``{"ok": true}``. An engine that does not claim
+    ``reroll.enabled: true`` never sees a re-roll.
 ``{"cmd": "quit"}``
     No reply; the engine exits.
 
@@ -74,7 +79,10 @@ _ACTION: dict[str, Any] = {"type": "string", "pattern": ACTION_PATTERN}
 #: the engine must refuse.
 _ANY_ACTION: dict[str, Any] = {
     "type": "string",
-    "pattern": r"^(0|[1-9][0-9]{0,5}):(?:([0-9]{1,9})x([0-9]{1,3})|(dudo|calza))$",
+    "pattern": (
+        r"^(0|[1-9][0-9]{0,5}):(?:([0-9]{1,9})x([0-9]{1,3})|(dudo|calza)"
+        r"|reroll [0-9]{1,3}(?:,[0-9]{1,3})*)$"
+    ),
 }
 
 
@@ -136,7 +144,7 @@ def harness_schema() -> dict[str, Any]:
              palifico_used={"type": "array", "items": _SEATS}),
         _cmd("legal", "Every action one seat may take now.", seat=_SEATS),
         _cmd("act", "Take an action, or refuse it.", action=_ANY_ACTION),
-        _cmd("roll", "The next round's dice.", dice=_CUPS),
+        _cmd("roll", "The next round's dice, or a re-roll's.", dice=_CUPS),
         _cmd("quit", "The engine exits; no reply."),
     ]  # fmt: skip
     replies = [

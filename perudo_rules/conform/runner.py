@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll, format_action, parse_action
 from perudo_rules.conform.check import Finding, Session
 from perudo_rules.conform.engine import Channel, Engine, HarnessError
 from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem
@@ -24,10 +24,11 @@ from perudo_rules.conform.shrink import Case, shrink
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
 from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.perft import published
+from perudo_rules.perft import published, rolled_as_before
 from perudo_rules.position import Position, Roll, parse_step
 from perudo_rules.rules import core_rules
 from perudo_rules.scenarios import Scenario, load_scenarios
+from perudo_rules.start import roll_cups
 from perudo_rules.variant import Variant, load_variant
 
 __all__ = [
@@ -232,7 +233,15 @@ class _Run:
             return None
         for i, a in enumerate(case.actions):
             assert s.game is not None
-            if s.game.to_move is None or s.game.violation(a) is not None:
+            if isinstance(a, Roll):  # a re-roll's dice
+                if not s.game.awaiting_roll or s.game.to_move is None:
+                    return None
+                try:
+                    s.roll(a.dice)
+                except ValueError:
+                    return None
+                continue
+            if s.game.to_move is None or s.game.awaiting_roll or s.game.violation(a) is not None:
                 return None
             hit = _failed(s.check_point(), rule)
             if hit is not None:
@@ -243,7 +252,7 @@ class _Run:
             if s.broken:
                 return None
         assert s.game is not None
-        if s.game.to_move is None:
+        if s.game.to_move is None or s.game.awaiting_roll:
             return None
         hit = _failed(s.check_point(), rule)
         if hit is not None:
@@ -291,7 +300,7 @@ class _Run:
             if isinstance(parsed, Roll):
                 s.roll(parsed.dice)
                 continue
-            if game.to_move is None:
+            if game.to_move is None or game.awaiting_roll:
                 return
             self.tally(s.check_point(), s, source)
             expect = step.expect_for(self.report.edition)
@@ -320,8 +329,8 @@ class _Run:
         source = f"random game {number}"
         while s.game is not None and s.game.winner is None and s.game.round <= MAX_ROUNDS:
             g = s.game
-            if g.to_move is None:
-                s.roll(g.roll(rng=rng).dice)
+            if g.awaiting_roll:  # the next round's dice, or a re-roll's
+                s.roll(roll_cups(rules.dice_faces, g.roll_counts, rng))
                 continue
             self.tally(s.check_point(), s, source)
             if rng.random() < 0.3:
@@ -347,6 +356,7 @@ class _Run:
             depth += 1
         got = [0] * depth
         seats = [s for s, c in enumerate(pos.dice) if c]
+        reference = pos.game(self.variant)
         start = {
             "cmd": "start", "edition": self.values, "dice": [list(c) for c in pos.dice],
             "first_player": pos.first_player, "round": pos.round, "palifico": pos.palifico,
@@ -357,9 +367,21 @@ class _Run:
             reply = self.engine.ask(start)
             if "skip" in reply:
                 raise _Skipped
+            ref = reference
             for text in path:
                 if self.engine.ask({"cmd": "act", "action": text}).get("ok") is not True:
                     raise HarnessError(f"perft: the engine refuses {text}, which it listed")
+                a = parse_action(text)
+                after = ref.apply(a) if ref.violation(a) is None else None
+                if after is not None and isinstance(a, Reroll):  # as perft rolls it
+                    dice = rolled_as_before(ref, a)
+                    after = after.roll(dice=dice)
+                    request = {"cmd": "roll", "dice": [list(c) for c in dice]}
+                    if self.engine.ask(request).get("ok") is not True:
+                        raise HarnessError(f"perft: the engine refuses the roll after {text}")
+                if after is None:  # a listed action the reference refuses: counted, not walked
+                    return
+                ref = after
             children: list[str] = []
             for seat in seats:
                 listed = self.engine.ask({"cmd": "legal", "seat": seat}).get("actions")
@@ -370,7 +392,7 @@ class _Run:
             if len(path) + 1 < depth:
                 for text in children:
                     try:
-                        is_bid = isinstance(parse_action(text), Bid)
+                        is_bid = isinstance(parse_action(text), (Bid, Reroll))
                     except ActionSyntaxError:
                         what = f"the engine lists {text[:60]!r}: not an action"
                         raise HarnessError(what) from None

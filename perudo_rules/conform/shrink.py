@@ -12,18 +12,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.position import Position
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules.position import Position, Roll, Step
 
 __all__ = ["Case", "shrink"]
 
 
 @dataclass(frozen=True, slots=True)
 class Case:
-    """One round to replay: ``position``, ``actions`` (legal in the reference), ``probe``."""
+    """One round to replay: ``position``, ``actions`` (legal in the reference; a re-roll's
+    roll among them), ``probe``."""
 
     position: Position
-    actions: tuple[Action, ...]
+    actions: tuple[Step, ...]
     probe: Action | None = None
 
     @property
@@ -40,6 +41,8 @@ class Case:
 def _seat(a: Action, seat: int) -> Action:
     if isinstance(a, Bid):
         return Bid(seat, a.quantity, a.face)
+    if isinstance(a, Reroll):
+        return Reroll(seat, a.set_aside)
     return Dudo(seat) if isinstance(a, Dudo) else Calza(seat)
 
 
@@ -51,7 +54,12 @@ def _without_seat(case: Case, gone: int) -> Case | None:
     def renum(s: int) -> int:
         return s - (s > gone)
 
-    actions = tuple(_seat(a, renum(a.player)) for a in case.actions if a.player != gone)
+    def moved(a: Step) -> Step:
+        if isinstance(a, Roll):
+            return Roll(a.dice[:gone] + a.dice[gone + 1 :])
+        return _seat(a, renum(a.player))
+
+    actions = tuple(moved(a) for a in case.actions if isinstance(a, Roll) or a.player != gone)
     probe = None if case.probe is None else _seat(case.probe, renum(case.probe.player))
     return Case(
         replace(
@@ -72,11 +80,13 @@ def _lowered(case: Case) -> Case | None:
     ):
         return None
 
-    def low(a: Action | None) -> Action | None:
+    def low(a: Step | None) -> Step | None:
         return Bid(a.player, a.quantity - 1, a.face) if isinstance(a, Bid) else a
 
     actions = tuple(x for x in (low(a) for a in case.actions) if x is not None)
-    return Case(case.position, actions, low(case.probe))
+    probe = low(case.probe)
+    assert not isinstance(probe, Roll)
+    return Case(case.position, actions, probe)
 
 
 def _candidates(case: Case) -> Iterator[Case]:

@@ -5,8 +5,9 @@ plays them, behind the protocol.
 random games without building a state per action; this harness makes the same calls on
 the same :class:`~perudo_rules.kernel.RoundRules` (``opening_ranks`` / ``raise_ranks`` for
 the bids, ``calls`` for Dudo and Calza, ``count`` and ``settle`` for the outcome, then the
-next round's table from the settlement), one action at a time, so that the kit certifies
-the path the simulations run on.
+next round's table from the settlement) and the same re-roll functions of
+:mod:`perudo_rules.reroll`, one action at a time, so that the kit certifies the path the
+simulations run on.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Bid, Dudo, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Dudo, Reroll, format_action, parse_action
+from perudo_rules.fastplay import turn_actions
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 from perudo_rules.kernel import RoundRules, round_rules
+from perudo_rules.reroll import RerollState, rerolled_dice, set_aside_dice
 from perudo_rules.ruleset import Ruleset
 
 __all__ = ["FastHarness"]
@@ -40,12 +43,25 @@ class FastHarness(Harness):
         self.owner: int | None = None
         self.used: frozenset[int] = frozenset()
         self.next: int | None = None
+        self.bids: list[Bid] = []
+        self.reroll: RerollState | None = None
 
     def _round(self) -> None:
         assert self.rules is not None
         self.rr = round_rules(self.rules, self.counts, self.palifico, self.round_no,
                               self.owner, self.used)  # fmt: skip
         self.cur = -1
+        self.bids = []
+        self.reroll = None
+
+    def _open(self) -> list[Action]:
+        """The player to move's bids, then the calls and re-rolls, as the fast path draws."""
+        rr, to_move = self.rr, self.to_move
+        assert rr is not None and to_move is not None
+        if self.reroll is not None and self.reroll.pending:
+            return []
+        ranks, others = turn_actions(rr, self.dice, self.reroll, to_move, self.bids)
+        return [Bid(to_move, *rr.table.bids[r]) for r in ranks] + list(others)
 
     def start(self, edition: Mapping[str, Any], dice: Cups, first_player: int, round: int,
               palifico: bool, palifico_used: Sequence[int]) -> dict[str, Any]:  # fmt: skip
@@ -61,22 +77,11 @@ class FastHarness(Harness):
         self._round()
         return {"ok": True}
 
-    def _bids(self) -> list[Bid]:
-        rr, to_move = self.rr, self.to_move
-        assert rr is not None and to_move is not None
-        ranks = rr.raise_ranks(to_move, self.cur)
-        return [Bid(to_move, *rr.table.bids[r]) for r in ranks]
-
     def legal(self, seat: int) -> list[str]:
-        """The ranks open to the player to move, and the calls the kernel lists."""
-        rr = self.rr
-        if rr is None or self.to_move is None:
+        """The ranks open to the player to move, the calls the kernel lists, the re-rolls."""
+        if self.rr is None or self.to_move is None:
             return []
-        out = [format_action(b) for b in self._bids()] if seat == self.to_move else []
-        if self.cur >= 0:
-            out += [format_action(c) for c in rr.calls(self.to_move, self.bidder)
-                    if c.player == seat]  # fmt: skip
-        return out
+        return [format_action(a) for a in self._open() if a.player == seat]
 
     def act(self, action: str) -> dict[str, Any]:
         """A bid moves the rank on; a call is counted and settled by the kernel."""
@@ -84,16 +89,18 @@ class FastHarness(Harness):
         if rr is None or to_move is None:
             return {"illegal": "play.roll"}
         a = parse_action(action)
+        if a not in self._open():
+            return {"illegal": "not an open rank, a listed call or a listed re-roll"}
         if isinstance(a, Bid):
             rank = rr.table.rank(a.quantity, a.face)
-            open_ranks = rr.raise_ranks(to_move, self.cur)
-            if a.player != to_move or rank is None or rank not in open_ranks:
-                return {"illegal": "not an open rank"}
+            assert rank is not None
             self.cur, self.bidder = rank, to_move
+            self.bids.append(a)
             self.to_move = rr.successor[to_move]
             return {"ok": True}
-        if self.cur < 0 or a not in rr.calls(to_move, self.bidder):
-            return {"illegal": "not a listed call"}
+        if isinstance(a, Reroll):  # the runner rolls its dice next
+            self.dice, self.reroll = set_aside_dice(self.dice, self.reroll, len(self.bids), a)
+            return {"ok": True}
         q, f = rr.table.bids[self.cur]
         bid = Bid(self.bidder, q, f)
         dudo = isinstance(a, Dudo)
@@ -109,8 +116,12 @@ class FastHarness(Harness):
                                                s.next_palifico, s.winner)}  # fmt: skip
 
     def roll(self, dice: Cups) -> dict[str, Any]:
-        """The next round's table, from the settlement."""
-        self.dice = tuple(tuple(c) for c in dice)
+        """The next round's table, from the settlement; or a re-roll's dice."""
+        cups = tuple(tuple(c) for c in dice)
+        if self.reroll is not None and self.reroll.pending and self.to_move is not None:
+            self.dice, self.reroll = rerolled_dice(self.dice, self.reroll, cups)
+            return {"ok": True}
+        self.dice = cups
         self.round_no += 1
         self.to_move = self.next
         self._round()

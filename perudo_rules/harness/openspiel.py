@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perudo_rules.actionmap import ActionMap, action_map
-from perudo_rules.actions import Action, Bid, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Reroll, format_action, parse_action
 from perudo_rules.game import Game
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 from perudo_rules.openspiel import load_game
@@ -107,7 +107,7 @@ class OpenSpielHarness(Harness):
         before: Game = st.perudo_game
         trial.apply_action(aid)
         self.state = trial
-        if isinstance(a, Bid):
+        if isinstance(a, (Bid, Reroll)):  # a re-roll: its dice are the next chance nodes
             return {"ok": True}
         after: Game = trial.perudo_game
         res = after.last_result
@@ -121,7 +121,7 @@ class OpenSpielHarness(Harness):
                                                res.next_palifico, winner)}  # fmt: skip
 
     def roll(self, dice: Cups) -> dict[str, Any]:
-        """Every die of the next round as a chance outcome."""
+        """Every die of the next round (or of a re-roll) as a chance outcome."""
         self._roll(dice)
         return {"ok": True}
 

@@ -6,8 +6,8 @@ time: after a bid, each seat it offers an out-of-turn call decides Dudo, Calza o
 the player to move acts. So a seat's legal set is collected by walking the offers: every
 offered seat's mask, then Pass, until the player to move decides; the walk is replayed
 from the round's start (``reset_to``) before the next action. The environment rolls its
-own dice after a call; the harness gives it the runner's instead (the same dice counts, so
-nothing the environment decided changes).
+own dice after a call and after a re-roll; the harness gives it the runner's instead (the
+same dice counts, so nothing the environment decided changes).
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Reroll, format_action, parse_action
 from perudo_rules.game import Game
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 from perudo_rules.kernel import most_dice_per_seat
 from perudo_rules.pettingzoo import PerudoEnv, raw_env
+from perudo_rules.position import Roll
 
 __all__ = ["PettingZooHarness"]
 
@@ -35,7 +36,8 @@ class PettingZooHarness(Harness):
         self.envs: dict[tuple[str, int], PerudoEnv] = {}
         self.env: PerudoEnv | None = None
         self.round_start: Game | None = None
-        self.played: list[Action] = []
+        self.played: list[Action | Roll] = []
+        self.rolling: Game | None = None  # a re-roll's game, its dice still to be rolled
         self.fresh = False  # whether the environment is right after ``played``
         self.sets: dict[int, list[Action]] | None = None
 
@@ -62,6 +64,7 @@ class PettingZooHarness(Harness):
         self.env.reset_to(game)
         self.round_start = game
         self.played = []
+        self.rolling = None
         self.fresh = True
         self.sets = None
 
@@ -71,8 +74,14 @@ class PettingZooHarness(Harness):
         if not self.fresh:
             env.reset_to(self.round_start)
             for a in self.played:
+                if isinstance(a, Roll):  # the runner's dice for the re-roll before it
+                    env.game = env.game.roll(dice=a.dice)
+                    continue
                 self._reach(env, a.player)
+                rolling = env.game.apply(a) if isinstance(a, Reroll) else None
                 env.step(env.ids.to_id(a))
+                if rolling is not None:
+                    env.game = rolling
             self.fresh = True
         return env
 
@@ -106,7 +115,7 @@ class PettingZooHarness(Harness):
     def legal(self, seat: int) -> list[str]:
         """What the mask allows the seat when its decision comes (after the offers)."""
         env = self.env
-        if env is None or env.game.to_move is None:
+        if env is None or env.game.to_move is None or self.rolling is not None:
             return []
         return [format_action(a) for a in self._sets().get(seat, [])]
 
@@ -115,6 +124,8 @@ class PettingZooHarness(Harness):
         a = parse_action(action)
         if not 0 <= a.player < (self.env.players if self.env else 0):
             return {"illegal": "no such seat"}
+        if self.rolling is not None:
+            return {"illegal": "the re-rolled dice are still to be rolled"}
         env = self._replay()
         ids = env.ids
         if env.game.to_move is None or not self._reach(env, a.player):
@@ -128,9 +139,13 @@ class PettingZooHarness(Harness):
             self.fresh = False
             return {"illegal": "masked"}
         before = env.game.dice_counts
+        rolling = env.game.apply(a) if isinstance(a, Reroll) else None
         env.step(aid)
         self.played.append(a)
         self.sets = None
+        if rolling is not None:  # the environment rolled; the runner's dice come next
+            self.rolling = env.game = rolling
+            return {"ok": True}
         if isinstance(a, Bid):
             return {"ok": True}
         game = env.game  # rolled by the environment unless the game is over
@@ -146,6 +161,12 @@ class PettingZooHarness(Harness):
         env = self.env
         assert env is not None
         cups = tuple(tuple(c) for c in dice)
+        if self.rolling is not None:  # a re-roll's dice: in place of the environment's
+            env.game = self.rolling.roll(dice=cups)
+            self.rolling = None
+            self.played.append(Roll(cups))
+            self.sets = None
+            return {"ok": True}
         self._new_round(dataclasses.replace(env.game, dice=cups))
         return {"ok": True}
 

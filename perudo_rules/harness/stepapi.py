@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Bid, format_action, parse_action
+from perudo_rules.actions import Bid, Reroll, format_action, parse_action
 from perudo_rules.game import Game
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 
@@ -50,7 +50,7 @@ class StepHarness(Harness):
         if bad is not None:
             return {"illegal": bad[0]}
         after = self.game = game.apply(a)
-        if isinstance(a, Bid):
+        if isinstance(a, (Bid, Reroll)):
             return {"ok": True}
         res = after.last_result
         assert res is not None
@@ -58,7 +58,7 @@ class StepHarness(Harness):
                                                res.next_player, res.next_palifico, after.winner)}
 
     def roll(self, dice: Cups) -> dict[str, Any]:
-        """``Game.roll`` with the dice given."""
+        """``Game.roll`` with the dice given (the next round's, or a re-roll's)."""
         assert self.game is not None
         self.game = self.game.roll(dice=dice)
         return {"ok": True}

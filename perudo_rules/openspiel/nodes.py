@@ -20,7 +20,7 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.actions import Bid
+from perudo_rules.actions import Bid, Reroll
 from perudo_rules.game import Game
 from perudo_rules.openspiel.spec import REGISTERED, GameSpec
 from perudo_rules.start import cut_cups
@@ -35,7 +35,7 @@ class Phase(IntEnum):
     OPENER = 0
     """A chance node: the roll-off that settles who opens the first round."""
     ROLL = 1
-    """A chance node: one die of the round being rolled."""
+    """A chance node: one die of the round being rolled, or of a re-roll."""
     PLAY = 2
     """A decision: the player to move, or a seat offered an out-of-turn call."""
     OVER = 3
@@ -129,18 +129,31 @@ class Node:
             return self.spec.start_counts
         return self.game.dice_counts
 
+    def rolling_counts(self) -> tuple[int, ...]:
+        """How many dice each seat rolls at this chance step: its dice between rounds, the
+        re-rolled ones in a re-roll (:attr:`Game.roll_counts
+        <perudo_rules.game.Game.roll_counts>`)."""
+        if self.game is None:
+            return self.spec.start_counts
+        return self.game.roll_counts
+
     def roller(self) -> int:
         """The seat whose die is being rolled."""
         left = len(self.rolled)
-        for seat, c in enumerate(self.roll_counts()):
+        for seat, c in enumerate(self.rolling_counts()):
             if left < c:
                 return seat
             left -= c
         raise AssertionError("no die left to roll")  # pragma: no cover
 
     def partial_cups(self) -> list[list[int]]:
-        """Every seat's dice rolled so far this round, sorted."""
-        return [sorted(cup) for cup in cut_cups(self.rolled, self.roll_counts())]
+        """Every seat's dice rolled so far this round, sorted (in a re-roll, after the dice
+        each seat holds)."""
+        cups = [sorted(cup) for cup in cut_cups(self.rolled, self.rolling_counts())]
+        game = self.game
+        if game is not None and game.to_move is not None:  # a re-roll: the rest stay
+            return [[*held, *cup] for held, cup in zip(game.dice, cups, strict=True)]
+        return cups
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
@@ -195,7 +208,7 @@ def step(node: Node, action: int) -> Node:
     if phase == Phase.ROLL:
         if not 0 <= action < spec.variant.rules.dice_faces:
             raise ValueError(f"no die outcome {action}")
-        counts = node.roll_counts()
+        counts = node.rolling_counts()
         rolled = (*node.rolled, action + 1)
         if len(rolled) < sum(counts):
             return node.child(action, Phase.ROLL, node.game, opener=node.opener, rolled=rolled)
@@ -221,6 +234,8 @@ def step(node: Node, action: int) -> Node:
     after = game.apply(engine_action)
     if isinstance(engine_action, Bid):
         return node.child(action, Phase.PLAY, after, pending=after.call_offers())
+    if isinstance(engine_action, Reroll):  # its dice are chance nodes, die by die
+        return node.child(action, Phase.ROLL, after)
     if after.is_over:
         return node.child(action, Phase.OVER, after)
     if after.round >= node.max_rounds:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.actions import Action
+from perudo_rules.actions import Action, Reroll
 from perudo_rules.game import Game, RoundRecord
 from perudo_rules.openspiel.nodes import Node, Phase
 from perudo_rules.openspiel.spec import GameSpec
@@ -39,9 +39,12 @@ def round_text(
     actions: Sequence[Action],
     viewer: int | None,
     private: str,
+    rolled: Sequence[tuple[int, ...]] = (),
 ) -> str:
     """One round as ``viewer`` sees it (``None``: everyone's cups); ``private`` is
-    ``"single"`` (own cup), ``"all"`` (every cup) or ``"none"``."""
+    ``"single"`` (own cup), ``"all"`` (every cup) or ``"none"``. ``rolled`` are the dice
+    each re-roll among ``actions`` rolled, shown after it (``s1:reroll 5,5>2``) to whoever
+    sees that seat's cup."""
     pal = " palifico" if palifico else ""
     if private == "all" or viewer is None:
         cups = " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(dice))
@@ -49,7 +52,17 @@ def round_text(
         cups = f"dice {cup_text(dice[viewer])}"
     else:
         cups = ""
-    acts = " ".join(f"s{a.player}:{a}" for a in actions)
+    shown = iter(rolled)
+    texts = []
+    for a in actions:
+        text = f"s{a.player}:{a}"
+        if type(a) is Reroll:
+            dice_rolled = next(shown, None)
+            own = private == "single" and viewer == a.player
+            if dice_rolled is not None and (private == "all" or viewer is None or own):
+                text += ">" + cup_text(dice_rolled)
+        texts.append(text)
+    acts = " ".join(texts)
     return " ".join(x for x in (f"r{number}{pal} opener s{opener}", cups, acts) if x)
 
 
@@ -61,7 +74,9 @@ def _past_round_text(r: RoundRecord, viewer: int | None, private: str) -> str:
     outcome = f"lost s{res.loser}" if res.loser is not None else "no loss"
     if res.gainer is not None:
         outcome = f"gained s{res.gainer}"
-    head = round_text(r.round, r.first_player, r.palifico, r.dice, r.actions, viewer, private)
+    head = round_text(
+        r.round, r.first_player, r.palifico, r.dice, r.actions, viewer, private, r.rerolls
+    )
     return f"{head} ; shown {shown} ; {outcome}"
 
 
@@ -72,9 +87,19 @@ def history_text(game: Game, viewer: int | None, private: str = "all", recall: b
         parts.extend(_past_round_text(r, viewer, private) for r in game.history)
     if game.to_move is not None:
         assert game.first_player is not None
+        state = game.reroll
+        rolled = () if state is None else tuple([s.rolled for s in state.steps if s.rolled])
+        dice = game.dice_at_start if recall else game.dice
         parts.append(
             round_text(
-                game.round, game.first_player, game.palifico, game.dice, game.bids, viewer, private
+                game.round,
+                game.first_player,
+                game.palifico,
+                dice,
+                game.round_actions,
+                viewer,
+                private,
+                rolled if recall else (),
             )
         )
     elif game.is_over:
@@ -117,6 +142,8 @@ class Observer:
             else:
                 pieces += [("standing_bid", (nb,)), ("bidder", (n,))]
             pieces += [("to_act", (n,)), ("offer", (1,)), ("over", (1,))]
+            if spec.variant.rules.reroll_enabled:
+                pieces.append(("set_aside", (n, faces)))
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
@@ -158,7 +185,12 @@ class Observer:
         t["palifico"][0] = float(game.palifico)
         for s in game.palifico_used:
             t["palifico_used"][s] = 1.0
-        if node.phase != Phase.PLAY:
+        if "set_aside" in t:
+            for s, cup in enumerate(game.set_aside):
+                for f in cup:
+                    t["set_aside"][s, f - 1] += 1.0
+        rerolling = node.phase == Phase.ROLL and game.to_move is not None
+        if node.phase != Phase.PLAY and not rerolling:
             t["over"][0] = float(node.phase >= Phase.OVER)
             if node.phase == Phase.ROLL and game.last_result is not None:
                 nxt = game.last_result.next_player
@@ -175,7 +207,8 @@ class Observer:
             b = game.bids[-1]
             t["standing_bid"][amap.bid_id(b.quantity, b.face)] = 1.0
             t["bidder"][b.player] = 1.0
-        t["to_act"][node.current_player()] = 1.0
+        if not rerolling:
+            t["to_act"][node.current_player()] = 1.0
         t["offer"][0] = float(bool(node.pending))
 
     def text(self, node: Node, player: int) -> str:
@@ -201,6 +234,9 @@ class Observer:
             parts.append(f"opener s{node.opener}")
         else:
             parts.append(f"counts {' '.join(map(str, game.dice_counts))}")
+            if any(game.set_aside):
+                aside = " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(game.set_aside))
+                parts.append(f"aside {aside}")
             if self.recall:
                 parts.append(history_text(game, player, self.private, recall=True))
             elif game.to_move is not None:

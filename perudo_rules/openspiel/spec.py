@@ -45,7 +45,8 @@ class GameSpec:
     ``default_max_rounds`` the default of the ``max_rounds`` parameter, ``offers_per_bid``
     the most seats offered an out-of-turn call after one bid (:func:`most_offers`),
     ``moves_per_round`` the most decisions of one round (every bid, each followed by its
-    out-of-turn offers, then the call), ``most_rounds`` the largest ``max_rounds``
+    out-of-turn offers, then the call; with ``reroll.enabled`` a re-roll before each of
+    them), ``most_rounds`` the largest ``max_rounds``
     (:data:`MAX_GAME_LENGTH` // ``moves_per_round``).
     """
 
@@ -108,6 +109,8 @@ def build_spec(v: Variant, players: int) -> GameSpec:
     amap = action_map(v, players)
     offers = most_offers(rules, start_counts)
     moves_per_round = amap.num_bids * (1 + offers) + 1
+    if rules.reroll_enabled:  # a re-roll may open each turn: every bid's and the call's
+        moves_per_round += amap.num_bids + 1
     most_rounds = MAX_GAME_LENGTH // moves_per_round
     # A round that cannot keep every die costs one, and the last seat keeps at least one.
     natural = sum(start_counts) - 1
