@@ -37,6 +37,7 @@ DEFAULT_TESTS = (
     "tests/test_frontends.py",
     "tests/test_visibility.py",
     "tests/test_listing.py",
+    "tests/test_reroll.py",
 )
 COPY = ("perudo_rules", "spec", "variants", "tests", "pyproject.toml")
 
@@ -57,6 +58,7 @@ ST = "perudo_rules/start.py"
 R = "perudo_rules/ranks.py"
 RS = "perudo_rules/ruleset.py"
 G = "perudo_rules/game.py"
+RR = "perudo_rules/reroll.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -423,6 +425,27 @@ MUTANTS: tuple[Mutant, ...] = (
         K,
         "if dudo and self.one_die and (reached or unreachable):",
         "if dudo and (reached or unreachable):",
+    ),
+    Mutant(
+        "reroll-all-aside",
+        "a re-roll may set every concealed die aside (reroll.min_hidden ignored by one)",
+        RR,
+        "    if len(hidden) < rules.reroll_min_hidden:",
+        "    if len(hidden) < rules.reroll_min_hidden - 1:",
+    ),
+    Mutant(
+        "reroll-then-call",
+        "after a re-roll the player may challenge even where reroll.must_bid says it bids",
+        RR,
+        "    if rules.reroll_must_bid and p == to_move and type(action) in (Dudo, Calza):",
+        "    if False and p == to_move and type(action) in (Dudo, Calza):",
+    ),
+    Mutant(
+        "reroll-forgets-set-aside",
+        "a second re-roll puts the dice set aside earlier back under the cup",
+        RR,
+        "    aside = tuple(sorted(state.set_aside[p] + action.set_aside))",
+        "    aside = tuple(sorted(action.set_aside))",
     ),
 )
 

@@ -74,7 +74,7 @@ def out_of_turn_calls(game: Game, player: int) -> list[Action]:
 class RandomBot:
     """Uniformly random play among the seat's own legal actions.
 
-    On its turn: every legal bid of the seat and its own Dudo/Calza calls,
+    On its turn: every legal bid of the seat and its own Dudo/Calza calls and re-rolls,
     equally likely (an index is drawn into ``game.legal_actions()``, nothing
     is materialised). Out of turn: declining and each available call, equally likely.
     """
@@ -87,7 +87,7 @@ class RandomBot:
 
     def choose(self, game: Game, player: int) -> Action | None:
         """A uniformly random action of seat ``player`` (``None``: decline)."""
-        if game.to_move is None:
+        if game.to_move is None or game.awaiting_roll:
             return None
         if player != game.to_move:
             calls = out_of_turn_calls(game, player)
@@ -113,7 +113,8 @@ class BaselineBot:
       broken at random), ``raise_risk`` standing for the chance that a raise is doubted;
     * Calza (only when it may gain a die) loses unless exact: ``1 - P(count == q)``;
 
-    and takes the least risky (raise, then Dudo, then Calza on ties). Its
+    and takes the least risky (raise, then Dudo, then Calza on ties); it never re-rolls,
+    and counts the dice other seats set aside face up as seen. Its
     opening bid is, over the faces, the highest-ranked bid that holds with
     probability at least a confidence drawn from ``opening_confidence``.
     Out of turn it calls Calza when ``P(exact) >= calza_threshold`` and it may
@@ -145,7 +146,7 @@ class BaselineBot:
 
     def choose(self, game: Game, player: int) -> Action | None:
         """Seat ``player``'s action: see the class docstring for the policy."""
-        if game.to_move is None:
+        if game.to_move is None or game.awaiting_roll:
             return None
         if not 0 <= player < game.players:
             raise ValueError(f"no seat {player}")
@@ -159,9 +160,11 @@ class BaselineBot:
         wild = space.wild
         faces = space.faces
         rules = game.rules
-        unknown = sum(dice_counts) - len(own)
-        # own dice that count for a bid on each face (the kernel's count rule); index 0 unused
-        known = [0, *(game.round_rules.count((own,), f) for f in range(1, faces + 1))]
+        # its own dice and the dice other seats set aside face up (reroll.enabled) are seen
+        seen = (own, *[c for s, c in enumerate(game.set_aside) if s != player and c])
+        unknown = sum(dice_counts) - sum(len(c) for c in seen)
+        # seen dice that count for a bid on each face (the kernel's count rule); index 0 unused
+        known = [0, *(game.round_rules.count(seen, f) for f in range(1, faces + 1))]
 
         def holds(q: int, f: int) -> float:
             return bid_probability_float(known[f], unknown, q, f, faces, wild)
@@ -283,7 +286,7 @@ def play_game(variant: Variant, players: int, bots: Sequence[Bot], seed: int) ->
     roll_rng = random.Random(derive_seed(seed, "roll"))
     while not game.is_over:
         to_move = game.to_move
-        if to_move is None:
+        if to_move is None or game.awaiting_roll:  # a round's dice, or a re-roll's
             game = game.roll(rng=roll_rng)
             continue
         action: Action | None = None

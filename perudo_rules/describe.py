@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from perudo_rules.actions import Bid
+from perudo_rules.actions import Bid, Reroll
 from perudo_rules.game import RoundResult
 from perudo_rules.position import Step
 
-__all__ = ["describe_result", "describe_step", "seat_name"]
+__all__ = ["describe_result", "describe_step", "describe_steps", "seat_name"]
 
 
 def seat_name(seat: int) -> str:
@@ -29,8 +29,15 @@ def _seats(seats: Sequence[int], name: Callable[[int], str]) -> str:
     return ", ".join(name(s) for s in seats)
 
 
-def describe_step(step: Step, gerund: bool = False, name: Callable[[int], str] = seat_name) -> str:
-    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"the next round is rolled (...)"``.
+def describe_step(
+    step: Step,
+    gerund: bool = False,
+    name: Callable[[int], str] = seat_name,
+    rerolled: bool = False,
+) -> str:
+    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"seat 2 sets 5 5 aside and re-rolls
+    the rest"``, ``"the next round is rolled (...)"`` (with ``rerolled``, a roll inside a
+    round: ``"the re-rolled dice come up (...)"``).
 
     With ``gerund``: ``"seat 0 bidding 3x4"``, ``"seat 1 calling dudo"``.
 
@@ -39,10 +46,26 @@ def describe_step(step: Step, gerund: bool = False, name: Callable[[int], str] =
     """
     if isinstance(step, Bid):
         return f"{name(step.player)} {'bidding' if gerund else 'bids'} {step}"
+    if isinstance(step, Reroll):
+        faces = " ".join(map(str, step.set_aside))
+        if gerund:
+            return f"{name(step.player)} setting {faces} aside and re-rolling the rest"
+        return f"{name(step.player)} sets {faces} aside and re-rolls the rest"
     if hasattr(step, "player"):
         return f"{name(step.player)} {'calling' if gerund else 'calls'} {step}"
     cups = ", ".join(f"{name(s)}: {list(c)}" for s, c in enumerate(step.dice) if c)
+    if rerolled:
+        return f"the re-rolled dice come up ({cups})"
     return f"the next round is rolled ({cups})"
+
+
+def describe_steps(steps: Sequence[Step], name: Callable[[int], str] = seat_name) -> list[str]:
+    """:func:`describe_step` of each step, a roll right after a re-roll told as its dice."""
+    out = []
+    for i, step in enumerate(steps):
+        rerolled = i > 0 and isinstance(steps[i - 1], Reroll)
+        out.append(describe_step(step, name=name, rerolled=rerolled))
+    return out
 
 
 def describe_result(

@@ -301,8 +301,8 @@ class BidOdds:
 def from_game(game: Game, player: int, bid: Bid | None = None) -> BidOdds:
     """The odds of ``bid`` (default: the standing bid) for seat ``player`` of ``game``.
 
-    Uses only what the seat may see: :meth:`Game.observation` (own dice and
-    dice counts) and the round's wild rule.
+    Uses only what the seat may see: :meth:`Game.observation` (own dice, the dice every
+    seat set aside face up, dice counts) and the round's wild rule.
     """
     if bid is None:
         bid = game.current_bid
@@ -312,7 +312,8 @@ def from_game(game: Game, player: int, bid: Bid | None = None) -> BidOdds:
     if game.to_move is None:
         raise ValueError("no round is being played; roll the dice first")
     wild = game.space.wild
-    own = obs.dice
+    own = list(obs.dice)  # and the dice the other seats set aside face up: seen too
+    own += [d for s, cup in enumerate(obs.set_aside) if s != player for d in cup]
     unknown = sum(obs.dice_counts) - len(own)
     dist = count_distribution(own, unknown, bid.face, game.rules.dice_faces, wild)
     q = bid.quantity

@@ -113,24 +113,18 @@ def set_asides(hidden: tuple[int, ...], min_hidden: int) -> tuple[tuple[int, ...
 
 
 def bid_open(rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> bool:
-    """Whether ``to_move`` has a legal bid now: a listed raise (or opening bid), or, over a
-    standing bid beyond the table (``bidding.quantity_cap: none``), one more of its face or
-    a bid on any face at ``bidding.wild_worth`` times its quantity plus one. A re-roll that
-    must be followed by a bid (``reroll.must_bid``) needs one."""
+    """Whether ``to_move`` has a bid of the round's table to make now (an opening bid, or
+    a raise that ``legal_actions`` lists). A re-roll that must be followed by a bid
+    (``reroll.must_bid``) needs one: over a standing bid beyond the table
+    (``bidding.quantity_cap: none``) the unlisted bluffs do not count, so that every seat
+    that must act has a listed action."""
     if not bids:
         return bool(rr.opening_ranks)
-    cur = bids[-1]
-    table = rr.table
-    rank = table.rank_of.get((cur.quantity, cur.face))
-    if rank is not None:
-        return bool(rr.raise_ranks(to_move, rank))
-    key = (cur.quantity, cur.face)
-    if rr.raise_ranks(to_move, table.floor_rank(*key), key):
-        return True
-    q = cur.quantity
-    tries = [(q + 1, cur.face)]
-    tries += [(q * rr.rules.bidding_wild_worth + 1, f) for f in range(1, table.faces + 1)]
-    return any(rr.bid_verdict(to_move, cur, Bid(to_move, a, f)) is None for a, f in tries)
+    key = (bids[-1].quantity, bids[-1].face)
+    rank = rr.table.rank_of.get(key)
+    if rank is None:
+        return bool(rr.raise_ranks(to_move, rr.table.floor_rank(*key), key))
+    return bool(rr.raise_ranks(to_move, rank))
 
 
 def _may_reroll(

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from perudo_rules import fastplay
+from perudo_rules.actions import Bid
 from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
 from perudo_rules.game import Game, RoundRecord
@@ -170,7 +171,7 @@ def summarise_rounds(rounds: Sequence[RoundRecord], winner: int, rules: Ruleset)
     players = len(rounds[0].dice)
     return GameSummary(
         rounds=len(rounds),
-        bids=tuple(len(r.actions) - 1 for r in rounds),
+        bids=tuple(sum(1 for a in r.actions if type(a) is Bid) for r in rounds),
         palifico_rounds=sum(1 for r in rounds if r.palifico),
         calza_calls=calls["calza"][0],
         calza_right=calls["calza"][1],

@@ -41,8 +41,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Dudo
-from perudo_rules.describe import describe_result, describe_step
+from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.describe import describe_result, describe_step, describe_steps
 from perudo_rules.errors import PerudoError, VariantError
 from perudo_rules.game import Game, roll_die
 from perudo_rules.position import Position, Roll, Step, format_step
@@ -127,7 +127,7 @@ class Witness:
             )
         else:
             assert self.action is not None
-            steps = ", ".join(describe_step(s) for s in self.actions)
+            steps = ", ".join(describe_steps(self.actions))
             if self.kind == "legality":
                 act = describe_step(self.action, gerund=True)
                 sentence = (
@@ -213,7 +213,7 @@ def _state(g: Game) -> tuple[Any, ...]:
 def _action_key(a: Action) -> tuple[int, int, int, int]:
     if isinstance(a, Bid):
         return (2, a.player, a.quantity, a.face)
-    return (0 if isinstance(a, Dudo) else 1, a.player, 0, 0)
+    return (0 if isinstance(a, Dudo) else 1 if isinstance(a, Calza) else 3, a.player, 0, 0)
 
 
 def _legality_text(g: Game, a: Action) -> str:
@@ -421,15 +421,16 @@ def _search_play(
                                 nxt.append((ra, rh, (*steps, x), nbids + 1, rounds))
                             elif _state(ra) != _state(rh):
                                 found.append(_Candidate("resolution", start, steps, x))
-                            elif ra.awaiting_roll and rounds < max_rounds:
-                                roll = _next_roll(ra, len(steps))
+                            elif ra.awaiting_roll and (rounds < max_rounds or ra.reroll):
+                                roll = _next_roll(ra, len(steps))  # a new round's, or re-roll's
+                                new = ra.to_move is None
                                 nxt.append(
                                     (
                                         ra.roll(dice=roll.dice),
                                         rh.roll(dice=roll.dice),
                                         (*steps, x, roll),
-                                        0,
-                                        rounds + 1,
+                                        0 if new else nbids,
+                                        rounds + new,
                                     )
                                 )
                     for cand in found:
@@ -440,10 +441,10 @@ def _search_play(
 
 
 def _next_roll(g: Game, salt: int) -> Roll:
-    """A deterministic roll of the cups for the next round."""
+    """A deterministic roll of the cups for the next round (or of a re-roll's dice)."""
     rng = random.Random(salt * 104729 + g.round)
     faces = g.rules.dice_faces
-    return Roll(tuple(tuple(roll_die(rng, faces) for _ in range(c)) for c in g.dice_counts))
+    return Roll(tuple(tuple(roll_die(rng, faces) for _ in range(c)) for c in g.roll_counts))
 
 
 def _search_setup(a: Variant, h: Variant, limits: SearchLimits) -> Iterator[_Candidate]:

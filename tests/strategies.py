@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from perudo_rules import Bid, Calza, Dudo, Game, Variant, available_variants, load_variant
+from perudo_rules import Bid, Calza, Dudo, Game, Reroll, Variant, available_variants, load_variant
 from perudo_rules.actions import Action
 from perudo_rules.knobs import KNOB_PATHS, KNOBS, KnobSpec
 from perudo_rules.limits import MAX_BID_QUANTITY
@@ -333,13 +334,17 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
 
 def candidates(game: Game) -> list[Action]:
     """The whole candidate space: every bid of every seat with quantity 0..dice+2 and face
-    0..faces+1, and Dudo and Calza for every seat, out seats included."""
+    0..faces+1, Dudo and Calza for every seat, out seats included, and every re-roll of
+    every seat (each part of its concealed dice, and one naming no face of the die)."""
     cap = game.dice_in_play
     out: list[Action] = []
     for p in range(game.players):
         out.extend(Bid(p, q, f) for q in range(cap + 3) for f in range(game.rules.dice_faces + 2))
         out.append(Dudo(p))
         out.append(Calza(p))
+        hidden = sorted(game.dice[p][len(game.set_aside[p]) :])
+        parts = {c for k in range(len(hidden) + 1) for c in itertools.combinations(hidden, k)}
+        out += [Reroll(p, c) for c in sorted(parts)] + [Reroll(p, (0,))]
     return out
 
 
@@ -354,4 +359,6 @@ def shift(action: Action, r: int, n: int, mirror: bool = False) -> Action:
     p = (-action.player) % n if mirror else (action.player + r) % n
     if isinstance(action, Bid):
         return Bid(p, action.quantity, action.face)
+    if isinstance(action, Reroll):
+        return Reroll(p, action.set_aside)
     return type(action)(p)

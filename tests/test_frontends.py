@@ -7,7 +7,7 @@ calls of :meth:`Game.legal_actions` (and to decline); the first call ends the ro
 all decline, the player to move chooses among its own legal actions. The front ends:
 
 * the step API (``Game.legal_actions``): listed iff legal, bids by rank, then Dudo calls,
-  then Calza calls, each by seat;
+  then Calza calls, each by seat, then the player to move's re-rolls;
 * fastplay: the random policy draws from the same whole list (checked with draws at the
   ends of ``[0, 1)``, where a list one action too long or short picks another action);
 * the bots of ``play`` (``TerminalGame``) and of ``simulate`` (``bots.play_game``): who is
@@ -21,6 +21,7 @@ either adapter are told after a partial reveal (never the closed cups' count).
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,7 +30,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perudo_rules import Bid, Calza, Dudo, Game, available_variants, load_variant
+from perudo_rules import Bid, Calza, Dudo, Game, Reroll, available_variants, load_variant
 from perudo_rules.actionmap import ActionMap
 from perudo_rules.actions import Action
 from perudo_rules.bots import BaselineBot, Bot, RandomBot, play_game
@@ -68,6 +69,8 @@ def kernel_ids(amap: ActionMap, game: Game, seat: int, offered: bool) -> list[in
     for a in kernel_actions(game, seat, offered):
         if isinstance(a, Bid):
             out.append(amap.bid_id(a.quantity, a.face))
+        elif isinstance(a, Reroll):
+            out.append(amap.to_id(a))
         else:
             out.append({Dudo: amap.dudo, Calza: amap.calza, type(None): amap.pass_}[type(a)])
     assert len(set(out)) == len(out)
@@ -79,8 +82,11 @@ def check_step_api(game: Game) -> None:
     legal = list(game.legal_actions())
     assert len(set(legal)) == len(legal)
     bids = [a for a in legal if isinstance(a, Bid)]
-    calls = legal[len(bids) :]
+    calls = [a for a in legal[len(bids) :] if not isinstance(a, Reroll)]
+    rerolls = legal[len(bids) + len(calls) :]
     assert legal[: len(bids)] == bids, "bids come first"
+    assert all(isinstance(r, Reroll) and r.player == game.to_move for r in rerolls), "then calls"
+    assert [r.set_aside for r in rerolls] == sorted(r.set_aside for r in rerolls)
     ranks = [game.rank(b) for b in bids]
     assert all(r is not None for r in ranks) and ranks == sorted(set(ranks))  # type: ignore[type-var]
     assert all(b.player == game.to_move for b in bids)
@@ -94,6 +100,9 @@ def check_step_api(game: Game) -> None:
     candidates: list[Action] = [Bid(to_move, q, f) for q, f in game.space.bids]
     candidates += [Dudo(s) for s in seats] + [Calza(s) for s in seats]
     candidates += [Bid(s, q, f) for s in seats if s != to_move for q, f in game.space.bids[:3]]
+    hidden = sorted(game.dice[to_move][len(game.set_aside[to_move]) :])
+    parts = {c for k in range(len(hidden) + 1) for c in itertools.combinations(hidden, k)}
+    candidates += [Reroll(to_move, c) for c in parts] + [Reroll(s, (1,)) for s in seats]
     assert set(legal) == {a for a in candidates if game.is_legal(a)}
 
 
@@ -136,7 +145,7 @@ def test_step_api_and_fastplay_offer_the_kernels_list(variant: str) -> None:
     first, dice = opening(v.rules, _players(v), rng)
     game = Game.start(v, dice, first)
     while game.winner is None:
-        if game.to_move is None:
+        if game.awaiting_roll:
             game = game.roll(rng=rng)
             continue
         check_step_api(game)
@@ -378,11 +387,15 @@ def replay_in_openspiel(finished: Game) -> list[float]:
         for cup in r.dice:
             for die in sorted(cup):
                 state.apply_action(die - 1)
+        rolled = iter(r.rerolls)
         for action in r.actions:
             while state.current_player() != action.player:
                 assert state.offered()
                 state.apply_action(amap.pass_)
             state.apply_action(amap.to_id(action))
+            if isinstance(action, Reroll):  # its dice: chance nodes, die by die
+                for die in next(rolled):
+                    state.apply_action(die - 1)
     assert state.is_terminal()
     return list(state.returns())
 

@@ -12,11 +12,13 @@ reached:
   (0 and faces + 1 included), the legal ones with a rank are exactly the listed bids;
   the legal ones without a rank are the unlisted bluffs beyond the table, only without a
   quantity cap and only above the dice in play plus one;
-* every legal call of every seat (out seats included) is listed.
+* every legal call of every seat (out seats included) is listed, then every legal
+  re-roll of the player to move (``reroll.enabled``: each part of its concealed dice).
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from hypothesis import given
@@ -33,7 +35,7 @@ from strategies import (
     variants,
 )
 
-from perudo_rules import Bid, Calza, Dudo, Game, load_variant
+from perudo_rules import Bid, Calza, Dudo, Game, Reroll, load_variant
 from perudo_rules.actions import Action
 from perudo_rules.knobs import knob_spec
 
@@ -86,7 +88,8 @@ def check_listing(g: Game) -> None:
         assert acts[i] == a
         assert g.is_legal(a), (str(a), g.violation(a), g)
     bids = [a for a in listed if isinstance(a, Bid)]
-    calls = listed[len(bids) :]
+    calls = [a for a in listed[len(bids) :] if not isinstance(a, Reroll)]
+    rerolls = listed[len(bids) + len(calls) :]
     assert all(not isinstance(a, Bid) for a in calls)  # bids first
     ranks = [g.rank(b) for b in bids]
     assert None not in ranks and ranks == sorted(set(ranks), key=lambda r: r or 0)
@@ -113,6 +116,13 @@ def check_listing(g: Game) -> None:
     expected: list[Action] = [Dudo(p) for p in seats if g.is_legal(Dudo(p))]
     expected += [Calza(p) for p in seats if g.is_legal(Calza(p))]
     assert calls == expected
+    if g.to_move is None:
+        assert not rerolls
+        return
+    p = g.to_move
+    hidden = sorted(g.dice[p][len(g.set_aside[p]) :])
+    parts = sorted({c for k in range(len(hidden) + 1) for c in itertools.combinations(hidden, k)})
+    assert rerolls == [r for r in (Reroll(p, c) for c in parts) if g.is_legal(r)]
 
 
 #: The face locks (every value of ``palifico.face_lock`` but ``free``).

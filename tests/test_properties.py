@@ -50,7 +50,7 @@ from strategies import (
     wild_banned,
 )
 
-from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Variant, load_variant
+from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Reroll, Variant, load_variant
 from perudo_rules.game import roll_die
 from perudo_rules.knobs import KNOB_PATHS, KNOBS
 
@@ -262,7 +262,7 @@ def _dudo_losses(before: Game, dudo: Dudo, count: int) -> tuple[int, ...]:
 
 
 def _after_call(g: Game, data: st.DataObject) -> Game:
-    calls = [a for a in g.legal_actions() if not isinstance(a, Bid)]
+    calls = [a for a in g.legal_actions() if isinstance(a, (Dudo, Calza))]
     if not calls:
         return g
     return g.apply(data.draw(st.sampled_from(calls)))
@@ -301,8 +301,9 @@ def test_dice_conservation(game: Game, seed: int) -> None:
             out -= delta
         assert sum(after.dice_counts) + out == d0
         assert all(0 <= c <= rules.dice_max_per_player for c in after.dice_counts)
-        if after.to_move is not None:
-            assert [len(c) for c in after.dice] == list(after.dice_counts)
+        if after.to_move is not None:  # a re-roll's dice in the air are still held
+            held = [len(c) + k for c, k in zip(after.dice, after.roll_counts, strict=True)]
+            assert held == list(after.dice_counts)
 
 
 @boosted()
@@ -618,18 +619,25 @@ def test_observation_of_past_rounds(game: Game, seed: int) -> None:
         "awaiting_roll",
         "palifico_used",
         "first_round",
+        "set_aside",
+        "round_actions",
         "legal_actions",
     }
     last = game
-    for _, _, after in random_play(game, seed):
+    called: list[tuple[tuple[int, ...], ...]] = []  # every seat's dice when each round ended
+    for before, step, after in random_play(game, seed):
+        if isinstance(step, (Dudo, Calza)):
+            called.append(before.dice)
         last = after
     for p in range(last.players):
         obs = last.observation(p)
         assert obs.dice == last.dice[p]
-        for past, rec in zip(obs.past_rounds, last.history, strict=True):
+        for past, rec, final in zip(obs.past_rounds, last.history, called, strict=True):
             assert past.own_dice == rec.dice[p]
             assert past.revealed == rec.result.revealed
-            assert past.shown == tuple(rec.dice[s] for s in rec.result.revealed)
+            assert past.shown == tuple(final[s] for s in rec.result.revealed)
+            mine = [a for a in rec.actions if isinstance(a, Reroll) and a.player == p]
+            assert len(past.own_rerolls) == len(mine)
 
 
 # --- palifico -------------------------------------------------------------------------------
@@ -742,7 +750,7 @@ def test_palifico_rounds_follow_the_trigger(game: Game, seed: int) -> None:
     for before, step, after in random_play(game, seed):
         if step == "roll":
             assert after.palifico == before.palifico
-            if after.palifico:
+            if after.palifico and before.to_move is None:  # a round's roll, not a re-roll's
                 assert after.to_move == after.palifico_player
             continue
         if not isinstance(step, (Dudo, Calza)):
@@ -816,8 +824,9 @@ def test_seat_rotation(mirror: bool, g: Game, r: int, seed: int) -> None:
         palifico_used=[m(s) for s in g.palifico_used],
     )
     for before, step, after in random_play(g, seed, max_steps=40, strict=False):
-        if step == "roll":
-            h = h.roll(dice=move(list(after.dice)))  # type: ignore[arg-type]
+        if step == "roll":  # a round's dice, or a re-roll's (the dice after those held)
+            rolled = [a[len(b) :] for a, b in zip(after.dice, before.dice, strict=True)]
+            h = h.roll(dice=move(rolled))  # type: ignore[arg-type]
         else:
             shifted = shift(step, r, n, mirror)
             assert h.is_legal(shifted), (step, shifted, h.violation(shifted))

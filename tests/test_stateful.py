@@ -18,7 +18,7 @@ from hypothesis.stateful import (
 )
 from strategies import BOOST, candidates, true_count, variants, wild_active
 
-from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Variant
+from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Reroll, Variant
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -54,6 +54,10 @@ class PerudoMachine(RuleBasedStateMachine):
     def roll(self, seed: int) -> None:
         before = self.game
         self.game = before.roll(seed=seed)
+        if before.to_move is not None:  # a re-roll's dice: the same player acts next
+            assert self.game.to_move == before.to_move and self.game.bids == before.bids
+            assert self.game.set_aside == before.set_aside
+            return
         assert self.game.round == before.round + 1
         assert self.game.to_move == before.last_result.next_player  # type: ignore[union-attr]
         assert self.game.bids == ()
@@ -70,7 +74,9 @@ class PerudoMachine(RuleBasedStateMachine):
             i = data.draw(st.integers(0, len(acts) - 1))
         action = acts[i]
         nxt = g.apply(action)
-        if isinstance(action, Bid):
+        if isinstance(action, Reroll):
+            assert nxt.awaiting_roll and nxt.to_move == g.to_move
+        elif isinstance(action, Bid):
             assert nxt.bids == (*g.bids, action)
             if g.bids:
                 cur = g.bids[-1]  # beyond the table under bidding.quantity_cap: none
@@ -108,7 +114,7 @@ class PerudoMachine(RuleBasedStateMachine):
             assert not g.is_legal(action) and action not in g.legal_actions()
             return
         assert bad is None and g.is_legal(action)
-        if not isinstance(action, Bid):
+        if isinstance(action, (Dudo, Calza)):
             r = nxt.last_result
             assert r is not None
             self.out += sum(g.dice_counts) - sum(nxt.dice_counts)
@@ -121,8 +127,9 @@ class PerudoMachine(RuleBasedStateMachine):
         g = self.game
         assert sum(g.dice_counts) + self.out == self.d0
         assert all(0 <= c <= g.rules.dice_max_per_player for c in g.dice_counts)
-        if g.to_move is not None:
-            assert [len(c) for c in g.dice] == list(g.dice_counts)
+        if g.to_move is not None:  # a re-roll's dice in the air are still held
+            held = [len(c) + k for c, k in zip(g.dice, g.roll_counts, strict=True)]
+            assert held == list(g.dice_counts)
 
     @invariant()
     def out_seats_stay_out_and_never_act(self) -> None:
@@ -144,9 +151,10 @@ class PerudoMachine(RuleBasedStateMachine):
                 assert alive == [g.winner]
         else:
             assert len(alive) >= 2
-            assert g.awaiting_roll == (g.to_move is None)
+            assert g.awaiting_roll == (g.to_move is None or bool(g.reroll and g.reroll.pending))
             if g.awaiting_roll:
                 assert not g.legal_actions()
+            if g.to_move is None:
                 assert g.last_result is not None and g.last_result.next_player in alive
         if g.palifico and g.to_move is not None:
             assert g.palifico_player is not None and g.palifico_player in g.palifico_used
@@ -166,7 +174,9 @@ class PerudoMachine(RuleBasedStateMachine):
             obs = g.observation(p)
             assert obs.dice == g.dice[p] and obs.dice_counts == g.dice_counts
             for past, rec in zip(obs.past_rounds, g.history, strict=True):
-                assert past.shown == tuple(rec.dice[s] for s in rec.result.revealed)
+                if not rec.rerolls:  # with re-rolls a lifted cup shows its last dice
+                    assert past.shown == tuple(rec.dice[s] for s in rec.result.revealed)
+                assert past.own_dice == rec.dice[p]
 
 
 TestPerudoMachine = PerudoMachine.TestCase

@@ -4,7 +4,10 @@ may a Dudo or Calza be called (``--bids "3x4 calza"``, ``2:calza`` for seat 2)?
 The bids are checked from a :class:`~perudo_rules.position.Position`: a fresh round
 built from ``--players``/``--dice``/``--palifico``/``--round``, or one read with
 ``--position FILE.json`` in the JSON shape of a position plus actions (its actions
-are played first). ``--json`` prints the position reached in the same shape.
+are played first; re-rolls and their rolls among them). ``--json`` prints the position
+reached in the same shape. A re-roll among the bids (``reroll 5,5``, ``reroll.enabled``)
+re-rolls its dice as they lay (as perft does, :func:`~perudo_rules.perft.rolled_as_before`):
+give its roll in a position file to choose the dice.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_action
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll, parse_action
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import PositionError, VariantError
@@ -28,6 +31,7 @@ from perudo_rules.limits import (
     read_bounded,
     short_number,
 )
+from perudo_rules.perft import rolled_as_before
 from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import rule_text
 from perudo_rules.safetext import json_text, printable
@@ -47,13 +51,15 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class BidVerdict:
     """The verdict on one action (a bid, or a Dudo or Calza call): who acts, what bid
-    stood before, and the rule that forbids it (``bid`` is the action checked)."""
+    stood before, and the rule that forbids it (``bid`` is the action checked); after a
+    legal re-roll, ``rolled`` is the roll that followed it."""
 
     index: int
     bid: Action
     standing: Bid | None
     rule: str | None
     reason: str | None
+    rolled: Roll | None = None
 
     @property
     def legal(self) -> bool:
@@ -70,6 +76,7 @@ class BidVerdict:
             "legal": self.legal,
             "rule": self.rule,
             "reason": self.reason,
+            **({} if self.rolled is None else {"rolled": str(self.rolled)}),
         }
 
 
@@ -176,7 +183,11 @@ def check_bids(
             raise ValueError(f"step {i}: no seat is to act, the round is over")
         bid = raw(game.to_move) if callable(raw) else raw
         bad = game.violation(bid)
-        if bad is None:
+        if bad is None and isinstance(bid, Reroll):  # its dice come up as they lay
+            roll = Roll(rolled_as_before(game, bid))
+            verdicts.append(BidVerdict(i, bid, game.current_bid, None, None, roll))
+            game = game.apply(bid).roll(dice=roll.dice)
+        elif bad is None:
             verdicts.append(BidVerdict(i, bid, game.current_bid, None, None))
             game = game.apply(bid)
         else:
@@ -185,20 +196,28 @@ def check_bids(
 
 
 def _parse(text: str) -> Action | Callable[[int], Action]:
-    """An action as ``check`` reads it: ``3x4``, ``dudo`` or ``calza`` (by the seat to
-    move when it is checked), or with a seat, ``2:calza``."""
+    """An action as ``check`` reads it: ``3x4``, ``dudo``, ``calza`` or ``reroll 5,5`` (by
+    the seat to move when it is checked), or with a seat, ``2:calza``."""
     word = text.strip().lower()
     if ":" in word:
         return parse_action(word)
     if word in ("dudo", "calza"):
         call = Dudo if word == "dudo" else Calza
         return lambda seat: call(seat)
+    if word.startswith("reroll"):
+        faces = parse_action(word, player=0)
+        assert isinstance(faces, Reroll)
+        return lambda seat: Reroll(seat, faces.set_aside)
     raw = Bid.parse(text)
     return lambda seat: Bid(seat, raw.quantity, raw.face)
 
 
+#: One action of ``--bids``: a re-roll with its faces (``reroll 5,5``), or a word.
+_TOKEN = re.compile(r"(?:\d+\s*:\s*)?reroll(?:[\s,]*\d+(?![\dx*]))*|[^\s,;]+", re.IGNORECASE)
+
+
 def _split_bids(values: list[str]) -> list[str]:
-    out = [t for v in values for t in re.split(r"[\s,;]+", v.strip()) if t]
+    out = [m[0] for v in values for m in _TOKEN.finditer(v.strip())]
     if not out:
         raise ValueError('no bids given (write them like --bids "8x4 5x1")')
     return out
@@ -225,7 +244,10 @@ def _run(args: argparse.Namespace) -> int:
     game, verdicts = check_bids(variant, _split_bids(args.bids), position=position, before=before)
     ok = all(v.legal for v in verdicts)
     if args.json:
-        played = (*before, *(v.bid for v in verdicts if v.legal))
+        played = list(before)
+        for v in verdicts:
+            if v.legal:
+                played += [v.bid] if v.rolled is None else [v.bid, v.rolled]
         data = {
             "variant": variant.id,
             "players": game.players,

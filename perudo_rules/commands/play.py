@@ -2,8 +2,9 @@
 
 You hold one seat; the other seats are :class:`~perudo_rules.bots.BaselineBot`
 players (or random ones with ``--bot random``). The screen shows your dice,
-every seat's dice count, this round's bids and the odds of the standing bid
-from your seat. Type ``5x4`` or ``5 4`` to bid, ``dudo``, ``calza``, ``help``
+every seat's dice count, the dice set aside face up, this round's bids and the odds of
+the standing bid from your seat. Type ``5x4`` or ``5 4`` to bid, ``dudo``, ``calza``,
+``reroll 5,5`` (where the edition lets you set dice aside and re-roll the rest), ``help``
 or ``quit``. An illegal move is refused with the rule it breaks and you are
 asked again. After each round the lifted cups are shown. However the session
 ends (the game's end, ``quit``, end of input, Ctrl-C, SIGTERM or SIGHUP, input that
@@ -35,7 +36,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from perudo_rules.actions import Action, Bid, parse_action
+from perudo_rules.actions import Action, Bid, Reroll, parse_action
 from perudo_rules.bots import Bot, derive_seed, make_bot, out_of_turn_calls
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import ActionSyntaxError, OutputError, PerudoError
@@ -59,6 +60,8 @@ commands:
   5x4 or 5 4   bid: at least five dice show 4 (wild dice count too, when wilds count)
   dudo         doubt the standing bid: cups are lifted; whoever is wrong loses a die
   calza        claim the standing bid is exact: right gains a die, wrong loses one
+  reroll 5,5   before you act, set these dice aside face up and re-roll the rest of
+               your cup (where the edition allows it)
   help         this text
   quit         stop here (the record so far is saved)
 When a bot has bid and you may call out of turn, press Enter to let play go on."""
@@ -135,10 +138,14 @@ class TerminalGame:
         self.write(f"   dice held: {counts}")
         if g.dice_counts[self.seat]:
             self.write(f"   your dice: {_cup(g.dice[self.seat])}")
+        aside = [f"{self._name(s)}: {_cup(c)}" for s, c in enumerate(g.set_aside) if c]
+        if aside:
+            self.write(f"   set aside, face up: {'  '.join(aside)}")
         if g.bids:
-            shown = g.bids[-MAX_SHOWN_BIDS:]
+            acts = g.round_actions
+            shown = acts[-MAX_SHOWN_BIDS:]
             bids = ", ".join(f"{self._name(b.player)} {b}" for b in shown)
-            more = f" (the last {len(shown)} of {len(g.bids)})" if len(shown) < len(g.bids) else ""
+            more = f" (the last {len(shown)} of {len(acts)})" if len(shown) < len(acts) else ""
             self.write(f"   bids{more}: {bids}")
             if g.dice_counts[self.seat]:
                 holds, exact = _odds(g, self.seat)
@@ -213,7 +220,7 @@ class TerminalGame:
                 self.write(HELP)
                 continue
             action = self._parse(text)
-            if isinstance(action, Bid) and not bids:
+            if isinstance(action, (Bid, Reroll)) and not bids:
                 self.write(f"   it is {self._name(self.game.to_move or 0)}'s turn to bid")
                 continue
             if action is None:

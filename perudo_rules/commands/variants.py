@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perudo_rules.commands.table import format_table
-from perudo_rules.describe import describe_step
+from perudo_rules.describe import describe_step, describe_steps
 from perudo_rules.errors import VariantError
 from perudo_rules.limits import MAX_WITNESS_DICE, check_count
 from perudo_rules.rules import core_rules
@@ -238,7 +238,7 @@ def _witness_lines(w: Witness) -> list[str]:
     assert w.start is not None
     lines.append(_wrap("  position:", w.start.describe(), 12))
     if w.actions:
-        moves = ", ".join(describe_step(s) for s in w.actions)
+        moves = ", ".join(describe_steps(w.actions))
         lines.append(_wrap("  moves:", moves, 12))
     if w.action is not None:
         lines.append(_wrap("  then:", describe_step(w.action), 12))

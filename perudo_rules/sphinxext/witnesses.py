@@ -7,7 +7,7 @@ from pathlib import Path
 
 from docutils import nodes
 
-from perudo_rules.describe import describe_step
+from perudo_rules.describe import describe_step, describe_steps
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -51,8 +51,8 @@ def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.conta
     box += para(label("Position: "), w.start.describe() + ".")
     if w.action is not None:
         moves = para(label("Moves: "))
-        for step in w.actions:
-            moves += nodes.literal(text=describe_step(step))
+        for text in describe_steps(w.actions):
+            moves += nodes.literal(text=text)
             moves += nodes.Text(", then ")
         moves += nodes.literal(text=describe_step(w.action), classes=["perudo-decisive"])
         moves += nodes.Text(" (the decisive action)")
