@@ -400,7 +400,13 @@ def test_check_round_and_json(capsys: Capsys) -> None:
         "legal": False,
         "rule": "bidding.wild_opening",
         "reason": "no bid on the wild face as the opening bid",
+        "message_id": "wild.not_opening",
+        "params": {},
+        "statement": "The opening bid of a round may not be on Pacos.",
+        "source": "Pujar por Paco",
+        "quote": "No pujar durante la primera ronda",
     }
+    assert data["rulebook"] == "Perudo, reglas del juego (Spanish)"
     assert data["dice"] == [2, 2]
     code, out, _ = run(capsys, "check", "spanish", "--bids", "5x4", *house[2:], "--json")
     assert code == 1 and json.loads(out)["bids"][0]["rule"] == "bidding.quantity_cap"
