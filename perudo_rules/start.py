@@ -36,8 +36,8 @@ def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal | No
             return Refusal(
                 rule, "seats.not_exactly", {"players": players, "edition": edition, "exactly": lo}
             )
-        allowed: dict[str, Param] = {"players": players, "edition": edition, "least": lo, "most": hi}
-        return Refusal(rule, "seats.out_of_range", allowed)
+        allowed: dict[str, Param] = {"players": players, "edition": edition}
+        return Refusal(rule, "seats.out_of_range", {**allowed, "least": lo, "most": hi})
     return None
 
 

@@ -28,8 +28,8 @@ from perudo_rules.limits import (
     read_bounded,
     short_number,
 )
-from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.messages import Refusal
+from perudo_rules.position import Position, Roll, Step, parse_line
 from perudo_rules.rules import Citation, cite
 from perudo_rules.safetext import json_text, printable
 from perudo_rules.start import seats_verdict

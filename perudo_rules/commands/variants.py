@@ -76,7 +76,7 @@ def _wrap(label: str, text: str, indent: int) -> str:
 
 def _wrapped_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A table whose last column wraps to the terminal width, continuation lines indented;
-    each line of the last cell (``\n``) is wrapped on its own."""
+    each line of the last cell (``\n``: a statement, then its citation) wraps on its own."""
     fixed = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers) - 1)]
     room = max(30, _width() - sum(fixed) - 2 * len(fixed))
     lines: list[list[str]] = []
@@ -84,8 +84,8 @@ def _wrapped_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str
         parts = [
             part
             for para in str(row[-1]).split("\n")
-            for part in textwrap.wrap(para, width=room, break_on_hyphens=False)
-        ] or [""]
+            for part in textwrap.wrap(para, width=room, break_on_hyphens=False) or [""]
+        ]
         lines.append([*row[:-1], parts[0]])
         lines.extend([*([""] * (len(row) - 1)), more] for more in parts[1:])
     return format_table(headers, lines)
