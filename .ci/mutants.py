@@ -147,7 +147,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "calza-by-bidder",
         "the bidder may call Calza on their own bid",
         K,
-        'return Refusal("calza.who", "calza.own_bid", {})',
+        'return Refusal("calza.who", "calza-own-bid", {})',
         "pass",
     ),
     Mutant(

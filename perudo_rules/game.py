@@ -458,10 +458,10 @@ class Game:
         """``None`` if ``action`` is legal now, else the :class:`~perudo_rules.messages.Refusal`
         (``.rule``, ``.message_id``, ``.params``, the English ``.message``)."""
         if self.winner is not None:
-            return Refusal("play.game_over", "game.over", {"winner": self.winner})
+            return Refusal("play.game_over", "game-over", {"winner": self.winner})
         rr = self._rules_in_play
         if self.to_move is None or rr is None:
-            return Refusal("play.roll", "round.over", {})
+            return Refusal("play.roll", "round-over", {})
         return rr.verdict(self.to_move, self.bids, action)
 
     def is_legal(self, action: Any) -> bool:
@@ -546,9 +546,9 @@ class Game:
         """Start the next round: with explicit ``dice`` (one list per seat, ``[]`` for out
         seats), or rolled from ``seed`` / ``rng`` seat by seat."""
         if self.winner is not None:
-            raise IllegalAction(Refusal("play.game_over", "game.over", {"winner": self.winner}))
+            raise IllegalAction(Refusal("play.game_over", "game-over", {"winner": self.winner}))
         if self.to_move is not None:
-            raise IllegalAction(Refusal("play.roll", "roll.mid_round", {}))
+            raise IllegalAction(Refusal("play.roll", "roll-mid-round", {}))
         rules = self.rules
         counts = self.dice_counts
         faces = rules.dice_faces

@@ -288,13 +288,13 @@ class RoundRules:
         the values of its sentence), built only when refusing."""
         if bid.player != to_move:
             seats = {"to_move": to_move, "seat": given(bid.player)}
-            return Refusal("play.turn", "turn.not_yours", seats)
+            return Refusal("play.turn", "not-your-turn", seats)
         q, f = bid.quantity, bid.face
         table = self.table
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
             return Refusal(
                 "play.bid_range",
-                "bid.not_a_bid",
+                "not-a-bid",
                 {"quantity": given(q), "face": given(f), "faces": table.faces},
             )
         rank = table.rank(q, f)
@@ -302,35 +302,35 @@ class RoundRules:
             if q > MAX_BID_QUANTITY:  # what the notation writes (bidding.quantity_cap: none)
                 return Refusal(
                     "play.bid_range",
-                    "bid.beyond_notation",
+                    "beyond-notation",
                     {"quantity": q, "most": MAX_BID_QUANTITY},
                 )
             if table.over_limit(q, f):
                 return Refusal(
-                    "bidding.quantity_limit", "bid.over_limit", {"quantity": q, "face": f}
+                    "bidding.quantity_limit", "over-quantity-limit", {"quantity": q, "face": f}
                 )
             if table.capped:
                 return Refusal(
-                    "bidding.quantity_cap", "bid.over_cap", {"dice": table.dice, "quantity": q}
+                    "bidding.quantity_cap", "over-dice-in-play", {"dice": table.dice, "quantity": q}
                 )
         if f == self.rules.wild and self.wild_banned(current is None):
             if self.palifico:
-                code = "palifico.no_wild_opening" if current is None else "palifico.no_wild_bids"
+                code = "no-wild-opening-palifico" if current is None else "no-wild-palifico"
                 return Refusal("palifico.wild_bids", code, {})
-            code = "wild.not_opening" if current is None else "wild.not_first_round"
+            code = "no-wild-opening" if current is None else "no-wild-first-round"
             return Refusal("bidding.wild_opening", code, {})
         if current is None:
             return None
         if self.locked and f != current.face and not self.face_free(bid.player):
-            return Refusal("palifico.face_lock", "palifico.face_locked", {"face": current.face})
+            return Refusal("palifico.face_lock", "face-locked", {"face": current.face})
         if self.partial:  # neither_decreases: O(1) on quantity and face
             cq, cf = current.quantity, current.face
             if q >= cq and f >= cf and (q != cq or f != cf):
                 return None
             code = (
-                "order.lowers_quantity"
+                "lowers-quantity"
                 if q < cq
-                else ("order.lowers_face" if f < cf else "order.repeats")
+                else ("lowers-face" if f < cf else "repeats-bid")
             )
             return Refusal("bidding.order", code, _against(q, f, current))
         cur_rank = table.rank(current.quantity, current.face)
@@ -356,16 +356,16 @@ class RoundRules:
             cq = current.quantity
             if f == wild:
                 need = cq // k + 1 if below else -(-cq // k)
-                code = "wild_worth.wild"
+                code = "wild-bid-needs"
             else:
                 need = k * cq if below else k * cq + 1
-                code = "wild_worth.ordinary"
+                code = "ordinary-bid-needs"
             return Refusal(
                 "bidding.wild_worth",
                 code,
                 {"standing_quantity": cq, "standing_face": current.face, "need": need},
             )
-        return Refusal("bidding.order", "order.not_higher", _against(q, f, current))
+        return Refusal("bidding.order", "not-a-raise", _against(q, f, current))
 
     # --- calls --------------------------------------------------------------------------
 
@@ -418,23 +418,23 @@ class RoundRules:
                 who == "player_to_move"
                 or (who == "any_except_bidder_in_palifico" and not self.palifico)
             ):
-                return Refusal("challenge.who", "dudo.only_to_move", {"to_move": to_move})
+                return Refusal("challenge.who", "dudo-only-to-move", {"to_move": to_move})
             if p == bidder:
-                return Refusal("challenge.who", "dudo.own_bid", {})
+                return Refusal("challenge.who", "dudo-own-bid", {})
             return None
         if not rules.calza_enabled:
-            return Refusal("calza.enabled", "calza.disabled", {})
+            return Refusal("calza.enabled", "no-calza", {})
         if self.alive < rules.calza_min_players:
-            return Refusal("calza.min_players", "calza.too_few_seats", {"seats": self.alive})
+            return Refusal("calza.min_players", "calza-too-few-seats", {"seats": self.alive})
         if self.palifico and not rules.calza_in_palifico:
-            return Refusal("calza.in_palifico", "calza.in_palifico", {})
+            return Refusal("calza.in_palifico", "no-calza-palifico", {})
         calza_who = rules.calza_who
         if p == bidder and calza_who in ("any_except_bidder_and_next", "any_except_bidder"):
-            return Refusal("calza.who", "calza.own_bid", {})
+            return Refusal("calza.who", "calza-own-bid", {})
         if p == to_move and calza_who in ("any_except_bidder_and_next", "any_except_next"):
-            return Refusal("calza.who", "calza.to_move", {})
+            return Refusal("calza.who", "calza-to-move", {})
         if calza_who == "player_to_move" and p != to_move:
-            return Refusal("calza.who", "calza.only_to_move", {"to_move": to_move})
+            return Refusal("calza.who", "calza-only-to-move", {"to_move": to_move})
         return None
 
     def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal | None:
@@ -442,16 +442,16 @@ class RoundRules:
         ``None``, or the :class:`~perudo_rules.messages.Refusal`."""
         if type(action) is Bid:
             if self._not_a_seat(action.player):
-                return Refusal("play.seat", "seat.no_dice", {"seat": given(action.player)})
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(action.player)})
             return self.bid_verdict(to_move, bids[-1] if bids else None, action)
         if type(action) is Dudo or type(action) is Calza:
             if self._not_a_seat(action.player):
-                return Refusal("play.seat", "seat.no_dice", {"seat": given(action.player)})
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(action.player)})
             if not bids:
-                code = "call.no_bid_dudo" if type(action) is Dudo else "call.no_bid_calza"
+                code = "dudo-without-bid" if type(action) is Dudo else "calza-without-bid"
                 return Refusal("play.bid_needed", code, {})
             return self.call_verdict(to_move, bids[-1].player, action)
-        return Refusal("play.turn", "action.unknown", {"action": given(action)})
+        return Refusal("play.turn", "not-an-action", {"action": given(action)})
 
     def _not_a_seat(self, p: object) -> bool:
         counts = self.counts

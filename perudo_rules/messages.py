@@ -3,7 +3,7 @@
 Every refusal of the package (the kernel's verdicts on bids and calls, the seat count of
 :func:`~perudo_rules.start.seats_verdict`, the standard start, the referee's findings on a
 record) is a :class:`Refusal`: a rule id (``bidding.wild_worth``), a stable message id
-(``wild_worth.wild``) and its parameters (``{"standing_quantity": 3, "standing_face": 4,
+(``wild-bid-needs``) and its parameters (``{"standing_quantity": 3, "standing_face": 4,
 "need": 2}``). An app writes its own sentence, in any language, from the message id and
 the parameters; the English sentence is made from the same values by
 :func:`format_message` and the one table of English templates, :data:`ENGLISH`.
@@ -13,9 +13,10 @@ short texts that are data, never English words (an edition id, a bid in the nota
 value as given when it is not a number, a JSON value of a record). Each template names its
 placeholders (``{need}``); a template whose words follow a count is a :class:`Plural`.
 
-Message ids never change meaning; a new sentence gets a new id. :data:`CATALOGUES` maps a
-language code to its table (only ``"en"`` today); the language is an argument of the
-formatter, never a global, so two threads may speak two languages.
+Message ids are kebab-case words (``not-a-raise``), never dotted, so that a message id is
+never mistaken for a rule id; they never change meaning, and a new sentence gets a new id.
+:data:`CATALOGUES` maps a language code to its table (only ``"en"`` today); the language
+is an argument of the formatter, never a global, so two threads may speak two languages.
 """
 
 from __future__ import annotations
@@ -59,117 +60,131 @@ Template = str | Plural
 #: the start of a game (:mod:`perudo_rules.start`), and game records (the referee).
 ENGLISH: Mapping[str, Template] = {
     # --- the kernel: bids (RoundRules.bid_verdict) -----------------------------------------
-    "turn.not_yours": "it is seat {to_move}'s turn, not seat {seat}'s",
-    "bid.not_a_bid": "{quantity}x{face} is not a bid on a d{faces}",
-    "bid.beyond_notation": (
+    "not-your-turn": "it is seat {to_move}'s turn, not seat {seat}'s",
+    "not-a-bid": "{quantity}x{face} is not a bid on a d{faces}",
+    "beyond-notation": (
         "{quantity} dice: no bid names more than {most:,} (perudo_rules.limits.MAX_BID_QUANTITY)"
     ),
-    "bid.over_limit": "no bid may name {quantity} dice of face {face}",
-    "bid.over_cap": "only {dice} dice are in play; {quantity} is too many",
-    "wild.not_opening": "no bid on the wild face as the opening bid",
-    "wild.not_first_round": "no bid on the wild face in the first round",
-    "palifico.no_wild_opening": "no bid on the wild face as the opening bid in a palifico round",
-    "palifico.no_wild_bids": "no bid on the wild face at all in a palifico round",
-    "palifico.face_locked": "in this palifico round the face stays {face}",
-    "order.lowers_quantity": (
+    "over-quantity-limit": "no bid may name {quantity} dice of face {face}",
+    "over-dice-in-play": "only {dice} dice are in play; {quantity} is too many",
+    "no-wild-opening": "no bid on the wild face as the opening bid",
+    "no-wild-first-round": "no bid on the wild face in the first round",
+    "no-wild-opening-palifico": "no bid on the wild face as the opening bid in a palifico round",
+    "no-wild-palifico": "no bid on the wild face at all in a palifico round",
+    "face-locked": "in this palifico round the face stays {face}",
+    "lowers-quantity": (
         "{quantity}x{face} lowers the quantity of the standing bid "
         "{standing_quantity}x{standing_face}"
     ),
-    "order.lowers_face": (
+    "lowers-face": (
         "{quantity}x{face} lowers the face of the standing bid {standing_quantity}x{standing_face}"
     ),
-    "order.repeats": (
+    "repeats-bid": (
         "{quantity}x{face} repeats the standing bid {standing_quantity}x{standing_face}"
     ),
-    "order.not_higher": (
+    "not-a-raise": (
         "{quantity}x{face} does not raise the standing bid {standing_quantity}x{standing_face}"
     ),
     # (a refused raise needs two dice or more: one die would be refused as no bid at all)
-    "wild_worth.wild": (
+    "wild-bid-needs": (
         "after {standing_quantity}x{standing_face} a wild bid needs at least {need} dice"
     ),
-    "wild_worth.ordinary": (
+    "ordinary-bid-needs": (
         "after {standing_quantity}x{standing_face} an ordinary bid needs at least {need} dice"
     ),
     # --- the kernel: calls (RoundRules.call_verdict) and any action (RoundRules.verdict) ----
-    "dudo.only_to_move": "only seat {to_move}, the player to move, may call Dudo",
-    "dudo.own_bid": "the bidder may not doubt their own bid",
-    "calza.disabled": "this variant has no Calza",
-    "calza.too_few_seats": "no Calza with {seats} seats left",
-    "calza.in_palifico": "no Calza in a palifico round",
-    "calza.own_bid": "the bidder may not call Calza on their own bid",
-    "calza.to_move": "the player to move may not call Calza",
-    "calza.only_to_move": "only seat {to_move}, the player to move, may call Calza",
-    "seat.no_dice": "seat {seat} is not a seat with dice",
-    "call.no_bid_dudo": "there is no bid to doubt yet",
-    "call.no_bid_calza": "there is no bid to match yet",
-    "action.unknown": "{action} is not a Bid, Dudo or Calza",
+    "dudo-only-to-move": "only seat {to_move}, the player to move, may call Dudo",
+    "dudo-own-bid": "the bidder may not doubt their own bid",
+    "no-calza": "this variant has no Calza",
+    "calza-too-few-seats": "no Calza with {seats} seats left",
+    "no-calza-palifico": "no Calza in a palifico round",
+    "calza-own-bid": "the bidder may not call Calza on their own bid",
+    "calza-to-move": "the player to move may not call Calza",
+    "calza-only-to-move": "only seat {to_move}, the player to move, may call Calza",
+    "seat-without-dice": "seat {seat} is not a seat with dice",
+    "dudo-without-bid": "there is no bid to doubt yet",
+    "calza-without-bid": "there is no bid to match yet",
+    "not-an-action": "{action} is not a Bid, Dudo or Calza",
     # --- the game (Game.violation, Game.roll) ----------------------------------------------
-    "game.over": "the game is over; seat {winner} won",
-    "round.over": "the round is over; roll the dice for the next round first",
-    "roll.mid_round": "the dice are rolled only between rounds",
+    "game-over": "the game is over; seat {winner} won",
+    "round-over": "the round is over; roll the dice for the next round first",
+    "roll-mid-round": "the dice are rolled only between rounds",
     # --- the start of a game (perudo_rules.start) ------------------------------------------
-    "seats.not_whole": "{players} is not a whole number of seats",
-    "seats.out_of_range": Plural(
+    "seats-not-whole": "{players} is not a whole number of seats",
+    "seats-out-of-range": Plural(
         "players",
         "{players} seat; {edition} plays with {least} to {most}",
         "{players} seats; {edition} plays with {least} to {most}",
     ),
-    "seats.not_exactly": Plural(
+    "seats-not-exactly": Plural(
         "players",
         "{players} seat; {edition} plays with exactly {exactly}",
         "{players} seats; {edition} plays with exactly {exactly}",
     ),
-    "start.round": "a game starts with round 1, not round {round}",
-    "start.dice": Plural(
+    "start-round": "a game starts with round 1, not round {round}",
+    "start-dice": Plural(
         "held",
         "seat {seat} starts with {held} die, not {dice}",
         "seat {seat} starts with {held} dice, not {dice}",
     ),
-    "start.palifico": "the first round of a game is not a palifico round",
-    "start.palifico_used": "no seat has had a palifico round at the start",
-    "start.first_player": "seat 0 opens the first round, not seat {seat}",
+    "start-palifico": "the first round of a game is not a palifico round",
+    "start-palifico-used": "no seat has had a palifico round at the start",
+    "start-first-player": "seat 0 opens the first round, not seat {seat}",
     # --- game records (perudo_rules.record, the referee) -----------------------------------
-    "record.at_step": "round {round}, step {step} ({action})",
-    "record.at_round": "round {round}, step {step}",
-    "record.cups": "the round lists {cups} cups for {seats} seats",
-    "record.not_a_face": "seat {seat} shows {die}, not a face of a d{faces}",
-    "record.too_many_dice": "seat {seat} holds {held} dice; the most is {most}",
-    "record.two_seats": "at least two seats must hold dice",
-    "record.opener_no_dice": "seat {seat} opens but holds no dice",
-    "record.no_palifico": "{edition} has no palifico rounds",
-    "record.palifico_opener": (
+    "record-at-step": "round {round}, step {step} ({action})",
+    "record-at-round": "round {round}, step {step}",
+    "record-cups": "the round lists {cups} cups for {seats} seats",
+    "record-not-a-face": "seat {seat} shows {die}, not a face of a d{faces}",
+    "record-too-many-dice": "seat {seat} holds {held} dice; the most is {most}",
+    "record-two-seats": "at least two seats must hold dice",
+    "record-opener-without-dice": "seat {seat} opens but holds no dice",
+    "record-no-palifico": "{edition} has no palifico rounds",
+    "record-palifico-opener": (
         "seat {seat} opens a palifico round holding {held} dice, not exactly one"
     ),
-    "record.game_over": "the game was over; seat {winner} had won",
-    "record.round_not_ended": "a new round starts before the previous one ended",
-    "record.round_number": "round {previous} is followed by round {round}",
-    "record.rolled": Plural(
+    "record-game-over": "the game was over; seat {winner} had won",
+    "record-round-not-ended": "a new round starts before the previous one ended",
+    "record-round-number": "round {previous} is followed by round {round}",
+    "record-rolled": Plural(
         "rolled",
         "seat {seat} rolls {rolled} die, but holds {held} after round {round}",
         "seat {seat} rolls {rolled} dice, but holds {held} after round {round}",
     ),
-    "record.opener": "seat {expected} opens this round, not seat {seat}",
-    "record.palifico_expected": "this round is a palifico round",
-    "record.palifico_unexpected": "this round is not a palifico round",
-    "record.result_differs": "the record says {key} {stated}, but the rules give {actual}",
-    "record.after_end": "the round already ended; no more actions",
-    "record.result_without_call": (
+    "record-opener": "seat {expected} opens this round, not seat {seat}",
+    "record-palifico-expected": "this round is a palifico round",
+    "record-palifico-unexpected": "this round is not a palifico round",
+    "record-result-differs": "the record says {key} {stated}, but the rules give {actual}",
+    "record-after-end": "the round already ended; no more actions",
+    "record-result-without-call": (
         "the record states a result, but the round did not end with a Dudo or Calza"
     ),
-    "record.winner_unfinished": (
+    "record-winner-unfinished": (
         "the record names seat {seat} the winner, but the game is not over"
     ),
-    "record.winner_differs": "seat {winner} won, not {stated}",
+    "record-winner-differs": "seat {winner} won, not {stated}",
 }
 
 #: Language code to its catalogue of templates (message id to template).
 CATALOGUES: Mapping[str, Mapping[str, Template]] = {"en": ENGLISH}
 
+
+class _Formatter(string.Formatter):
+    """``str.format`` with a template's parameters: an integer with no format spec in
+    digits, a huge one shortened (``str`` refuses over 4300 digits)."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if type(value) is int and abs(value) >= 10**18:
+            return short_number(value)
+        return format(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
 def placeholders(template: Template) -> frozenset[str]:
     """The parameter names a template uses: its placeholders, and a plural's count.
 
-    >>> sorted(placeholders(ENGLISH["bid.over_cap"]))
+    >>> sorted(placeholders(ENGLISH["over-dice-in-play"]))
     ['dice', 'quantity']
     """
     texts = (template,) if isinstance(template, str) else (template.one, template.other)
@@ -188,7 +203,7 @@ def format_message(message_id: str, params: Mapping[str, Any], lang: str = "en")
     for an unknown message id or a missing parameter, ``ValueError`` for a language
     without a catalogue.
 
-    >>> format_message("wild_worth.wild", {"standing_quantity": 3, "standing_face": 4, "need": 2})
+    >>> format_message("wild-bid-needs", {"standing_quantity": 3, "standing_face": 4, "need": 2})
     'after 3x4 a wild bid needs at least 2 dice'
     """
     catalogue = CATALOGUES.get(lang)
@@ -198,19 +213,6 @@ def format_message(message_id: str, params: Mapping[str, Any], lang: str = "en")
     if isinstance(template, Plural):
         template = template.one if params[template.count] == 1 else template.other
     return _FORMATTER.vformat(template, (), params)
-
-
-class _Formatter(string.Formatter):
-    """``str.format`` with a template's parameters: an integer with no format spec in
-    digits, a huge one shortened (``str`` refuses over 4300 digits)."""
-
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if type(value) is int and abs(value) >= 10**18:
-            return short_number(value)
-        return format(value, format_spec)
-
-
-_FORMATTER = _Formatter()
 
 
 def given(value: object) -> Param:
@@ -228,9 +230,10 @@ class Refusal:
     ``params`` the values its sentence is made of, by placeholder name. ``message`` is
     the English sentence; :meth:`text` the sentence in another catalogue's language.
     Not a tuple: ``rule, reason = refusal`` fails, read ``refusal.rule`` and
-    ``refusal.message``. Treat ``params`` as read-only.
+    ``refusal.message``. Treat ``params`` as read-only (a refusal is compared by value,
+    not hashed).
 
-    >>> r = Refusal("bidding.quantity_cap", "bid.over_cap", {"dice": 11, "quantity": 12})
+    >>> r = Refusal("bidding.quantity_cap", "over-dice-in-play", {"dice": 11, "quantity": 12})
     >>> r.message
     'only 11 dice are in play; 12 is too many'
     >>> str(r)

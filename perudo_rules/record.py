@@ -325,7 +325,7 @@ def _check_result(stated: Mapping[str, Any], res: RoundResult, number: int) -> N
                 rule = _starter_rule(res)
             said = {"key": key, "stated": json.dumps(value), "actual": json.dumps(actual[key])}
             raise RecordViolation(
-                Violation(number, 0, None, Refusal(rule, "record.result_differs", said))
+                Violation(number, 0, None, Refusal(rule, "record-result-differs", said))
             )
 
 
@@ -341,34 +341,34 @@ def _start_round(
         return RecordViolation(Violation(number, 0, None, Refusal(rule, message_id, params)))
 
     if len(dice) != seats:
-        raise stop("play.roll", "record.cups", cups=len(dice), seats=seats)
+        raise stop("play.roll", "record-cups", cups=len(dice), seats=seats)
     for seat, cup in enumerate(dice):
         for d in cup:
             if not 1 <= d <= rules.dice_faces:
                 faces = rules.dice_faces
-                raise stop("play.roll", "record.not_a_face", seat=seat, die=d, faces=faces)
+                raise stop("play.roll", "record-not-a-face", seat=seat, die=d, faces=faces)
         if len(cup) > rules.dice_max_per_player:
             too_many = {"seat": seat, "held": len(cup), "most": rules.dice_max_per_player}
-            raise stop("dice.max_per_player", "record.too_many_dice", **too_many)
+            raise stop("dice.max_per_player", "record-too-many-dice", **too_many)
     if game is None:
         return _first_round(rnd, variant, data, stop)
     if game.winner is not None:
-        raise stop("play.game_over", "record.game_over", winner=game.winner)
+        raise stop("play.game_over", "record-game-over", winner=game.winner)
     if not game.awaiting_roll:
-        raise stop("play.roll", "record.round_not_ended")
+        raise stop("play.roll", "record-round-not-ended")
     prev = game.last_result
     assert prev is not None and prev.next_player is not None  # the game goes on
     if number != game.round + 1:
-        raise stop("play.roll", "record.round_number", previous=game.round, round=number)
+        raise stop("play.roll", "record-round-number", previous=game.round, round=number)
     for seat, (cup, held) in enumerate(zip(dice, game.dice_counts, strict=True)):
         if len(cup) != held:
             rolled = {"seat": seat, "rolled": len(cup), "held": held, "round": game.round}
-            raise stop("play.roll", "record.rolled", **rolled)
+            raise stop("play.roll", "record-rolled", **rolled)
     if rnd["first_player"] != prev.next_player:
         expected, seat = prev.next_player, rnd["first_player"]
-        raise stop(_starter_rule(prev), "record.opener", expected=expected, seat=seat)
+        raise stop(_starter_rule(prev), "record-opener", expected=expected, seat=seat)
     if rnd["palifico"] != prev.next_palifico:
-        said = "record.palifico_expected" if prev.next_palifico else "record.palifico_unexpected"
+        said = "record-palifico-expected" if prev.next_palifico else "record-palifico-unexpected"
         raise stop("palifico.trigger", said)
     return game.roll(dice=dice)  # the checks above leave roll() nothing to refuse
 
@@ -396,15 +396,15 @@ def _first_round(
     else:
         used = setup.get("palifico_used", ())
     if first >= seats or not dice[first]:
-        raise stop("play.next_seat", "record.opener_no_dice", seat=first)
+        raise stop("play.next_seat", "record-opener-without-dice", seat=first)
     if sum(1 for c in counts if c) < 2:
-        raise stop("play.roll", "record.two_seats")
+        raise stop("play.roll", "record-two-seats")
     if rnd["palifico"]:
         if not rules.palifico_enabled:
-            raise stop("palifico.enabled", "record.no_palifico", edition=variant.id)
+            raise stop("palifico.enabled", "record-no-palifico", edition=variant.id)
         if counts[first] != 1:
             held = counts[first]
-            raise stop("play.palifico_opener", "record.palifico_opener", seat=first, held=held)
+            raise stop("play.palifico_opener", "record-palifico-opener", seat=first, held=held)
     cups = tuple(tuple(cup) for cup in dice)
     return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
 
@@ -459,7 +459,7 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
             action = parse_action(text)
             if game.awaiting_roll or game.is_over:
                 rule = "play.game_over" if game.is_over else "play.roll"
-                ended = Refusal(rule, "record.after_end", {})
+                ended = Refusal(rule, "record-after-end", {})
                 raise RecordViolation(Violation(number, step, text, ended))
             bad = game.violation(action)
             if bad is not None:
@@ -472,17 +472,17 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
         stated = rnd.get("result")
         if stated is not None:
             if game.last_result is None or game.to_move is not None:
-                unended = Refusal("play.dudo", "record.result_without_call", {})
+                unended = Refusal("play.dudo", "record-result-without-call", {})
                 raise RecordViolation(Violation(number, 0, None, unended))
             _check_result(stated, game.last_result, number)
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]
         if game.winner is None:
-            said = Refusal("play.elimination", "record.winner_unfinished", {"seat": data["winner"]})
+            said = Refusal("play.elimination", "record-winner-unfinished", {"seat": data["winner"]})
         else:
             stated = {"winner": game.winner, "stated": json.dumps(data["winner"])}
-            said = Refusal("play.elimination", "record.winner_differs", stated)
+            said = Refusal("play.elimination", "record-winner-differs", stated)
         raise RecordViolation(Violation(last, 0, None, said))
 
 

@@ -86,9 +86,9 @@ class Violation:
         """``round 1, step 2 (1:2x4): <reason> [rule]`` in ``lang``."""
         place = {"round": self.round, "step": self.step}
         if self.action is None:
-            where = format_message("record.at_round", place, lang)
+            where = format_message("record-at-round", place, lang)
         else:
-            where = format_message("record.at_step", {**place, "action": self.action}, lang)
+            where = format_message("record-at-step", {**place, "action": self.action}, lang)
         return f"{where}: {self.refusal.text(lang)} [{self.rule}]"
 
     def to_json(self) -> dict[str, Any]:

@@ -29,15 +29,15 @@ def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal | No
     string). Every place that takes a seat count asks this."""
     lo, hi = rules.players_min, rules.players_max
     if type(players) is not int:
-        return Refusal("players.min", "seats.not_whole", {"players": given(players)})
+        return Refusal("players.min", "seats-not-whole", {"players": given(players)})
     if not lo <= players <= hi:
         rule = "players.min" if players < lo else "players.max"
         if lo == hi:
             return Refusal(
-                rule, "seats.not_exactly", {"players": players, "edition": edition, "exactly": lo}
+                rule, "seats-not-exactly", {"players": players, "edition": edition, "exactly": lo}
             )
         allowed: dict[str, Param] = {"players": players, "edition": edition}
-        return Refusal(rule, "seats.out_of_range", {**allowed, "least": lo, "most": hi})
+        return Refusal(rule, "seats-out-of-range", {**allowed, "least": lo, "most": hi})
     return None
 
 
@@ -107,15 +107,15 @@ def opening_verdict(
     opening unless a roll-off decides (``setup.first_player``). ``None``, or the
     :class:`~perudo_rules.messages.Refusal`. A game record without a set-up must start so."""
     if round_no != 1:
-        return Refusal("play.roll", "start.round", {"round": round_no})
+        return Refusal("play.roll", "start-round", {"round": round_no})
     for seat, held in enumerate(dice_counts):
         if held != rules.dice_per_player:
             dealt = {"seat": seat, "held": held, "dice": rules.dice_per_player}
-            return Refusal("dice.per_player", "start.dice", dealt)
+            return Refusal("dice.per_player", "start-dice", dealt)
     if palifico:
-        return Refusal("palifico.trigger", "start.palifico", {})
+        return Refusal("palifico.trigger", "start-palifico", {})
     if any(True for _ in palifico_used):
-        return Refusal("palifico.once_per_player", "start.palifico_used", {})
+        return Refusal("palifico.once_per_player", "start-palifico-used", {})
     if rules.setup_first_player != "roll_off" and first_player != 0:
-        return Refusal("setup.first_player", "start.first_player", {"seat": first_player})
+        return Refusal("setup.first_player", "start-first-player", {"seat": first_player})
     return None

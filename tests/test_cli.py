@@ -205,7 +205,7 @@ def test_check_cites_each_rule_broken_once(capsys: Capsys) -> None:
     data = json.loads(
         run(capsys, "check", "italian", "--bids", "3x4 1x1", "--players", "3", "--json")[1]
     )
-    assert data["bids"][1]["message_id"] == "wild_worth.wild"
+    assert data["bids"][1]["message_id"] == "wild-bid-needs"
     assert data["bids"][1]["params"] == {"standing_quantity": 3, "standing_face": 4, "need": 2}
 
 
@@ -242,7 +242,7 @@ def test_referee_names_the_section_of_the_rule_broken(capsys: Capsys, tmp_path: 
     assert lines[1] == f"bidding.wild_opening: {knob.text} [{_cited(knob)}]"
     assert run(capsys, "referee", "-q", str(path))[1].splitlines() == lines[:1]
     data = json.loads(run(capsys, "referee", "--json", str(path))[1])["violation"]
-    assert data["rule"] == "bidding.wild_opening" and data["message_id"] == "wild.not_opening"
+    assert data["rule"] == "bidding.wild_opening" and data["message_id"] == "no-wild-opening"
     assert (data["source"], data["quote"]) == (knob.source, knob.quote)
     assert data["statement"] == knob.text and data["params"] == {}
 
@@ -515,7 +515,7 @@ def test_check_round_and_json(capsys: Capsys) -> None:
         "legal": False,
         "rule": "bidding.wild_opening",
         "reason": "no bid on the wild face as the opening bid",
-        "message_id": "wild.not_opening",
+        "message_id": "no-wild-opening",
         "params": {},
         "statement": "The opening bid of a round may not be on Pacos.",
         "source": "Pujar por Paco",

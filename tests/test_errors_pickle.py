@@ -30,11 +30,11 @@ SAMPLES: dict[str, Any] = {
     "line": 7,
     "signum": 15,
     "violation": Violation(
-        2, 3, "1:4x5", Refusal("play.turn", "turn.not_yours", {"to_move": 0, "seat": 1})
+        2, 3, "1:4x5", Refusal("play.turn", "not-your-turn", {"to_move": 0, "seat": 1})
     ),
     "refusal": Refusal(
         "bidding.wild_worth",
-        "wild_worth.wild",
+        "wild-bid-needs",
         {"standing_quantity": 3, "standing_face": 4, "need": 2},
     ),
 }
@@ -97,7 +97,7 @@ def test_every_error_survives_pickling(cls: type[BaseException]) -> None:
 
 def test_attributes_survive_pickling() -> None:
     """The attributes callers read, spelled out for the two errors most often raised."""
-    refusal = Refusal("play.turn", "turn.not_yours", {"to_move": 0, "seat": 2})
+    refusal = Refusal("play.turn", "not-your-turn", {"to_move": 0, "seat": 2})
     illegal = pickle.loads(pickle.dumps(IllegalAction(refusal)))
     assert (illegal.rule, illegal.message, str(illegal)) == (
         "play.turn",
