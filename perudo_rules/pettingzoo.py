@@ -405,8 +405,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         if move is not None:
             bad = self.game.violation(move)
             if bad is not None:
-                rule, reason = bad
-                raise ValueError(f"{name} is not legal for {agent} now: {reason} [{rule}]")
+                raise ValueError(f"{name} is not legal for {agent} now: {bad}")
         return move
 
     def _play(self, move: Action) -> None:

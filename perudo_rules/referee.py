@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from perudo_rules.describe import describe_result
 from perudo_rules.record import check_record, walk
 from perudo_rules.recordformat import RecordError, RecordViolation, Violation, load_record
+from perudo_rules.rules import Citation, cite
 
 if TYPE_CHECKING:
     from perudo_rules.game import Game
@@ -40,7 +41,9 @@ class RoundSummary:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The referee's answer. ``valid`` is true when no rule was broken; ``winner`` is
-    ``None`` while the game is unfinished; ``violation`` the first broken rule."""
+    ``None`` while the game is unfinished; ``violation`` the first broken rule (its
+    structured refusal: rule id, message id, parameters) and ``citation`` where the
+    edition states that rule (statement, rulebook section, original words)."""
 
     valid: bool
     variant: str
@@ -48,6 +51,7 @@ class Verdict:
     winner: int | None
     rounds: tuple[RoundSummary, ...]
     violation: Violation | None = None
+    citation: Citation | None = None
 
     def __bool__(self) -> bool:
         return self.valid
@@ -83,16 +87,14 @@ class Verdict:
                 }
                 for r in self.rounds
             ],
-            "violation": None
-            if v is None
-            else {
-                "round": v.round,
-                "step": v.step,
-                "action": v.action,
-                "rule": v.rule,
-                "reason": v.reason,
-            },
+            "violation": None if v is None else {**v.to_json(), **self._cited()},
         }
+
+    def _cited(self) -> dict[str, Any]:
+        c = self.citation
+        if c is None:
+            return {}
+        return {"statement": c.statement, "source": c.source, "quote": c.quote}
 
 
 def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
@@ -159,4 +161,5 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
         winner=None if game is None or violation is not None else game.winner,
         rounds=_summaries(game),
         violation=violation,
+        citation=None if violation is None else cite(violation.rule, variant),
     )

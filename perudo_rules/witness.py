@@ -218,7 +218,7 @@ def _action_key(a: Action) -> tuple[int, int, int, int]:
 
 def _legality_text(g: Game, a: Action) -> str:
     bad = g.violation(a)
-    return "legal" if bad is None else f"illegal [{bad[0]}: {bad[1]}]"
+    return "legal" if bad is None else f"illegal [{bad.rule}: {bad.message}]"
 
 
 def _resolution_text(g: Game) -> str:
@@ -274,7 +274,7 @@ def _signature(kind: str, g: Game | str, action: Action | None) -> dict[str, Any
         return {"valid": True, "first_player": g.first_player, "dice_counts": g.dice_counts}
     assert action is not None
     bad = g.violation(action)
-    sig: dict[str, Any] = {"legal": bad is None, "rule": None if bad is None else bad[0]}
+    sig: dict[str, Any] = {"legal": bad is None, "rule": None if bad is None else bad.rule}
     if bad is None and kind == "resolution":
         after = g.apply(action)
         sig.update(

@@ -28,8 +28,9 @@ from perudo_rules.limits import (
     read_bounded,
     short_number,
 )
+from perudo_rules.messages import Refusal
 from perudo_rules.position import Position, Roll, Step, parse_line
-from perudo_rules.rules import rule_text
+from perudo_rules.rules import Citation, cite
 from perudo_rules.safetext import json_text, printable
 from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant, load_variant, named_variant_file
@@ -47,22 +48,35 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class BidVerdict:
     """The verdict on one action (a bid, or a Dudo or Calza call): who acts, what bid
-    stood before, and the rule that forbids it (``bid`` is the action checked)."""
+    stood before, and the :class:`~perudo_rules.messages.Refusal` of the rule that
+    forbids it (``bid`` is the action checked) with that rule's :class:`Citation` in
+    the edition: its statement, rulebook section and original words."""
 
     index: int
     bid: Action
     standing: Bid | None
-    rule: str | None
-    reason: str | None
+    refusal: Refusal | None = None
+    citation: Citation | None = None
 
     @property
     def legal(self) -> bool:
         """True when no rule forbids the bid."""
-        return self.rule is None
+        return self.refusal is None
+
+    @property
+    def rule(self) -> str | None:
+        """The rule id that forbids the bid, or ``None``."""
+        return None if self.refusal is None else self.refusal.rule
+
+    @property
+    def reason(self) -> str | None:
+        """Why, in one English sentence, or ``None``."""
+        return None if self.refusal is None else self.refusal.message
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
+        """A JSON-ready mapping: the refusal's rule, sentence, message id and parameters,
+        and where the edition states the rule (statement, section, quote)."""
+        out: dict[str, Any] = {
             "index": self.index,
             "seat": self.bid.player,
             "bid": str(self.bid),
@@ -71,6 +85,14 @@ class BidVerdict:
             "rule": self.rule,
             "reason": self.reason,
         }
+        if self.refusal is not None:
+            out["message_id"] = self.refusal.message_id
+            out["params"] = dict(self.refusal.params)
+        if self.citation is not None:
+            out["statement"] = self.citation.statement
+            out["source"] = self.citation.source
+            out["quote"] = self.citation.quote
+        return out
 
 
 def fresh_position(
@@ -98,7 +120,7 @@ def fresh_position(
         )
     bad = seats_verdict(rules, n, variant.id)
     if bad is not None:
-        raise ValueError(bad[1])
+        raise ValueError(bad.message)
     cups = [(rules.dice_faces,) * per for _ in range(n)]
     if palifico:
         cups[0] = (rules.dice_faces,)
@@ -177,10 +199,10 @@ def check_bids(
         bid = raw(game.to_move) if callable(raw) else raw
         bad = game.violation(bid)
         if bad is None:
-            verdicts.append(BidVerdict(i, bid, game.current_bid, None, None))
+            verdicts.append(BidVerdict(i, bid, game.current_bid))
             game = game.apply(bid)
         else:
-            verdicts.append(BidVerdict(i, bid, game.current_bid, bad[0], bad[1]))
+            verdicts.append(BidVerdict(i, bid, game.current_bid, bad, cite(bad.rule, variant)))
     return game, verdicts
 
 
@@ -233,6 +255,7 @@ def _run(args: argparse.Namespace) -> int:
             "palifico": game.palifico,
             "round": game.round,
             "legal": ok,
+            "rulebook": variant.rulebook.get("title") if variant.rulebook else None,
             "bids": [v.to_dict() for v in verdicts],
             "position": position.to_json(played),
         }
@@ -262,8 +285,11 @@ def _run(args: argparse.Namespace) -> int:
     ]
     print(format_table(["#", "seat", "bid", "standing bid", "verdict"], rows))
     bad = [v for v in verdicts if not v.legal]
-    for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
-        print(f"\n{rule}: {printable(' '.join(rule_text(rule, variant).split()))}")
+    cited = {v.citation.rule: v.citation for v in bad if v.citation is not None}
+    if cited:
+        print()
+    for citation in cited.values():  # one line a rule: statement, section, original words
+        print(printable(citation.line()))
     what = "bid" if all(isinstance(v.bid, Bid) for v in verdicts) else "action"
     if len(verdicts) == 1:
         print(f"\nThe {what} is {'illegal' if bad else 'legal'}.")

@@ -186,8 +186,7 @@ class TerminalGame:
         bad = self.game.violation(action)
         if bad is None:
             return None
-        rule, reason = bad
-        return f"   not allowed: {reason} [{rule}]"
+        return f"   not allowed: {bad}"
 
     def ask_turn(self) -> Action:
         """Ask for the human's move until it is legal."""

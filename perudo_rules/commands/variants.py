@@ -13,7 +13,7 @@ from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
 from perudo_rules.limits import MAX_WITNESS_DICE, check_count
-from perudo_rules.rules import core_rules
+from perudo_rules.rules import cite, core_rules
 from perudo_rules.safetext import json_text, printable
 from perudo_rules.variant import (
     Knob,
@@ -75,12 +75,17 @@ def _wrap(label: str, text: str, indent: int) -> str:
 
 
 def _wrapped_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A table whose last column wraps to the terminal width, continuation lines indented."""
+    """A table whose last column wraps to the terminal width, continuation lines indented;
+    each line of the last cell (``\n``: a statement, then its citation) wraps on its own."""
     fixed = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers) - 1)]
     room = max(30, _width() - sum(fixed) - 2 * len(fixed))
     lines: list[list[str]] = []
     for row in rows:
-        parts = textwrap.wrap(str(row[-1]), width=room, break_on_hyphens=False) or [""]
+        parts = [
+            part
+            for para in str(row[-1]).split("\n")
+            for part in textwrap.wrap(para, width=room, break_on_hyphens=False) or [""]
+        ]
         lines.append([*row[:-1], parts[0]])
         lines.extend([*([""] * (len(row) - 1)), more] for more in parts[1:])
     return format_table(headers, lines)
@@ -119,6 +124,7 @@ def _show_json(v: Variant) -> dict[str, Any]:
         "description": " ".join(v.description.split()),
         "file": v.file,
         "extends": v.extends,
+        "rulebook": dict(v.rulebook) if v.rulebook else None,
         "rules": [
             {
                 "rule": k.path,
@@ -148,16 +154,16 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(printable(f"{v.name} ({v.id})"))
     if v.description:
         print(textwrap.fill(printable(" ".join(v.description.split())), width=_width()))
+    if v.rulebook and v.rulebook.get("title"):
+        print(_wrap("Rulebook:", " ".join(v.rulebook["title"].split()), 10))
     print()
-    rows = [
-        (
-            k.path,
-            format_value(k.value),
-            (" ".join(k.text.split()) if k.text else "(set without a statement)")
-            + (" [interpretation]" if k.interpretation else ""),
+    rows = []
+    for k in v.knobs:  # the statement, then one line: the section and the original words
+        where = cite(k.path, v).where()
+        statement = (" ".join(k.text.split()) if k.text else "(set without a statement)") + (
+            " [interpretation]" if k.interpretation else ""
         )
-        for k in v.knobs
-    ]
+        rows.append((k.path, format_value(k.value), statement + (f"\n{where}" if where else "")))
     print(_wrapped_table(["rule", "value", "statement"], rows))
     if not args.brief:
         print("\nRules every edition shares:")
