@@ -243,7 +243,8 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
                 "observation_mode must be 'dict' or 'flat', not "
                 + printable(repr(observation_mode))[:60]
             )
-        self.flat = observation_mode == "flat"
+        self.observation_mode = observation_mode
+        self._flat = observation_mode == "flat"
         self.variant = v
         self.players = players
         self.render_mode = render_mode
@@ -264,7 +265,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         box = spaces.Box(np.float32(0.0), high, dtype=np.float32)
         self._observation_space: gymnasium.spaces.Space[Any] = (
             box
-            if self.flat
+            if self._flat
             else spaces.Dict(
                 {"observation": box, "action_mask": spaces.Box(0, 1, (n_ids,), np.int8)}
             )
@@ -361,7 +362,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
 
     def _post_masks(self) -> None:
         """Flat mode: each agent's mask as ``info["action_mask"]`` (new dicts every step)."""
-        if self.flat:
+        if self._flat:
             deciding, n = self.deciding_seat(), self.ids.num_actions
             self.infos = {
                 a: {"action_mask": self._mask(s) if s == deciding else np.zeros(n, np.int8)}
@@ -376,7 +377,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         """What ``agent`` sees now: its ``observation`` array and its ``action_mask``, or
         (``observation_mode="flat"``) the array alone (the mask is in its ``info``)."""
         seat = self._seat_of(agent)
-        if self.flat:
+        if self._flat:
             return self._encode(seat)
         return {"observation": self._encode(seat), "action_mask": self._mask(seat)}
 

@@ -121,6 +121,7 @@ def test_the_flat_observation_is_the_dict_ones_data_on_random_editions(
 
 def test_the_flat_space_is_the_dicts_observation_box() -> None:
     d, f = raw_env("italian", 3), raw_env("italian", 3, observation_mode="flat")
+    assert (d.observation_mode, f.observation_mode) == ("dict", "flat")
     assert f.observation_space("player_1") == d.observation_space("player_1")["observation"]
     assert f.observation_space("player_0") is f.observation_space("player_2")
     assert f.action_space("player_0") == d.action_space("player_0")
