@@ -28,7 +28,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import aec_to_parallel
-from strategies import boosted, variants
+from strategies import variants
 
 from perudo_rules import Game, Variant, available_variants
 from perudo_rules import load_variant as load
@@ -110,7 +110,6 @@ def test_the_flat_observation_is_the_dict_ones_data(variant: str) -> None:
     assert _lockstep(variant, _players(variant), seed=3) > 0
 
 
-@boosted()
 @given(variants(), st.data(), st.integers(0, 2**32 - 1))
 def test_the_flat_observation_is_the_dict_ones_data_on_random_editions(
     variant: Variant, data: st.DataObject, seed: int
