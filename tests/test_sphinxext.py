@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -207,6 +208,36 @@ def test_compare_controls_are_translatable(
     assert 'msgid "alpha"' not in pot  # edition ids are names, not text
 
 
+#: matplotlib's first run on a machine, slow: its 5-second timer fires at once.
+SLOW_FONT_CACHE = """
+import sys, threading
+class AtOnce:
+    def __init__(self, interval, function):
+        self.function = function
+    def start(self):
+        self.function()
+    def cancel(self):
+        pass
+threading.Timer = AtOnce
+if sys.argv[1] == "quiet":
+    from perudo_rules.sphinxext.simulation import load_fonts_quietly
+    load_fonts_quietly()
+import matplotlib.font_manager
+"""
+
+
+def test_the_plot_does_not_print_matplotlibs_font_cache_line(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    err = {}
+    for how in ("loud", "quiet"):
+        env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / how)}  # an empty cache
+        proc = subprocess.run([sys.executable, "-c", SLOW_FONT_CACHE, how], env=env,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        err[how] = proc.stderr
+    assert "Matplotlib is building the font cache" in err["loud"]
+    assert err["quiet"] == ""
+
+
 def test_ladder_follows_the_engine_ranks(built: SphinxTestApp) -> None:
     beta = load_variant(Path(built.srcdir) / "variants" / "beta.yaml")
     space = bid_space(beta.rules, 4, False)
@@ -360,6 +391,33 @@ def test_conformance_page_tabulates_the_harnesses_and_links_the_perft_tables(
         assert "not claimed" in text  # alpha and beta are Perudo editions it does not play
     else:
         assert "not certified here (no Node.js)" in text
+
+
+def test_a_harness_whose_peer_is_missing_names_the_extra(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make spec`` installs no RL peer: the page says which extra certifies each one."""
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if PettingZoo were not installed
+    for name in ("perudo_rules.pettingzoo", "perudo_rules.harness.pettingzoo"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    src = tmp_path / "peerless"
+    shutil.copytree(ROOTS / "test-perudo" / "variants", src / "variants")
+    (src / "conf.py").write_text(
+        'extensions = ["perudo_rules.sphinxext"]\nperudo_variants_dir = "variants"\n'
+        "smartquotes = False\n",
+        encoding="utf-8",
+    )
+    (src / "index.rst").write_text(
+        "Conformance\n===========\n\n.. perudo-conformance::\n   :harnesses: pettingzoo\n",
+        encoding="utf-8",
+    )
+    app = _build(make_app, src)
+    assert _warnings(app) == ""
+    text = _text(_html(app, "index"))
+    assert (
+        "the PettingZoo environment: not certified in this build (perudo_rules.pettingzoo "
+        "needs PettingZoo; pip install 'perudo-rules[pettingzoo]')."
+    ) in text
 
 
 def test_a_failed_rule_family_links_to_its_witness() -> None:

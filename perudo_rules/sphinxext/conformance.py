@@ -31,7 +31,14 @@ from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_fi
 from perudo_rules.sphinxext.shared import Cell, para, scrolling, self_link, table
 from perudo_rules.variant import available_variants
 
-__all__ = ["HARNESSES", "ConformanceDirective", "PerftDirective", "families", "family_cell"]
+__all__ = [
+    "EXTRAS",
+    "HARNESSES",
+    "ConformanceDirective",
+    "PerftDirective",
+    "families",
+    "family_cell",
+]
 
 #: The built-in harnesses the page certifies: name, module, class, what it is.
 HARNESSES: tuple[tuple[str, str, str, str], ...] = (
@@ -42,6 +49,13 @@ HARNESSES: tuple[tuple[str, str, str, str], ...] = (
     ("pyspiel", "pyspiel_liars_dice", "LiarsDiceHarness", "OpenSpiel's own liars_dice"),
     ("textarena", "textarena", "TextArenaHarness", "TextArena's LiarsDiceEnv"),
 )
+#: The extra that installs what a harness imports: ``make spec`` installs none of them (the
+#: docs build needs none), so the page certifies the peers that are installed and names the
+#: extra for the others (``make test`` installs them all).
+EXTRAS = {
+    "pettingzoo": "pettingzoo", "openspiel": "openspiel", "pyspiel": "openspiel",
+    "textarena": "textarena",
+}  # fmt: skip
 JS = Path(__file__).resolve().parents[2] / "harnesses" / "js" / "perudo.js"
 
 
@@ -114,8 +128,9 @@ class ConformanceDirective(PerudoDirective):
             try:
                 harness = getattr(importlib.import_module(f"perudo_rules.harness.{module}"), cls)()
             except ImportError as exc:
-                out.append(para(nodes.strong(text=f"{what}: "),
-                                f"not certified here ({exc.msg.split(':')[0]})."))  # fmt: skip
+                extra = f"; pip install 'perudo-rules[{EXTRAS[name]}]'" if name in EXTRAS else ""
+                out.append(para(nodes.strong(text=f"{what}: "), "not certified in this build ",
+                                f"({exc.msg.split(':')[0]}{extra})."))  # fmt: skip
                 continue
             report = conform(f"python -m perudo_rules.harness.{module}", editions, games=games,
                              seed=seed, channel=_InProcess(harness), perft_nodes=40)  # fmt: skip
