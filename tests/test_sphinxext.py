@@ -415,9 +415,10 @@ def test_a_harness_whose_peer_is_missing_names_the_extra(
     assert _warnings(app) == ""
     text = _text(_html(app, "index"))
     assert (
-        "the PettingZoo environment: not certified in this build (perudo_rules.pettingzoo "
-        "needs PettingZoo; pip install 'perudo-rules[pettingzoo]')."
+        "the PettingZoo environment: not certified in this build (pettingzoo not installed: "
+        "pip install 'perudo-rules[pettingzoo]')."
     ) in text
+    assert "perudo_rules.harness.pettingzoo" not in sys.modules  # looked up, not imported
 
 
 def test_a_failed_rule_family_links_to_its_witness() -> None:
