@@ -413,7 +413,7 @@ def test_a_harness_whose_peer_is_missing_names_the_extra(
     )
     app = _build(make_app, src)
     assert _warnings(app) == ""
-    text = _text(_html(app, "index"))
+    text = " ".join(_flat(_html(app, "index")).split())
     assert (
         "the PettingZoo environment: not certified in this build (pettingzoo not installed: "
         "pip install 'perudo-rules[pettingzoo]')."

@@ -155,8 +155,8 @@ class ConformanceDirective(PerudoDirective):
             try:
                 harness = getattr(importlib.import_module(f"perudo_rules.harness.{module}"), cls)()
             except ImportError as exc:
-                out.append(para(nodes.strong(text=f"{what}: "),
-                                f"not certified in this build ({exc.msg.split(':')[0]})."))  # fmt: skip
+                why = exc.msg.split(":")[0]
+                out.append(para(nodes.strong(text=f"{what}: "), f"not certified here ({why})."))
                 continue
             report = conform(f"python -m perudo_rules.harness.{module}", editions, games=games,
                              seed=seed, channel=_InProcess(harness), perft_nodes=40)  # fmt: skip
