@@ -167,7 +167,12 @@ def test_compare_matrix_marks_what_the_stylesheet_and_script_need(built: SphinxT
     # the controls come first, as text: a differing-rows toggle, then one per edition
     view = index.split('class="perudo-compare-view', 1)[1].split("<table", 1)[0]
     controls = view.split('class="perudo-compare-controls', 1)[1]
-    assert "perudo-toggle perudo-toggle-differing" in controls
+    assert (
+        '<p class="perudo-toggle perudo-toggle-differing"><span>Show only the rules that differ '
+        "among the editions shown</span></p>"
+    ) in controls
+    label = '<p class="perudo-choose-editions"><span class="perudo-label">Editions shown:</span>'
+    assert label in controls  # first, as written (Sphinx moves a bare translatable inline)
     toggles = re.findall(r'class="perudo-toggle perudo-toggle-edition ([^"]*)">([^<]*)<', controls)
     assert toggles == [(edition_class(v), v) for v in ids]
 

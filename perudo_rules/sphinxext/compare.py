@@ -119,8 +119,7 @@ class CompareDirective(PerudoDirective):
             self.translatable("Show only the rules that differ among the editions shown"),
             classes=["perudo-toggle", "perudo-toggle-differing"],
         )
-        heading = self.translatable("Editions shown:")
-        heading["classes"].append("perudo-label")
+        heading = self.translatable("Editions shown:", classes=["perudo-label"])
         editions = para(heading, classes=["perudo-choose-editions"])
         for vid, _ in variants:
             editions += nodes.Text(" ")
@@ -130,10 +129,11 @@ class CompareDirective(PerudoDirective):
         box += editions
         return box
 
-    def translatable(self, text: str) -> nodes.inline:
-        """``text`` as an inline node the gettext builder extracts and the locale transform
-        translates (it is marked translatable, has a raw source and this directive's
-        location)."""
+    def translatable(self, text: str, classes: Sequence[str] = ()) -> nodes.inline:
+        """``text`` in an inline node (of ``classes``) the gettext builder extracts and the
+        locale transform translates: marked translatable, with a raw source and this
+        directive's location. The marked node is wrapped because Sphinx then replaces it by
+        its text at the end of its parent (``RemoveTranslatableInline``)."""
         node = nodes.inline(text, text, translatable=True)
         self.set_source_info(node)
-        return node
+        return nodes.inline("", "", node, classes=list(classes))
