@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction
+from perudo_rules.frozen import install_builder, keyword_builder, pickle_by_fields
 from perudo_rules.kernel import (
     RoundRules,
     Settlement,
@@ -32,7 +33,7 @@ from perudo_rules.kernel import (
 from perudo_rules.legal import LegalActions
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
-from perudo_rules.start import opening, roll_cups, seats_verdict
+from perudo_rules.start import given_cups, opening, roll_cups, seats_verdict, whole_number
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -45,8 +46,6 @@ __all__ = [
     "round_outcome",
 ]
 
-
-_T = TypeVar("_T")
 
 
 def roll_die(rng: random.Random, faces: int) -> int:
@@ -291,7 +290,7 @@ class Game:
         palifico round; ``palifico_used`` lists seats that already had theirs.
         """
         rules = variant.rules
-        cups = _cups(dice, rules.dice_faces)
+        cups = given_cups(dice, rules.dice_faces)
         bad = seats_verdict(rules, len(cups), variant.id)
         if bad is not None:
             raise ValueError(bad[1])
@@ -304,12 +303,12 @@ class Game:
         counts = tuple(len(c) for c in cups)
         if sum(1 for c in counts if c) < 2:
             raise ValueError("at least two seats must hold dice")
-        _whole(first_player, "first_player")
+        whole_number(first_player, "first_player")
         if not (0 <= first_player < n and counts[first_player]):
             raise ValueError(f"first player {first_player} is not a seat with dice")
-        if _whole(round, "round") < 1:
+        if whole_number(round, "round") < 1:
             raise ValueError("rounds are numbered from 1")
-        used = frozenset(_whole(s, "a palifico_used seat") for s in palifico_used)
+        used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
         if any(not 0 <= s < n for s in used):
             raise ValueError("palifico_used names a seat that does not exist")
         if palifico:
@@ -349,7 +348,7 @@ class Game:
         counts = (rules.dice_per_player,) * players
         used: frozenset[int] = frozenset()
         # The dice are valid by construction: skip start()'s checks.
-        return _make_game(
+        return Game._build(
             variant=variant,
             dice=cups,
             dice_counts=counts,
@@ -365,6 +364,63 @@ class Game:
             first_player=first,
             rules_in_play=round_rules(rules, counts, False, 1, None, used),
         )
+
+    @staticmethod
+    def _build(
+        *,
+        variant: Variant,
+        dice: tuple[tuple[int, ...], ...],
+        dice_counts: tuple[int, ...],
+        to_move: int | None,
+        bids: tuple[Bid, ...],
+        palifico: bool,
+        palifico_player: int | None,
+        round: int,
+        palifico_used: frozenset[int],
+        history: tuple[RoundRecord, ...],
+        last_result: RoundResult | None,
+        winner: int | None,
+        first_player: int | None,
+        rules_in_play: RoundRules | None,
+    ) -> Game:
+        """A game from every field, without ``__init__`` (perudo_rules.frozen: the compiled
+        build's form; pure Python replaces it with a generated one)."""
+        g: Game = Game.__new__(Game)
+        object.__setattr__(g, "variant", variant)
+        object.__setattr__(g, "dice", dice)
+        object.__setattr__(g, "dice_counts", dice_counts)
+        object.__setattr__(g, "to_move", to_move)
+        object.__setattr__(g, "bids", bids)
+        object.__setattr__(g, "palifico", palifico)
+        object.__setattr__(g, "palifico_player", palifico_player)
+        object.__setattr__(g, "round", round)
+        object.__setattr__(g, "palifico_used", palifico_used)
+        object.__setattr__(g, "history", history)
+        object.__setattr__(g, "last_result", last_result)
+        object.__setattr__(g, "winner", winner)
+        object.__setattr__(g, "first_player", first_player)
+        object.__setattr__(g, "_rules_in_play", rules_in_play)
+        return g
+
+    @staticmethod
+    def _after_bid(src: Game, *, to_move: int | None, bids: tuple[Bid, ...]) -> Game:
+        """``src`` with another player to move and bids: all a bid changes (as ``_build``)."""
+        g: Game = Game.__new__(Game)
+        object.__setattr__(g, "variant", src.variant)
+        object.__setattr__(g, "dice", src.dice)
+        object.__setattr__(g, "dice_counts", src.dice_counts)
+        object.__setattr__(g, "to_move", to_move)
+        object.__setattr__(g, "bids", bids)
+        object.__setattr__(g, "palifico", src.palifico)
+        object.__setattr__(g, "palifico_player", src.palifico_player)
+        object.__setattr__(g, "round", src.round)
+        object.__setattr__(g, "palifico_used", src.palifico_used)
+        object.__setattr__(g, "history", src.history)
+        object.__setattr__(g, "last_result", src.last_result)
+        object.__setattr__(g, "winner", src.winner)
+        object.__setattr__(g, "first_player", src.first_player)
+        object.__setattr__(g, "_rules_in_play", src._rules_in_play)
+        return g
 
     # --- derived views ------------------------------------------------------------------
 
@@ -501,7 +557,8 @@ class Game:
         assert rr is not None and to_move is not None
         if type(action) is Bid:
             # the same round: only the player to move and the bids change
-            return _after_bid(self, to_move=rr.successor[action.player], bids=(*self.bids, action))
+            nxt = rr.successor[action.player]
+            return Game._after_bid(self, to_move=nxt, bids=(*self.bids, action))
         assert type(action) is Dudo or type(action) is Calza
         return self._resolve(rr, action, to_move)
 
@@ -518,7 +575,7 @@ class Game:
             result=result,
             palifico_used=self.palifico_used,
         )
-        return _make_game(
+        return Game._build(
             variant=self.variant,
             dice=(_EMPTY,) * len(s.counts),
             dice_counts=s.counts,
@@ -553,7 +610,7 @@ class Game:
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
-            cups = _cups(dice, faces)
+            cups = given_cups(dice, faces)
             if len(cups) != len(counts):
                 raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
             for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
@@ -564,7 +621,7 @@ class Game:
         nxt = self.round + 1
         pal, owner = self.palifico, self.palifico_player
         rr = round_rules(rules, counts, pal, nxt, owner, self.palifico_used)
-        return _make_game(
+        return Game._build(
             variant=self.variant,
             dice=cups,
             dice_counts=counts,
@@ -617,77 +674,15 @@ class Game:
         return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
 
 
-# --- checking explicit input ----------------------------------------------------------
-
-
-def _whole(value: object, what: str) -> int:
-    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``."""
-    if type(value) is not int:
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
-def _cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
-    """``dice`` (one sequence of faces per seat) as tuples; ``ValueError`` unless every die
-    is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two seats)."""
-    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
-    cups = []
-    for seat, cup in enumerate(dice):
-        if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
-            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
-        for d in cup:
-            if type(d) is not int or not 1 <= d <= faces:
-                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
-        cups.append(tuple(cup))
-    return tuple(cups)
-
-
-# --- fast construction --------------------------------------------------------------------
-# The transitions build one Game per action; setting the slots directly (each field's
-# descriptor) costs half the dataclass ``__init__``. The builders are generated from the
-# fields, as dataclasses generates ``__init__``: every field they take is a required
-# keyword-only parameter, so a call names each field it sets, and a new field is taken
-# (or copied) without editing them. The result is the same frozen value;
-# tests/test_engine.py checks that.
-
-
-def _keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., _T]:
-    """A constructor of the slotted dataclass ``cls`` without its ``__init__``.
-
-    Without ``changes``: each field with ``init`` is a required keyword-only parameter
-    (named without a leading ``_``). With ``changes`` (field names): the first argument is
-    an instance to copy, and only those fields are keyword-only parameters (the bid
-    transition changes two fields; naming 14 costs a tenth of the step). Fields without
-    ``init`` get their defaults.
-    """
-    changed = None if changes is None else set(changes.split())
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    params = [] if changed is None else ["src"]
-    params.append("*")
-    lines = ["    obj = new(cls)"]
-    for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
-        env[f"set_{f.name}"] = cls.__dict__[f.name].__set__
-        if not f.init:
-            assert f.default is not MISSING, f"{cls.__name__}.{f.name} needs a default"
-            value = f"default_{f.name}"
-            env[value] = f.default
-        elif changed is None or f.name in changed:
-            value = f.name.lstrip("_")
-            params.append(value)
-        else:
-            value = f"src.{f.name}"
-        lines.append(f"    set_{f.name}(obj, {value})")
-    assert changed is None or changed <= {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    source = "\n".join([f"def build({', '.join(params)}):", *lines, "    return obj", ""])
-    exec(source, env)  # generated from the field names above, as dataclasses does
-    build: Callable[..., _T] = env["build"]
-    build.__qualname__ = build.__name__ = f"_make_{cls.__name__}"
-    build.__doc__ = f"``{cls.__name__}(...)`` from named fields, fast (``{changes or 'all'}``)."
-    return build
-
-
-_make_game = _keyword_builder(Game)
-_after_bid = _keyword_builder(Game, changes="to_move bids")
-_make_result = _keyword_builder(RoundResult)
-_make_record = _keyword_builder(RoundRecord)
+# --- fast construction (perudo_rules.frozen) -----------------------------------------------
+# The transitions build one Game per action without the dataclass ``__init__``: in pure
+# Python with builders generated from the fields (these calls replace the hand-written
+# Game._build and Game._after_bid), in the compiled build with those, which mypyc turns
+# into plain stores. Either way the result is the same frozen value; tests/test_engine.py
+# checks that.
+install_builder(Game, "_build")
+install_builder(Game, "_after_bid", changes="to_move bids")
+_make_result = keyword_builder(RoundResult)
+_make_record = keyword_builder(RoundRecord)
+for _cls in (RoundResult, RoundRecord, PastRound, Observation, Game):
+    pickle_by_fields(_cls)

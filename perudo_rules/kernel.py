@@ -166,6 +166,7 @@ class RoundRules:
         "ban_open",
         "counts",
         "direction",
+        "first_round",
         "locked",
         "n_calls",
         "one_die",
@@ -193,6 +194,7 @@ class RoundRules:
         self.rules = rules
         self.counts = counts
         self.palifico = palifico
+        self.first_round = first_round
         self.palifico_player = palifico_player
         self.used = used
         self.direction = direction = rules.direction
@@ -232,6 +234,12 @@ class RoundRules:
         self.alive = len(alive)  # calza.min_players
         # who may call is the same number of seats for any (player to move, bidder) pair
         self.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # pickled as the key it is built from (round_rules rebuilds it, or finds it cached)
+        round_no = 1 if self.first_round else 2
+        key = (self.rules, self.counts, self.palifico, round_no, self.palifico_player, self.used)
+        return round_rules, key
 
     # --- bids ---------------------------------------------------------------------------
 
