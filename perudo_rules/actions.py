@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from types import FunctionType
 
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.frozen import pickle_by_fields
@@ -80,28 +79,15 @@ class Bid:
             raise ActionSyntaxError(f"not a bid: {_shown(text)} (write quantity x face, e.g. 5x4)")
         return cls(player, int(m[1]), int(m[2]))
 
-    @staticmethod
-    def _unchecked(player: int, quantity: int, face: int) -> Bid:
-        """:func:`bid_unchecked` in the compiled build: mypyc makes each line a plain store."""
-        b: Bid = Bid.__new__(Bid)
-        object.__setattr__(b, "player", player)
-        object.__setattr__(b, "quantity", quantity)
-        object.__setattr__(b, "face", face)
-        return b
 
-
-# pure Python sets the slots through their descriptors, faster than object.__setattr__
 _set_bid_player = vars(Bid)["player"].__set__
 _set_bid_quantity = vars(Bid)["quantity"].__set__
 _set_bid_face = vars(Bid)["face"].__set__
-_COMPILED = not isinstance(Bid._unchecked, FunctionType)
 
 
 def bid_unchecked(player: int, quantity: int, face: int) -> Bid:
     """``Bid(player, quantity, face)`` for values known to be good (a rank of the bid
     table), without the dataclass ``__init__``: the legal-move view builds one per index."""
-    if _COMPILED:
-        return Bid._unchecked(player, quantity, face)
     b: Bid = object.__new__(Bid)
     _set_bid_player(b, player)
     _set_bid_quantity(b, quantity)

@@ -6,7 +6,10 @@ The ``__init__`` that :mod:`dataclasses` writes for a frozen class sets each fie
 constructor, which each build gets in its own best form:
 
 * pure Python: generated from the dataclass fields (as :mod:`dataclasses` generates
-  ``__init__``), setting each slot through its descriptor;
+  ``__init__``). It stores the fields into an instance of a private *twin* class with the
+  same slots, by plain attribute stores (the cheapest there are), then makes that object
+  an instance of the frozen class (``obj.__class__ = cls``: CPython allows it between two
+  classes of one slot layout). The value leaves the builder frozen; nothing sees the twin;
 * the compiled build (mypyc, :data:`perudo_rules.version.COMPILED_MODULES`): the class's
   own *native* builder, a static method written out field by field as
   ``object.__setattr__(obj, "name", value)``, which mypyc compiles to a plain store into
@@ -45,11 +48,12 @@ def keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., 
     ``init`` get their defaults.
     """
     changed = None if changes is None else set(changes.split())
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    twin = _twin(cls)
+    # a compiled class has no slots to share and needs its own __new__
+    env: dict[str, Any] = {"new": cls.__new__, "cls": cls, "twin": twin}
     params = _parameters(cls, changed)
-    lines = ["    obj = new(cls)"]
+    lines = ["    obj = new(cls)" if twin is None else "    obj = new(twin)"]
     for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
-        env[f"set_{f.name}"] = vars(cls)[f.name].__set__
         if not f.init:
             assert f.default is not MISSING, f"{cls.__name__}.{f.name} needs a default"
             value = f"default_{f.name}"
@@ -58,7 +62,13 @@ def keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., 
             value = f.name.lstrip("_")
         else:
             value = f"src.{f.name}"
-        lines.append(f"    set_{f.name}(obj, {value})")
+        if twin is None:
+            env[f"set_{f.name}"] = vars(cls)[f.name].__set__
+            lines.append(f"    set_{f.name}(obj, {value})")
+        else:
+            lines.append(f"    obj.{f.name} = {value}")
+    if twin is not None:
+        lines.append("    obj.__class__ = cls")
     assert changed is None or changed <= {f.name for f in fields(cls)}  # type: ignore[arg-type]
     source = "\n".join([f"def build({', '.join(params)}):", *lines, "    return obj", ""])
     exec(source, env)  # generated from the field names above, as dataclasses does
@@ -66,6 +76,28 @@ def keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., 
     build.__qualname__ = build.__name__ = f"_make_{cls.__name__}"
     build.__doc__ = f"``{cls.__name__}(...)`` from named fields, fast (``{changes or 'all'}``)."
     return build
+
+
+def _twin(cls: type[Any]) -> type[Any] | None:
+    """A plain class with the slots of ``cls`` (same names, so the same layout), whose
+    instances may become instances of ``cls`` (``__class__`` assignment); ``None`` where
+    that does not hold (a compiled class, inherited slots, a name Python would mangle)."""
+    slots = vars(cls).get("__slots__")
+    names = {f.name for f in fields(cls)}
+    if (
+        cls.__bases__ != (object,)
+        or not isinstance(slots, tuple)
+        or set(slots) != names
+        or any(s.startswith("__") for s in slots)
+    ):
+        return None
+    twin = type(f"_{cls.__name__}Fields", (), {"__slots__": slots, "__module__": cls.__module__})
+    try:
+        probe: Any = object.__new__(twin)
+        probe.__class__ = cls
+    except TypeError:  # pragma: no cover - a layout CPython will not switch
+        return None
+    return twin
 
 
 def install_builder(cls: type[Any], name: str, changes: str | None = None) -> None:

@@ -278,16 +278,18 @@ class Game:
         cls,
         variant: Variant,
         dice: Sequence[Sequence[int]],
-        first_player: int,
+        first_player: object,
         palifico: bool = False,
-        round: int = 1,
-        palifico_used: Iterable[int] = (),
+        round: object = 1,
+        palifico_used: Iterable[object] = (),
     ) -> Game:
         """An explicit position at the start of a round (``ValueError`` if it is invalid).
 
         ``dice`` has one list per seat, its length that seat's dice (``[]`` = out).
         ``palifico=True`` makes ``first_player`` (who must hold one die) open a
         palifico round; ``palifico_used`` lists seats that already had theirs.
+        ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
+        float, a string) is refused, never coerced (hence typed ``object``).
         """
         rules = variant.rules
         cups = given_cups(dice, rules.dice_faces)
@@ -303,10 +305,11 @@ class Game:
         counts = tuple(len(c) for c in cups)
         if sum(1 for c in counts if c) < 2:
             raise ValueError("at least two seats must hold dice")
-        whole_number(first_player, "first_player")
-        if not (0 <= first_player < n and counts[first_player]):
-            raise ValueError(f"first player {first_player} is not a seat with dice")
-        if whole_number(round, "round") < 1:
+        first = whole_number(first_player, "first_player")
+        if not (0 <= first < n and counts[first]):
+            raise ValueError(f"first player {first} is not a seat with dice")
+        round_no = whole_number(round, "round")
+        if round_no < 1:
             raise ValueError("rounds are numbered from 1")
         used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
         if any(not 0 <= s < n for s in used):
@@ -314,34 +317,37 @@ class Game:
         if palifico:
             if not rules.palifico_enabled:
                 raise ValueError(f"{variant.id} has no palifico rounds")
-            if counts[first_player] != 1:
+            if counts[first] != 1:
                 raise ValueError("a palifico round is opened by a seat holding exactly one die")
-            used = used | {first_player}
-        owner = first_player if palifico else None
+            used = used | {first}
+        owner = first if palifico else None
         return cls(
             variant=variant,
             dice=cups,
             dice_counts=counts,
-            to_move=first_player,
+            to_move=first,
             palifico=palifico,
             palifico_player=owner,
-            round=round,
+            round=round_no,
             palifico_used=used,
-            first_player=first_player,
-            _rules_in_play=round_rules(rules, counts, palifico, round, owner, used),
+            first_player=first,
+            _rules_in_play=round_rules(rules, counts, palifico, round_no, owner, used),
         )
 
     @classmethod
-    def new(cls, variant: Variant, players: int, seed: int | None = None) -> Game:
+    def new(cls, variant: Variant, players: object, seed: int | None = None) -> Game:
         """A new game: every seat holds ``dice.per_player`` dice, rolled from ``seed``.
 
         ``random.Random(seed)`` first settles who opens (the edition's roll-off,
         ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
+        ``players`` is an ``int`` the edition allows, else ``ValueError`` (typed ``object``:
+        :func:`~perudo_rules.start.seats_verdict` checks it).
         """
         rules = variant.rules
         bad = seats_verdict(rules, players, variant.id)
         if bad is not None:
             raise ValueError(bad[1])
+        assert isinstance(players, int)  # seats_verdict refuses anything but an int
         first, cups = opening(rules, players, random.Random(seed))
         if cls is not Game:
             return cls.start(variant, cups, first)
@@ -544,8 +550,9 @@ class Game:
 
     # --- transitions --------------------------------------------------------------------
 
-    def apply(self, action: Action) -> Game:
-        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken."""
+    def apply(self, action: object) -> Game:
+        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken
+        (for anything that is not a :class:`Bid`, :class:`Dudo` or :class:`Calza` too)."""
         rr = self._rules_in_play
         to_move = self.to_move
         # no round rules: awaiting a roll or over (violation() says which)

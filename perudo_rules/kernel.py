@@ -55,7 +55,7 @@ The module is plain typed Python that ``mypyc`` compiles (``make bench`` measure
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.limits import MAX_BID_QUANTITY, short_number
@@ -160,6 +160,7 @@ class RoundRules:
         "_calls",
         "_lost",
         "_offers",
+        "_orders",
         "after_caller",
         "alive",
         "ban_later",
@@ -230,6 +231,7 @@ class RoundRules:
         self._lost: dict[int, tuple[int, ...]] = {}
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._offers: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._orders: dict[int, tuple[int, ...]] = {}
         alive = [s for s, c in enumerate(counts) if c]
         self.alive = len(alive)  # calza.min_players
         # who may call is the same number of seats for any (player to move, bidder) pair
@@ -295,9 +297,10 @@ class RoundRules:
 
     def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal:
         """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid)."""
-        if bid.player != to_move:
-            return "play.turn", f"it is seat {to_move}'s turn, not seat {bid.player}'s"
-        q, f = bid.quantity, bid.face
+        given: Any = bid  # its fields as given: a Bid may hold anything (Bid(0, 1.0, 2))
+        if given.player != to_move:
+            return "play.turn", f"it is seat {to_move}'s turn, not seat {given.player}'s"
+        q, f = given.quantity, given.face
         table = self.table
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
             what = f"{short_number(q)}x{short_number(f)}"
@@ -434,13 +437,33 @@ class RoundRules:
 
     def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal:
         """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round."""
+        # the fields as given (``Any``): an action may hold anything, a float seat too, and
+        # is refused for it below (the compiled build would check them on reading as ints)
+        given: Any = action
         if type(action) is Bid:
-            if self._not_a_seat(action.player):
-                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+            p = given.player
+            if self.plain and p == to_move and type(p) is int:
+                # the common case at once: in a plain round every rank of the table above
+                # the standing bid is a raise (and every rank opens, without a ban on
+                # opening with wilds); anything else is decided in full below
+                q, f = given.quantity, given.face
+                if type(q) is int and type(f) is int:
+                    rank_of = self.table.rank_of
+                    rank = rank_of.get((q, f))
+                    if rank is not None:
+                        if bids:
+                            cur = bids[-1]
+                            standing = rank_of.get((cur.quantity, cur.face))
+                            if standing is not None and rank > standing:
+                                return None
+                        elif not self.ban_open:
+                            return None
+            if self._not_a_seat(given.player):
+                return "play.seat", f"seat {given.player!r} is not a seat with dice"
             return self.bid_verdict(to_move, bids[-1] if bids else None, action)
         if type(action) is Dudo or type(action) is Calza:
-            if self._not_a_seat(action.player):
-                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+            if self._not_a_seat(given.player):
+                return "play.seat", f"seat {given.player!r} is not a seat with dice"
             if not bids:
                 what = "doubt" if type(action) is Dudo else "match"
                 return "play.bid_needed", f"there is no bid to {what} yet"
@@ -474,24 +497,28 @@ class RoundRules:
         or ``challenge.exact: others_lose`` the settlement needs the true count, so every
         cup is lifted (else the dice lost would tell what the closed cups hold)."""
         counts = self.counts
-        n = len(counts)
-        direction = self.direction
-        start = caller + direction if dudo else caller
-        order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
+        key = caller if dudo else -1 - caller
+        every = self._orders.get(key)  # every cup with dice, in the order they are lifted
+        if every is None:
+            n = len(counts)
+            direction = self.direction
+            start = caller + direction if dudo else caller
+            order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
+            every = self._orders[key] = tuple(order)
         rules = self.rules
         reached = rules.challenge_early_stop
         unreachable = rules.challenge_stop_when_unreachable
         if dudo and self.one_die and (reached or unreachable):
             running = 0
             down = sum(counts)
-            for i, s in enumerate(order):
+            for i, s in enumerate(every):
                 running += count_matching((dice[s],), bid.face, self.wild)
                 down -= counts[s]
                 if (reached and running >= bid.quantity) or (
                     unreachable and running + down < bid.quantity
                 ):
-                    return tuple(order[: i + 1])
-        return tuple(order)
+                    return every[: i + 1]
+        return every
 
     def shown_count(self, shown: Sequence[tuple[int, ...]], face: int) -> int:
         """The dice among the lifted cups ``shown`` that count as ``face``: the only count

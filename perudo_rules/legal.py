@@ -42,32 +42,36 @@ class LegalActions(Sequence[Action]):
         With ``seat``, only that seat's actions, in the same order (``in`` too)."""
         self._is_legal = is_legal
         self._seat = seat
-        self._extras: tuple[Action, ...] = ()
+        ranks: Sequence[int]
         if to_move is None or rr is None:
             self._to_move = 0
             self._table: tuple[tuple[int, int], ...] = ()
             self._ranks: Sequence[int] = ()
+            self._extras: tuple[Action, ...] = ()
             self._nb = 0
             return
-        self._to_move = to_move
         table = rr.table
-        self._table = table.bids
         if bids:
             cur = bids[-1]
             key = (cur.quantity, cur.face)
             rank = table.rank_of.get(key)
             if rank is None:  # the real bid lies beyond the table: its floor and itself
-                self._ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
+                ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
             else:
-                self._ranks = rr.raise_ranks(to_move, rank)
-            self._extras = rr.calls(to_move, cur.player)
+                ranks = rr.raise_ranks(to_move, rank)
+            extras = rr.calls(to_move, cur.player)
         else:
-            self._ranks = rr.opening_ranks
+            ranks = rr.opening_ranks
+            extras = ()
         if seat is not None:
             if seat != to_move:
-                self._ranks = ()
-            self._extras = tuple([a for a in self._extras if a.player == seat])
-        self._nb = len(self._ranks)
+                ranks = ()
+            extras = tuple([a for a in extras if a.player == seat])
+        self._to_move = to_move
+        self._table = table.bids
+        self._ranks = ranks
+        self._extras = extras
+        self._nb = len(ranks)
 
     @property
     def bid_ranks(self) -> Sequence[int]:

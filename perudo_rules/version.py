@@ -23,9 +23,12 @@ __all__ = ["COMPILED_MODULES", "__version__", "build", "compiled", "compiled_mod
 #: paths of the step API and the fast path. ``hatch_build.py`` (the build hook behind
 #: ``make compiled``) reads this tuple; a module added here must be one that mypyc accepts
 #: (plain typed Python: no ``exec``-made code on the compiled path, no interpreted
-#: subclass of a compiled class).
+#: subclass of a compiled class). A compiled class checks the types of its fields and a
+#: compiled function those of its parameters, so a value that the pure package accepts
+#: and refuses later (``Bid(0, 1.0, 2)``, refused by ``apply`` as ``play.bid_range``) must
+#: not meet one: :mod:`perudo_rules.actions` stays Python, and the entry points that check
+#: their arguments themselves (``Game.start``, ``Game.new``, ``Game.apply``) take ``object``.
 COMPILED_MODULES: tuple[str, ...] = (
-    "actions",
     "ruleset",
     "ranks",
     "kernel",
