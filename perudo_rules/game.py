@@ -532,7 +532,7 @@ class Game:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view);
         with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
         rr = self._rules_in_play if self.winner is None else None
-        return LegalActions(rr, self.to_move, self.bids, self.is_legal, seat)
+        return LegalActions.of(rr, self.to_move, self.bids, seat)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
