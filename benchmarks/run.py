@@ -48,6 +48,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))  # rl.py (also under PYTHONSAFEPATH)
 if str(ROOT) not in sys.path and importlib.util.find_spec("perudo_rules") is None:
     sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 

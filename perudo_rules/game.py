@@ -14,14 +14,15 @@ every action. Every refusal names its rule id: a knob path, or a fixed rule of
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction
-from perudo_rules.frozen import install_builder, keyword_builder, pickle_by_fields
+from perudo_rules.frozen import install_builder, pickle_by_fields
 from perudo_rules.kernel import (
     RoundRules,
     Settlement,
@@ -33,7 +34,7 @@ from perudo_rules.kernel import (
 from perudo_rules.legal import LegalActions
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
-from perudo_rules.start import given_cups, opening, roll_cups, seats_verdict, whole_number
+from perudo_rules.start import given_cups, given_start, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -83,6 +84,38 @@ class RoundResult:
     lost: tuple[int, ...] = ()
     shown_count: int = 0
 
+    @staticmethod
+    def _build(
+        *,
+        kind: str,
+        bid: Bid,
+        count: int,
+        loser: int | None,
+        gainer: int | None,
+        revealed: tuple[int, ...],
+        shown: tuple[tuple[int, ...], ...],
+        next_player: int | None,
+        caller: int | None,
+        next_palifico: bool,
+        lost: tuple[int, ...],
+        shown_count: int,
+    ) -> RoundResult:
+        """A result from every field, without ``__init__`` (as :meth:`Game._build`)."""
+        r: RoundResult = RoundResult.__new__(RoundResult)
+        object.__setattr__(r, "kind", kind)
+        object.__setattr__(r, "bid", bid)
+        object.__setattr__(r, "count", count)
+        object.__setattr__(r, "loser", loser)
+        object.__setattr__(r, "gainer", gainer)
+        object.__setattr__(r, "revealed", revealed)
+        object.__setattr__(r, "shown", shown)
+        object.__setattr__(r, "next_player", next_player)
+        object.__setattr__(r, "caller", caller)
+        object.__setattr__(r, "next_palifico", next_palifico)
+        object.__setattr__(r, "lost", lost)
+        object.__setattr__(r, "shown_count", shown_count)
+        return r
+
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
@@ -103,6 +136,30 @@ class RoundRecord:
         default=None, init=False, compare=False, repr=False
     )
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+
+    @staticmethod
+    def _build(
+        *,
+        round: int,
+        first_player: int,
+        palifico: bool,
+        dice: tuple[tuple[int, ...], ...],
+        actions: tuple[Action, ...],
+        result: RoundResult,
+        palifico_used: frozenset[int],
+    ) -> RoundRecord:
+        """A record from every field, without ``__init__`` (as :meth:`Game._build`)."""
+        r: RoundRecord = RoundRecord.__new__(RoundRecord)
+        object.__setattr__(r, "round", round)
+        object.__setattr__(r, "first_player", first_player)
+        object.__setattr__(r, "palifico", palifico)
+        object.__setattr__(r, "dice", dice)
+        object.__setattr__(r, "actions", actions)
+        object.__setattr__(r, "result", result)
+        object.__setattr__(r, "palifico_used", palifico_used)
+        object.__setattr__(r, "_views", None)
+        object.__setattr__(r, "_hash", None)
+        return r
 
     def __hash__(self) -> int:
         # by value, computed once: records are shared by every later position and used
@@ -223,7 +280,7 @@ def round_outcome(
     shown = tuple([dice[x] for x in order])
     # every cup lifted: the table sees the true count (no second count on the hot path)
     seen = count if len(order) == rr.alive else rr.shown_count(shown, bid.face)
-    result = _make_result(
+    result = RoundResult._build(
         kind="dudo" if dudo else "calza",
         bid=bid,
         count=count,
@@ -292,34 +349,10 @@ class Game:
         float, a string) is refused, never coerced (hence typed ``object``).
         """
         rules = variant.rules
-        cups = given_cups(dice, rules.dice_faces)
-        bad = seats_verdict(rules, len(cups), variant.id)
-        if bad is not None:
-            raise ValueError(bad[1])
-        for seat, cup in enumerate(cups):
-            if len(cup) > rules.dice_max_per_player:
-                raise ValueError(
-                    f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
-                )
-        n = len(cups)
+        cups, first, round_no, used = given_start(
+            rules, variant.id, dice, first_player, palifico, round, palifico_used
+        )
         counts = tuple(len(c) for c in cups)
-        if sum(1 for c in counts if c) < 2:
-            raise ValueError("at least two seats must hold dice")
-        first = whole_number(first_player, "first_player")
-        if not (0 <= first < n and counts[first]):
-            raise ValueError(f"first player {first} is not a seat with dice")
-        round_no = whole_number(round, "round")
-        if round_no < 1:
-            raise ValueError("rounds are numbered from 1")
-        used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
-        if any(not 0 <= s < n for s in used):
-            raise ValueError("palifico_used names a seat that does not exist")
-        if palifico:
-            if not rules.palifico_enabled:
-                raise ValueError(f"{variant.id} has no palifico rounds")
-            if counts[first] != 1:
-                raise ValueError("a palifico round is opened by a seat holding exactly one die")
-            used = used | {first}
         owner = first if palifico else None
         return cls(
             variant=variant,
@@ -348,26 +381,19 @@ class Game:
         if bad is not None:
             raise ValueError(bad[1])
         assert isinstance(players, int)  # seats_verdict refuses anything but an int
-        first, cups = opening(rules, players, random.Random(seed))
+        # for an int seed, random.Random's C base draws the very same stream (Random.seed
+        # hands an int to it unchanged), and is made in less time
+        rng = _random.Random(seed) if type(seed) is int else random.Random(seed)
+        first, cups = opening(rules, players, cast(random.Random, rng))
         if cls is not Game:
             return cls.start(variant, cups, first)
         counts = (rules.dice_per_player,) * players
         used: frozenset[int] = frozenset()
         # The dice are valid by construction: skip start()'s checks.
-        return Game._build(
-            variant=variant,
-            dice=cups,
-            dice_counts=counts,
-            to_move=first,
-            bids=(),
-            palifico=False,
-            palifico_player=None,
-            round=1,
-            palifico_used=used,
-            history=(),
-            last_result=None,
-            winner=None,
-            first_player=first,
+        return Game._build(  # every field, named
+            variant=variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=False, palifico_player=None, round=1, palifico_used=used, history=(),
+            last_result=None, winner=None, first_player=first,
             rules_in_play=round_rules(rules, counts, False, 1, None, used),
         )
 
@@ -411,22 +437,13 @@ class Game:
     @staticmethod
     def _after_bid(src: Game, *, to_move: int | None, bids: tuple[Bid, ...]) -> Game:
         """``src`` with another player to move and bids: all a bid changes (as ``_build``)."""
-        g: Game = Game.__new__(Game)
-        object.__setattr__(g, "variant", src.variant)
-        object.__setattr__(g, "dice", src.dice)
-        object.__setattr__(g, "dice_counts", src.dice_counts)
-        object.__setattr__(g, "to_move", to_move)
-        object.__setattr__(g, "bids", bids)
-        object.__setattr__(g, "palifico", src.palifico)
-        object.__setattr__(g, "palifico_player", src.palifico_player)
-        object.__setattr__(g, "round", src.round)
-        object.__setattr__(g, "palifico_used", src.palifico_used)
-        object.__setattr__(g, "history", src.history)
-        object.__setattr__(g, "last_result", src.last_result)
-        object.__setattr__(g, "winner", src.winner)
-        object.__setattr__(g, "first_player", src.first_player)
-        object.__setattr__(g, "_rules_in_play", src._rules_in_play)
-        return g
+        s = src
+        return Game._build(
+            variant=s.variant, dice=s.dice, dice_counts=s.dice_counts, to_move=to_move,
+            bids=bids, palifico=s.palifico, palifico_player=s.palifico_player, round=s.round,
+            palifico_used=s.palifico_used, history=s.history, last_result=s.last_result,
+            winner=s.winner, first_player=s.first_player, rules_in_play=s._rules_in_play,
+        )
 
     # --- derived views ------------------------------------------------------------------
 
@@ -573,7 +590,7 @@ class Game:
         dice = self.dice
         result, s = round_outcome(rr, dice, self.bids[-1], action, to_move)
         assert self.first_player is not None
-        record = _make_record(
+        record = RoundRecord._build(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
@@ -582,21 +599,12 @@ class Game:
             result=result,
             palifico_used=self.palifico_used,
         )
-        return Game._build(
-            variant=self.variant,
-            dice=(_EMPTY,) * len(s.counts),
-            dice_counts=s.counts,
-            to_move=None,
-            bids=self.bids,
-            palifico=s.next_palifico,
-            palifico_player=s.next_player if s.next_palifico else None,
-            round=self.round,
-            palifico_used=s.used,
-            history=(*self.history, record),
-            last_result=result,
-            winner=s.winner,
-            first_player=self.first_player,
-            rules_in_play=None,
+        return Game._build(  # every field, named
+            variant=self.variant, dice=(_EMPTY,) * len(s.counts), dice_counts=s.counts,
+            to_move=None, bids=self.bids, palifico=s.next_palifico,
+            palifico_player=s.next_player if s.next_palifico else None, round=self.round,
+            palifico_used=s.used, history=(*self.history, record), last_result=result,
+            winner=s.winner, first_player=self.first_player, rules_in_play=None,
         )
 
     def roll(
@@ -628,21 +636,11 @@ class Game:
         nxt = self.round + 1
         pal, owner = self.palifico, self.palifico_player
         rr = round_rules(rules, counts, pal, nxt, owner, self.palifico_used)
-        return Game._build(
-            variant=self.variant,
-            dice=cups,
-            dice_counts=counts,
-            to_move=first,
-            bids=(),
-            palifico=pal,
-            palifico_player=owner,
-            round=nxt,
-            palifico_used=self.palifico_used,
-            history=self.history,
-            last_result=self.last_result,
-            winner=None,
-            first_player=first,
-            rules_in_play=rr,
+        return Game._build(  # every field, named
+            variant=self.variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=pal, palifico_player=owner, round=nxt, palifico_used=self.palifico_used,
+            history=self.history, last_result=self.last_result, winner=None,
+            first_player=first, rules_in_play=rr,
         )
 
     # --- views for one seat -------------------------------------------------------------
@@ -682,14 +680,14 @@ class Game:
 
 
 # --- fast construction (perudo_rules.frozen) -----------------------------------------------
-# The transitions build one Game per action without the dataclass ``__init__``: in pure
-# Python with builders generated from the fields (these calls replace the hand-written
-# Game._build and Game._after_bid), in the compiled build with those, which mypyc turns
-# into plain stores. Either way the result is the same frozen value; tests/test_engine.py
-# checks that.
+# The transitions build one Game per action (and a result and a record per round) without
+# the dataclass ``__init__``: in pure Python with builders generated from the fields (these
+# calls replace the hand-written ``_build`` and ``_after_bid``), in the compiled build with
+# those, which mypyc turns into plain stores. Either way the result is the same frozen
+# value (tests/test_compiled.py checks that in both builds).
 install_builder(Game, "_build")
 install_builder(Game, "_after_bid", changes="to_move bids")
-_make_result = keyword_builder(RoundResult)
-_make_record = keyword_builder(RoundRecord)
+install_builder(RoundResult, "_build")
+install_builder(RoundRecord, "_build")
 for _cls in (RoundResult, RoundRecord, PastRound, Observation, Game):
     pickle_by_fields(_cls)

@@ -149,3 +149,47 @@ def given_cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
                 raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
         cups.append(tuple(cup))
     return tuple(cups)
+
+
+def given_start(
+    rules: Ruleset,
+    edition: str,
+    dice: object,
+    first_player: object,
+    palifico: bool,
+    round_no: object,
+    palifico_used: Iterable[object],
+) -> tuple[tuple[tuple[int, ...], ...], int, int, frozenset[int]]:
+    """An explicit start of a round (:meth:`Game.start <perudo_rules.game.Game.start>`),
+    checked: the cups, who opens, the round number and the seats that have had their
+    palifico round (the opener too, in a palifico round); ``ValueError`` naming what is
+    wrong (the seat count as :func:`seats_verdict` says, nothing coerced)."""
+    cups = given_cups(dice, rules.dice_faces)
+    bad = seats_verdict(rules, len(cups), edition)
+    if bad is not None:
+        raise ValueError(bad[1])
+    for seat, cup in enumerate(cups):
+        if len(cup) > rules.dice_max_per_player:
+            raise ValueError(
+                f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
+            )
+    n = len(cups)
+    counts = tuple(len(c) for c in cups)
+    if sum(1 for c in counts if c) < 2:
+        raise ValueError("at least two seats must hold dice")
+    first = whole_number(first_player, "first_player")
+    if not (0 <= first < n and counts[first]):
+        raise ValueError(f"first player {first} is not a seat with dice")
+    number = whole_number(round_no, "round")
+    if number < 1:
+        raise ValueError("rounds are numbered from 1")
+    used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
+    if any(not 0 <= s < n for s in used):
+        raise ValueError("palifico_used names a seat that does not exist")
+    if palifico:
+        if not rules.palifico_enabled:
+            raise ValueError(f"{edition} has no palifico rounds")
+        if counts[first] != 1:
+            raise ValueError("a palifico round is opened by a seat holding exactly one die")
+        used = used | {first}
+    return cups, first, number, used

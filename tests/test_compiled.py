@@ -25,6 +25,7 @@ from perudo_rules.actions import Bid, Calza, Dudo, bid_unchecked
 from perudo_rules.fastplay import step_play
 from perudo_rules.frozen import install_builder
 from perudo_rules.game import Game, RoundRecord, RoundResult
+from perudo_rules.start import opening
 
 EXPECT = os.environ.get("PERUDO_EXPECT_COMPILED", "") == "1"
 BUILD = "compiled (mypyc)" if EXPECT else "pure Python"
@@ -51,7 +52,7 @@ def test_the_version_says_which_build(capsys: pytest.CaptureFixture[str]) -> Non
 
 def test_the_fast_builders_are_the_build_s_own() -> None:
     """Compiled: the hand-written builders, compiled; pure: the generated ones."""
-    for build in (Game._build, Game._after_bid):
+    for build in (Game._build, Game._after_bid, RoundResult._build, RoundRecord._build):
         assert isinstance(build, FunctionType) is not EXPECT
         assert hasattr(build, "__wrapped__") is not EXPECT  # the generated one keeps it
 
@@ -82,11 +83,16 @@ def test_builders_make_the_constructor_s_value_field_by_field() -> None:
             want = dataclasses.replace(g, bids=(*g.bids, Bid(0, 9, 2)))
             assert _every_slot(made) == _every_slot(want)
         for record in g.history:
-            assert _every_slot(record) == _every_slot(RoundRecord(**{
-                f.name: getattr(record, f.name) for f in dataclasses.fields(record) if f.init
-            }))
-            result = record.result
-            assert result == RoundResult(**_every_slot(result))
+            init = {f.name: getattr(record, f.name) for f in dataclasses.fields(record) if f.init}
+            want = _every_slot(RoundRecord(**init))
+            for build in (RoundRecord._build, getattr(RoundRecord._build, "__wrapped__", None)):
+                if build is not None:
+                    assert _every_slot(build(**init)) == want
+            result = _every_slot(record.result)
+            assert _every_slot(RoundResult(**result)) == result
+            for build in (RoundResult._build, getattr(RoundResult._build, "__wrapped__", None)):
+                if build is not None:
+                    assert _every_slot(build(**result)) == result
     assert _every_slot(bid_unchecked(2, 5, 4)) == _every_slot(Bid(2, 5, 4))
 
 
@@ -120,3 +126,13 @@ def test_games_actions_and_rules_pickle_by_value() -> None:
     for value in values:
         for protocol in (2, pickle.HIGHEST_PROTOCOL):
             assert pickle.loads(pickle.dumps(value, protocol=protocol)) == value
+
+
+@pytest.mark.parametrize("seed", [0, 7, -5, 2**70, -(2**64) - 3, "abc", b"xy", 3.5])
+def test_a_new_game_deals_what_random_random_deals(seed: Any) -> None:
+    """``Game.new(seed=...)`` draws from ``random.Random(seed)`` (for an ``int``, from its C
+    base class, which makes the same stream faster): the same opener and dice, any seed."""
+    v = load_variant("italian")  # a roll-off first, then the dice
+    first, cups = opening(v.rules, 4, random.Random(seed))
+    g = Game.new(v, 4, seed=seed)
+    assert (g.first_player, g.dice) == (first, cups)

@@ -651,13 +651,12 @@ def test_fast_builders_take_every_field_by_keyword_only() -> None:
     import dataclasses
     import inspect
 
-    from perudo_rules import game as engine
     from perudo_rules.game import RoundRecord, RoundResult
 
     for build, cls in (
         (Game._build, Game),
-        (engine._make_result, RoundResult),
-        (engine._make_record, RoundRecord),
+        (RoundResult._build, RoundResult),
+        (RoundRecord._build, RoundRecord),
     ):
         params = inspect.signature(build).parameters.values()
         assert all(p.kind is p.KEYWORD_ONLY for p in params)
