@@ -456,7 +456,7 @@ def main(argv: list[str] | None = None) -> int:
             report["R"][bench] = res
             ours, theirs = RL_PATHS[bench]
             goal = TARGETS[bench][COMPILED]
-            rows.append([bench, f"pyspiel liars_dice, {theirs}", steps(res["pyspiel"]), "1x", ""])
+            rows.append([bench, f"pyspiel, {theirs}", steps(res["pyspiel"]), "1.00x", ""])
             rows.append([bench, ours, steps(res["ours"]), f"{ratio:.2f}x pyspiel", goal])
         for note in notes:
             bench, _, why = note.partition(": ")
