@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from perudo_rules.actions import Action, Bid, Dudo
 from perudo_rules.game import Game, RoundRecord, round_outcome
 from perudo_rules.kernel import round_rules
-from perudo_rules.start import opening, roll_cups, seats_verdict
+from perudo_rules.start import Seed, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play"]
@@ -180,7 +180,7 @@ def play(
 
 
 def random_games(
-    variant: Variant, players: int, games: int, seed: int | None = None
+    variant: Variant, players: int, games: int, seed: Seed = None
 ) -> RandomGames:
     """Play ``games`` random games from one ``random.Random(seed)`` stream and total them."""
     if games < 0:

@@ -34,7 +34,7 @@ from perudo_rules.kernel import (
 from perudo_rules.legal import LegalActions
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
-from perudo_rules.start import given_cups, given_start, opening, roll_cups, seats_verdict
+from perudo_rules.start import Seed, given_cups, given_start, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -368,7 +368,7 @@ class Game:
         )
 
     @classmethod
-    def new(cls, variant: Variant, players: object, seed: int | None = None) -> Game:
+    def new(cls, variant: Variant, players: object, seed: Seed = None) -> Game:
         """A new game: every seat holds ``dice.per_player`` dice, rolled from ``seed``.
 
         ``random.Random(seed)`` first settles who opens (the edition's roll-off,
@@ -610,7 +610,7 @@ class Game:
     def roll(
         self,
         dice: Sequence[Sequence[int]] | None = None,
-        seed: int | None = None,
+        seed: Seed = None,
         rng: random.Random | None = None,
     ) -> Game:
         """Start the next round: with explicit ``dice`` (one list per seat, ``[]`` for out

@@ -16,6 +16,7 @@ from perudo_rules.limits import short_number
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
+    "Seed",
     "cut_cups",
     "given_cups",
     "opening",
@@ -25,6 +26,10 @@ __all__ = [
     "seats_verdict",
     "whole_number",
 ]
+
+Seed = int | float | str | bytes | bytearray | None
+"""A seed, as :class:`random.Random` takes one (``Game.new(seed=...)``, ``Game.roll``,
+:func:`~perudo_rules.fastplay.random_games`): the same seed, the same game, anywhere."""
 
 
 def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal:
