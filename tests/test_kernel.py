@@ -146,3 +146,15 @@ def test_calls_are_exactly_what_the_verdict_accepts(g: typing.Any, data: st.Data
     ]
     assert list(rr.calls(g.to_move, bidder)) == accepted
     assert rr.n_calls == len(accepted)
+
+
+def test_a_bool_is_never_a_seat() -> None:
+    """``True == 1``, but a bid or call by ``True`` is refused (``play.seat``), on the
+    verdict's plain-round shortcut too: at the opening and over a standing bid."""
+    for vid in ("openspiel-liars-dice", "italian", "spanish"):
+        v = load_variant(vid)
+        rr = round_rules(v.rules, (2, 2), False, 1, None, frozenset())
+        for bids in ((), (Bid(0, 1, 2),)):
+            assert rr.verdict(1, bids, Bid(1, 2, 3)) is None
+            refusal = rr.verdict(1, bids, Bid(True, 2, 3))  # type: ignore[arg-type]
+            assert refusal is not None and refusal[0] == "play.seat", (vid, bids)
