@@ -2,6 +2,8 @@
 #   make spec   builds the docs environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
 #   make test   builds the environment with the test extras and peers and runs the whole suite
 #               (in parallel: WORKERS=auto by default, WORKERS=0 for one process)
+#   make compiled       the compiled build (mypyc, needs a C compiler) in build/compiled
+#   make test-compiled  the rules tests again, against the compiled build
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -9,7 +11,7 @@ PY     := $(BIN)/python
 # pytest-xdist workers for make test (auto: one per core); the docs tests share one worker.
 WORKERS ?= auto
 
-.PHONY: spec test lint mutants bench clean
+.PHONY: spec test lint mutants bench clean compiled test-compiled
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +49,31 @@ lint: $(VENV)/.installed
 
 test: lint
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
+
+# The compiled build: PERUDO_COMPILE=1 makes the wheel's build hook (hatch_build.py) compile
+# perudo_rules.version.COMPILED_MODULES with mypyc. The wheel goes to dist/compiled and is
+# unpacked into build/compiled, which `make test-compiled` and `make bench` put first on
+# the path; the venv and the checkout are not changed.
+COMPILED := build/compiled
+compiled: $(COMPILED)/.built
+
+$(COMPILED)/.built: $(VENV)/.installed pyproject.toml hatch_build.py $(wildcard perudo_rules/*.py)
+	rm -rf $(COMPILED) dist/compiled
+	PERUDO_COMPILE=1 $(PY) -m pip wheel --quiet --no-deps --no-build-isolation -w dist/compiled .
+	$(PY) -m pip install --quiet --no-deps --target $(COMPILED) dist/compiled/perudo_rules-*.whl
+	touch $@
+
+# The rules tests (scenarios, properties, the step API, the fast path, the front ends and
+# the differential tests) against the compiled build; PERUDO_EXPECT_COMPILED makes
+# tests/test_compiled.py fail unless every module of COMPILED_MODULES is compiled.
+COMPILED_TESTS ?= tests/test_compiled.py tests/test_scenarios.py tests/test_properties.py \
+  tests/test_stateful.py tests/test_kernel.py tests/test_engine.py tests/test_fastplay.py \
+  tests/test_frontends.py tests/test_visibility.py tests/test_openspiel_diff.py \
+  tests/test_textarena_diff.py tests/test_openspiel.py tests/test_pettingzoo.py \
+  tests/test_record.py tests/test_gamejson.py tests/test_bots.py tests/test_simulate.py README.md
+test-compiled: compiled
+	PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(COMPILED):$(CURDIR) PERUDO_EXPECT_COMPILED=1 \
+	  $(PY) -m pytest -n $(WORKERS) --dist loadgroup -p no:cacheprovider $(COMPILED_TESTS)
 
 mutants: $(VENV)/.installed
 	$(PY) .ci/mutants.py

@@ -319,6 +319,20 @@ MUTANTS: tuple[Mutant, ...] = (
         "self.plain = True",
     ),
     Mutant(
+        "fast-verdict-takes-the-standing-bid",
+        "the verdict's plain-round shortcut accepts the standing bid itself as a raise",
+        K,
+        "if standing is not None and rank > standing:",
+        "if standing is not None and rank >= standing:",
+    ),
+    Mutant(
+        "fast-verdict-ignores-the-seat-type",
+        "the verdict's plain-round shortcut takes a bool as the seat to move",
+        K,
+        "if self.plain and p == to_move and type(p) is int:",
+        "if self.plain and p == to_move:",
+    ),
+    Mutant(
         "raise-window-ignores-lock",
         "the listed raises ignore the palifico face lock",
         K,

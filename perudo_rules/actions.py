@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from perudo_rules.errors import ActionSyntaxError
+from perudo_rules.frozen import pickle_by_fields
 from perudo_rules.limits import MAX_BID_QUANTITY, MAX_FACES
 
 __all__ = [
@@ -79,9 +80,9 @@ class Bid:
         return cls(player, int(m[1]), int(m[2]))
 
 
-_set_bid_player = Bid.__dict__["player"].__set__
-_set_bid_quantity = Bid.__dict__["quantity"].__set__
-_set_bid_face = Bid.__dict__["face"].__set__
+_set_bid_player = vars(Bid)["player"].__set__
+_set_bid_quantity = vars(Bid)["quantity"].__set__
+_set_bid_face = vars(Bid)["face"].__set__
 
 
 def bid_unchecked(player: int, quantity: int, face: int) -> Bid:
@@ -115,6 +116,8 @@ class Calza:
 
 
 Action = Bid | Dudo | Calza
+for _cls in (Bid, Dudo, Calza):
+    pickle_by_fields(_cls)
 
 
 def _shown(text: object) -> str:

@@ -23,6 +23,7 @@ from types import ModuleType
 from perudo_rules.commands import check, conform, play, referee, scenarios, simulate, variants
 from perudo_rules.errors import PerudoError
 from perudo_rules.safetext import printable
+from perudo_rules.version import __version__, build
 
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
@@ -46,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="perudo-rules",
         description="The reference rules of Perudo: editions, checks and comparisons.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"perudo-rules {__version__} ({build})",
+        help="print the version and the build (pure Python or compiled) and exit",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from perudo_rules.actions import Action, Bid, Dudo
 from perudo_rules.game import Game, RoundRecord, round_outcome
 from perudo_rules.kernel import round_rules
-from perudo_rules.start import opening, roll_cups, seats_verdict
+from perudo_rules.start import Seed, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play"]
@@ -84,17 +84,21 @@ def step_play(variant: Variant, players: int, rng: random.Random) -> Game:
     return game
 
 
-def play(variant: Variant, players: int, rng: random.Random, record: bool = False) -> RandomGame:
+def play(
+    variant: Variant, players: object, rng: random.Random, record: bool = False
+) -> RandomGame:
     """One random game, the same as :func:`step_play` with the same ``rng`` state, fast.
 
     ``record=True`` also returns every round (as the step API's ``RoundRecord``). Every
     rule comes from the kernel's :class:`~perudo_rules.kernel.RoundRules` of each round;
-    this loop only draws among the ranks and calls it opens.
+    this loop only draws among the ranks and calls it opens. ``players`` is an ``int`` the
+    edition allows, else ``ValueError`` (:func:`~perudo_rules.start.seats_verdict`).
     """
     rules = variant.rules
     bad = seats_verdict(rules, players, variant.id)
     if bad is not None:
         raise ValueError(bad.message)
+    assert isinstance(players, int)  # seats_verdict refuses anything but an int
     rand = rng.random
     faces = rules.dice_faces
     first, dice = opening(rules, players, rng)
@@ -176,7 +180,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
 
 
 def random_games(
-    variant: Variant, players: int, games: int, seed: int | None = None
+    variant: Variant, players: int, games: int, seed: Seed = None
 ) -> RandomGames:
     """Play ``games`` random games from one ``random.Random(seed)`` stream and total them."""
     if games < 0:

@@ -14,13 +14,15 @@ every action. Every refusal names its rule id: a knob path, or a fixed rule of
 
 from __future__ import annotations
 
+import _random
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, cast
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction
+from perudo_rules.frozen import install_builder, pickle_by_fields
 from perudo_rules.kernel import (
     RoundRules,
     Settlement,
@@ -33,7 +35,7 @@ from perudo_rules.legal import LegalActions
 from perudo_rules.messages import Refusal
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
-from perudo_rules.start import opening, roll_cups, seats_verdict
+from perudo_rules.start import Seed, given_cups, given_start, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -46,8 +48,6 @@ __all__ = [
     "round_outcome",
 ]
 
-
-_T = TypeVar("_T")
 
 
 def roll_die(rng: random.Random, faces: int) -> int:
@@ -85,6 +85,38 @@ class RoundResult:
     lost: tuple[int, ...] = ()
     shown_count: int = 0
 
+    @staticmethod
+    def _build(
+        *,
+        kind: str,
+        bid: Bid,
+        count: int,
+        loser: int | None,
+        gainer: int | None,
+        revealed: tuple[int, ...],
+        shown: tuple[tuple[int, ...], ...],
+        next_player: int | None,
+        caller: int | None,
+        next_palifico: bool,
+        lost: tuple[int, ...],
+        shown_count: int,
+    ) -> RoundResult:
+        """A result from every field, without ``__init__`` (as :meth:`Game._build`)."""
+        r: RoundResult = RoundResult.__new__(RoundResult)
+        object.__setattr__(r, "kind", kind)
+        object.__setattr__(r, "bid", bid)
+        object.__setattr__(r, "count", count)
+        object.__setattr__(r, "loser", loser)
+        object.__setattr__(r, "gainer", gainer)
+        object.__setattr__(r, "revealed", revealed)
+        object.__setattr__(r, "shown", shown)
+        object.__setattr__(r, "next_player", next_player)
+        object.__setattr__(r, "caller", caller)
+        object.__setattr__(r, "next_palifico", next_palifico)
+        object.__setattr__(r, "lost", lost)
+        object.__setattr__(r, "shown_count", shown_count)
+        return r
+
 
 @dataclass(frozen=True, slots=True)
 class RoundRecord:
@@ -105,6 +137,30 @@ class RoundRecord:
         default=None, init=False, compare=False, repr=False
     )
     _hash: int | None = field(default=None, init=False, compare=False, repr=False)
+
+    @staticmethod
+    def _build(
+        *,
+        round: int,
+        first_player: int,
+        palifico: bool,
+        dice: tuple[tuple[int, ...], ...],
+        actions: tuple[Action, ...],
+        result: RoundResult,
+        palifico_used: frozenset[int],
+    ) -> RoundRecord:
+        """A record from every field, without ``__init__`` (as :meth:`Game._build`)."""
+        r: RoundRecord = RoundRecord.__new__(RoundRecord)
+        object.__setattr__(r, "round", round)
+        object.__setattr__(r, "first_player", first_player)
+        object.__setattr__(r, "palifico", palifico)
+        object.__setattr__(r, "dice", dice)
+        object.__setattr__(r, "actions", actions)
+        object.__setattr__(r, "result", result)
+        object.__setattr__(r, "palifico_used", palifico_used)
+        object.__setattr__(r, "_views", None)
+        object.__setattr__(r, "_hash", None)
+        return r
 
     def __hash__(self) -> int:
         # by value, computed once: records are shared by every later position and used
@@ -225,7 +281,7 @@ def round_outcome(
     shown = tuple([dice[x] for x in order])
     # every cup lifted: the table sees the true count (no second count on the hot path)
     seen = count if len(order) == rr.alive else rr.shown_count(shown, bid.face)
-    result = _make_result(
+    result = RoundResult._build(
         kind="dudo" if dudo else "calza",
         bid=bid,
         count=count,
@@ -280,91 +336,114 @@ class Game:
         cls,
         variant: Variant,
         dice: Sequence[Sequence[int]],
-        first_player: int,
+        first_player: object,
         palifico: bool = False,
-        round: int = 1,
-        palifico_used: Iterable[int] = (),
+        round: object = 1,
+        palifico_used: Iterable[object] = (),
     ) -> Game:
         """An explicit position at the start of a round (``ValueError`` if it is invalid).
 
         ``dice`` has one list per seat, its length that seat's dice (``[]`` = out).
         ``palifico=True`` makes ``first_player`` (who must hold one die) open a
         palifico round; ``palifico_used`` lists seats that already had theirs.
+        ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
+        float, a string) is refused, never coerced (hence typed ``object``).
         """
         rules = variant.rules
-        cups = _cups(dice, rules.dice_faces)
-        bad = seats_verdict(rules, len(cups), variant.id)
-        if bad is not None:
-            raise ValueError(bad.message)
-        for seat, cup in enumerate(cups):
-            if len(cup) > rules.dice_max_per_player:
-                raise ValueError(
-                    f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
-                )
-        n = len(cups)
+        cups, first, round_no, used = given_start(
+            rules, variant.id, dice, first_player, palifico, round, palifico_used
+        )
         counts = tuple(len(c) for c in cups)
-        if sum(1 for c in counts if c) < 2:
-            raise ValueError("at least two seats must hold dice")
-        _whole(first_player, "first_player")
-        if not (0 <= first_player < n and counts[first_player]):
-            raise ValueError(f"first player {first_player} is not a seat with dice")
-        if _whole(round, "round") < 1:
-            raise ValueError("rounds are numbered from 1")
-        used = frozenset(_whole(s, "a palifico_used seat") for s in palifico_used)
-        if any(not 0 <= s < n for s in used):
-            raise ValueError("palifico_used names a seat that does not exist")
-        if palifico:
-            if not rules.palifico_enabled:
-                raise ValueError(f"{variant.id} has no palifico rounds")
-            if counts[first_player] != 1:
-                raise ValueError("a palifico round is opened by a seat holding exactly one die")
-            used = used | {first_player}
-        owner = first_player if palifico else None
+        owner = first if palifico else None
         return cls(
             variant=variant,
             dice=cups,
             dice_counts=counts,
-            to_move=first_player,
+            to_move=first,
             palifico=palifico,
             palifico_player=owner,
-            round=round,
+            round=round_no,
             palifico_used=used,
-            first_player=first_player,
-            _rules_in_play=round_rules(rules, counts, palifico, round, owner, used),
+            first_player=first,
+            _rules_in_play=round_rules(rules, counts, palifico, round_no, owner, used),
         )
 
     @classmethod
-    def new(cls, variant: Variant, players: int, seed: int | None = None) -> Game:
+    def new(cls, variant: Variant, players: object, seed: Seed = None) -> Game:
         """A new game: every seat holds ``dice.per_player`` dice, rolled from ``seed``.
 
         ``random.Random(seed)`` first settles who opens (the edition's roll-off,
         ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
+        ``players`` is an ``int`` the edition allows, else ``ValueError`` (typed ``object``:
+        :func:`~perudo_rules.start.seats_verdict` checks it).
         """
         rules = variant.rules
         bad = seats_verdict(rules, players, variant.id)
         if bad is not None:
             raise ValueError(bad.message)
-        first, cups = opening(rules, players, random.Random(seed))
+        assert isinstance(players, int)  # seats_verdict refuses anything but an int
+        # for an int seed, random.Random's C base draws the very same stream (Random.seed
+        # hands an int to it unchanged), and is made in less time
+        rng = _random.Random(seed) if type(seed) is int else random.Random(seed)
+        first, cups = opening(rules, players, cast(random.Random, rng))
         if cls is not Game:
             return cls.start(variant, cups, first)
         counts = (rules.dice_per_player,) * players
         used: frozenset[int] = frozenset()
         # The dice are valid by construction: skip start()'s checks.
-        return _make_game(
-            variant=variant,
-            dice=cups,
-            dice_counts=counts,
-            to_move=first,
-            bids=(),
-            palifico=False,
-            palifico_player=None,
-            round=1,
-            palifico_used=used,
-            history=(),
-            last_result=None,
-            winner=None,
-            first_player=first,
+        return Game._build(  # every field, named
+            variant=variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=False, palifico_player=None, round=1, palifico_used=used, history=(),
+            last_result=None, winner=None, first_player=first,
             rules_in_play=round_rules(rules, counts, False, 1, None, used),
+        )
+
+    @staticmethod
+    def _build(
+        *,
+        variant: Variant,
+        dice: tuple[tuple[int, ...], ...],
+        dice_counts: tuple[int, ...],
+        to_move: int | None,
+        bids: tuple[Bid, ...],
+        palifico: bool,
+        palifico_player: int | None,
+        round: int,
+        palifico_used: frozenset[int],
+        history: tuple[RoundRecord, ...],
+        last_result: RoundResult | None,
+        winner: int | None,
+        first_player: int | None,
+        rules_in_play: RoundRules | None,
+    ) -> Game:
+        """A game from every field, without ``__init__`` (perudo_rules.frozen: the compiled
+        build's form; pure Python replaces it with a generated one)."""
+        g: Game = Game.__new__(Game)
+        object.__setattr__(g, "variant", variant)
+        object.__setattr__(g, "dice", dice)
+        object.__setattr__(g, "dice_counts", dice_counts)
+        object.__setattr__(g, "to_move", to_move)
+        object.__setattr__(g, "bids", bids)
+        object.__setattr__(g, "palifico", palifico)
+        object.__setattr__(g, "palifico_player", palifico_player)
+        object.__setattr__(g, "round", round)
+        object.__setattr__(g, "palifico_used", palifico_used)
+        object.__setattr__(g, "history", history)
+        object.__setattr__(g, "last_result", last_result)
+        object.__setattr__(g, "winner", winner)
+        object.__setattr__(g, "first_player", first_player)
+        object.__setattr__(g, "_rules_in_play", rules_in_play)
+        return g
+
+    @staticmethod
+    def _after_bid(src: Game, *, to_move: int | None, bids: tuple[Bid, ...]) -> Game:
+        """``src`` with another player to move and bids: all a bid changes (as ``_build``)."""
+        s = src
+        return Game._build(
+            variant=s.variant, dice=s.dice, dice_counts=s.dice_counts, to_move=to_move,
+            bids=bids, palifico=s.palifico, palifico_player=s.palifico_player, round=s.round,
+            palifico_used=s.palifico_used, history=s.history, last_result=s.last_result,
+            winner=s.winner, first_player=s.first_player, rules_in_play=s._rules_in_play,
         )
 
     # --- derived views ------------------------------------------------------------------
@@ -472,7 +551,7 @@ class Game:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view);
         with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
         rr = self._rules_in_play if self.winner is None else None
-        return LegalActions(rr, self.to_move, self.bids, self.is_legal, seat)
+        return LegalActions.of(rr, self.to_move, self.bids, seat)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
@@ -490,8 +569,9 @@ class Game:
 
     # --- transitions --------------------------------------------------------------------
 
-    def apply(self, action: Action) -> Game:
-        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken."""
+    def apply(self, action: object) -> Game:
+        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken
+        (for anything that is not a :class:`Bid`, :class:`Dudo` or :class:`Calza` too)."""
         rr = self._rules_in_play
         to_move = self.to_move
         # no round rules: awaiting a roll or over (violation() says which)
@@ -503,7 +583,8 @@ class Game:
         assert rr is not None and to_move is not None
         if type(action) is Bid:
             # the same round: only the player to move and the bids change
-            return _after_bid(self, to_move=rr.successor[action.player], bids=(*self.bids, action))
+            nxt = rr.successor[action.player]
+            return Game._after_bid(self, to_move=nxt, bids=(*self.bids, action))
         assert type(action) is Dudo or type(action) is Calza
         return self._resolve(rr, action, to_move)
 
@@ -511,7 +592,7 @@ class Game:
         dice = self.dice
         result, s = round_outcome(rr, dice, self.bids[-1], action, to_move)
         assert self.first_player is not None
-        record = _make_record(
+        record = RoundRecord._build(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
@@ -520,27 +601,18 @@ class Game:
             result=result,
             palifico_used=self.palifico_used,
         )
-        return _make_game(
-            variant=self.variant,
-            dice=(_EMPTY,) * len(s.counts),
-            dice_counts=s.counts,
-            to_move=None,
-            bids=self.bids,
-            palifico=s.next_palifico,
-            palifico_player=s.next_player if s.next_palifico else None,
-            round=self.round,
-            palifico_used=s.used,
-            history=(*self.history, record),
-            last_result=result,
-            winner=s.winner,
-            first_player=self.first_player,
-            rules_in_play=None,
+        return Game._build(  # every field, named
+            variant=self.variant, dice=(_EMPTY,) * len(s.counts), dice_counts=s.counts,
+            to_move=None, bids=self.bids, palifico=s.next_palifico,
+            palifico_player=s.next_player if s.next_palifico else None, round=self.round,
+            palifico_used=s.used, history=(*self.history, record), last_result=result,
+            winner=s.winner, first_player=self.first_player, rules_in_play=None,
         )
 
     def roll(
         self,
         dice: Sequence[Sequence[int]] | None = None,
-        seed: int | None = None,
+        seed: Seed = None,
         rng: random.Random | None = None,
     ) -> Game:
         """Start the next round: with explicit ``dice`` (one list per seat, ``[]`` for out
@@ -555,7 +627,7 @@ class Game:
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
-            cups = _cups(dice, faces)
+            cups = given_cups(dice, faces)
             if len(cups) != len(counts):
                 raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
             for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
@@ -566,21 +638,11 @@ class Game:
         nxt = self.round + 1
         pal, owner = self.palifico, self.palifico_player
         rr = round_rules(rules, counts, pal, nxt, owner, self.palifico_used)
-        return _make_game(
-            variant=self.variant,
-            dice=cups,
-            dice_counts=counts,
-            to_move=first,
-            bids=(),
-            palifico=pal,
-            palifico_player=owner,
-            round=nxt,
-            palifico_used=self.palifico_used,
-            history=self.history,
-            last_result=self.last_result,
-            winner=None,
-            first_player=first,
-            rules_in_play=rr,
+        return Game._build(  # every field, named
+            variant=self.variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=pal, palifico_player=owner, round=nxt, palifico_used=self.palifico_used,
+            history=self.history, last_result=self.last_result, winner=None,
+            first_player=first, rules_in_play=rr,
         )
 
     # --- views for one seat -------------------------------------------------------------
@@ -619,77 +681,15 @@ class Game:
         return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
 
 
-# --- checking explicit input ----------------------------------------------------------
-
-
-def _whole(value: object, what: str) -> int:
-    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``."""
-    if type(value) is not int:
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
-def _cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
-    """``dice`` (one sequence of faces per seat) as tuples; ``ValueError`` unless every die
-    is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two seats)."""
-    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
-    cups = []
-    for seat, cup in enumerate(dice):
-        if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
-            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
-        for d in cup:
-            if type(d) is not int or not 1 <= d <= faces:
-                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
-        cups.append(tuple(cup))
-    return tuple(cups)
-
-
-# --- fast construction --------------------------------------------------------------------
-# The transitions build one Game per action; setting the slots directly (each field's
-# descriptor) costs half the dataclass ``__init__``. The builders are generated from the
-# fields, as dataclasses generates ``__init__``: every field they take is a required
-# keyword-only parameter, so a call names each field it sets, and a new field is taken
-# (or copied) without editing them. The result is the same frozen value;
-# tests/test_engine.py checks that.
-
-
-def _keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., _T]:
-    """A constructor of the slotted dataclass ``cls`` without its ``__init__``.
-
-    Without ``changes``: each field with ``init`` is a required keyword-only parameter
-    (named without a leading ``_``). With ``changes`` (field names): the first argument is
-    an instance to copy, and only those fields are keyword-only parameters (the bid
-    transition changes two fields; naming 14 costs a tenth of the step). Fields without
-    ``init`` get their defaults.
-    """
-    changed = None if changes is None else set(changes.split())
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    params = [] if changed is None else ["src"]
-    params.append("*")
-    lines = ["    obj = new(cls)"]
-    for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
-        env[f"set_{f.name}"] = cls.__dict__[f.name].__set__
-        if not f.init:
-            assert f.default is not MISSING, f"{cls.__name__}.{f.name} needs a default"
-            value = f"default_{f.name}"
-            env[value] = f.default
-        elif changed is None or f.name in changed:
-            value = f.name.lstrip("_")
-            params.append(value)
-        else:
-            value = f"src.{f.name}"
-        lines.append(f"    set_{f.name}(obj, {value})")
-    assert changed is None or changed <= {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    source = "\n".join([f"def build({', '.join(params)}):", *lines, "    return obj", ""])
-    exec(source, env)  # generated from the field names above, as dataclasses does
-    build: Callable[..., _T] = env["build"]
-    build.__qualname__ = build.__name__ = f"_make_{cls.__name__}"
-    build.__doc__ = f"``{cls.__name__}(...)`` from named fields, fast (``{changes or 'all'}``)."
-    return build
-
-
-_make_game = _keyword_builder(Game)
-_after_bid = _keyword_builder(Game, changes="to_move bids")
-_make_result = _keyword_builder(RoundResult)
-_make_record = _keyword_builder(RoundRecord)
+# --- fast construction (perudo_rules.frozen) -----------------------------------------------
+# The transitions build one Game per action (and a result and a record per round) without
+# the dataclass ``__init__``: in pure Python with builders generated from the fields (these
+# calls replace the hand-written ``_build`` and ``_after_bid``), in the compiled build with
+# those, which mypyc turns into plain stores. Either way the result is the same frozen
+# value (tests/test_compiled.py checks that in both builds).
+install_builder(Game, "_build")
+install_builder(Game, "_after_bid", changes="to_move bids")
+install_builder(RoundResult, "_build")
+install_builder(RoundRecord, "_build")
+for _cls in (RoundResult, RoundRecord, PastRound, Observation, Game):
+    pickle_by_fields(_cls)

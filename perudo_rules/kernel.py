@@ -57,7 +57,7 @@ The module is plain typed Python that ``mypyc`` compiles (``make bench`` measure
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.limits import MAX_BID_QUANTITY
@@ -157,12 +157,14 @@ class RoundRules:
         "_calls",
         "_lost",
         "_offers",
+        "_orders",
         "after_caller",
         "alive",
         "ban_later",
         "ban_open",
         "counts",
         "direction",
+        "first_round",
         "locked",
         "n_calls",
         "one_die",
@@ -190,6 +192,7 @@ class RoundRules:
         self.rules = rules
         self.counts = counts
         self.palifico = palifico
+        self.first_round = first_round
         self.palifico_player = palifico_player
         self.used = used
         self.direction = direction = rules.direction
@@ -225,10 +228,17 @@ class RoundRules:
         self._lost: dict[int, tuple[int, ...]] = {}
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._offers: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._orders: dict[int, tuple[int, ...]] = {}
         alive = [s for s, c in enumerate(counts) if c]
         self.alive = len(alive)  # calza.min_players
         # who may call is the same number of seats for any (player to move, bidder) pair
         self.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # pickled as the key it is built from (round_rules rebuilds it, or finds it cached)
+        round_no = 1 if self.first_round else 2
+        key = (self.rules, self.counts, self.palifico, round_no, self.palifico_player, self.used)
+        return round_rules, key
 
     # --- bids ---------------------------------------------------------------------------
 
@@ -286,10 +296,11 @@ class RoundRules:
         """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid):
         ``None``, or the :class:`~perudo_rules.messages.Refusal` (rule, message id and
         the values of its sentence), built only when refusing."""
-        if bid.player != to_move:
-            seats = {"to_move": to_move, "seat": given(bid.player)}
+        fields: Any = bid  # its fields as given: a Bid may hold anything (Bid(0, 1.0, 2))
+        if fields.player != to_move:
+            seats = {"to_move": to_move, "seat": given(fields.player)}
             return Refusal("play.turn", "not-your-turn", seats)
-        q, f = bid.quantity, bid.face
+        q, f = fields.quantity, fields.face
         table = self.table
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
             return Refusal(
@@ -440,13 +451,33 @@ class RoundRules:
     def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal | None:
         """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round:
         ``None``, or the :class:`~perudo_rules.messages.Refusal`."""
+        # the fields as given (``Any``): an action may hold anything, a float seat too, and
+        # is refused for it below (the compiled build would check them on reading as ints)
+        fields: Any = action
         if type(action) is Bid:
-            if self._not_a_seat(action.player):
-                return Refusal("play.seat", "seat-without-dice", {"seat": given(action.player)})
+            p = fields.player
+            if self.plain and p == to_move and type(p) is int:
+                # the common case at once: in a plain round every rank of the table above
+                # the standing bid is a raise (and every rank opens, without a ban on
+                # opening with wilds); anything else is decided in full below
+                q, f = fields.quantity, fields.face
+                if type(q) is int and type(f) is int:
+                    rank_of = self.table.rank_of
+                    rank = rank_of.get((q, f))
+                    if rank is not None:
+                        if bids:
+                            cur = bids[-1]
+                            standing = rank_of.get((cur.quantity, cur.face))
+                            if standing is not None and rank > standing:
+                                return None
+                        elif not self.ban_open:
+                            return None
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
             return self.bid_verdict(to_move, bids[-1] if bids else None, action)
         if type(action) is Dudo or type(action) is Calza:
-            if self._not_a_seat(action.player):
-                return Refusal("play.seat", "seat-without-dice", {"seat": given(action.player)})
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
             if not bids:
                 code = "dudo-without-bid" if type(action) is Dudo else "calza-without-bid"
                 return Refusal("play.bid_needed", code, {})
@@ -480,24 +511,28 @@ class RoundRules:
         or ``challenge.exact: others_lose`` the settlement needs the true count, so every
         cup is lifted (else the dice lost would tell what the closed cups hold)."""
         counts = self.counts
-        n = len(counts)
-        direction = self.direction
-        start = caller + direction if dudo else caller
-        order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
+        key = caller if dudo else -1 - caller
+        every = self._orders.get(key)  # every cup with dice, in the order they are lifted
+        if every is None:
+            n = len(counts)
+            direction = self.direction
+            start = caller + direction if dudo else caller
+            order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
+            every = self._orders[key] = tuple(order)
         rules = self.rules
         reached = rules.challenge_early_stop
         unreachable = rules.challenge_stop_when_unreachable
         if dudo and self.one_die and (reached or unreachable):
             running = 0
             down = sum(counts)
-            for i, s in enumerate(order):
+            for i, s in enumerate(every):
                 running += count_matching((dice[s],), bid.face, self.wild)
                 down -= counts[s]
                 if (reached and running >= bid.quantity) or (
                     unreachable and running + down < bid.quantity
                 ):
-                    return tuple(order[: i + 1])
-        return tuple(order)
+                    return every[: i + 1]
+        return every
 
     def shown_count(self, shown: Sequence[tuple[int, ...]], face: int) -> int:
         """The dice among the lifted cups ``shown`` that count as ``face``: the only count

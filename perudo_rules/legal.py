@@ -7,7 +7,7 @@ only indexes them without building every action.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import overload
 
 from perudo_rules.actions import Action, Bid, bid_unchecked
@@ -24,50 +24,92 @@ class LegalActions(Sequence[Action]):
     (``in`` is :meth:`Game.is_legal`); nothing is built until asked for.
     The kernel decides which ranks and calls are open
     (:meth:`RoundRules.raise_ranks <perudo_rules.kernel.RoundRules.raise_ranks>`,
-    :meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>`).
+    :meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>`) and what ``in``
+    accepts (:meth:`RoundRules.verdict <perudo_rules.kernel.RoundRules.verdict>`).
+
+    A view depends only on the round's rules, the player to move and the standing bid,
+    so :meth:`of` shares one view among all the positions that have them in common (a
+    view is immutable; the bids it hands out are built once, on first use).
     """
 
-    __slots__ = ("_extras", "_is_legal", "_nb", "_ranks", "_seat", "_table", "_to_move")
+    __slots__ = (
+        "_extras", "_made", "_nb", "_ranks", "_rr", "_seat", "_standing", "_table", "_to_move",
+    )
 
     def __init__(
         self,
         rr: RoundRules | None,
         to_move: int | None,
         bids: Sequence[Bid],
-        is_legal: Callable[[object], bool],
         seat: int | None = None,
     ) -> None:
         """The view of a round (``rr``: ``None`` between rounds and once over) with
-        ``to_move`` to move after ``bids``; ``in`` asks ``is_legal`` (the game's).
-        With ``seat``, only that seat's actions, in the same order (``in`` too)."""
-        self._is_legal = is_legal
+        ``to_move`` to move after ``bids``. With ``seat``, only that seat's actions, in the
+        same order (``in`` too)."""
         self._seat = seat
-        self._extras: tuple[Action, ...] = ()
+        self._made: dict[int, Action] = {}
+        ranks: Sequence[int]
         if to_move is None or rr is None:
+            self._rr: RoundRules | None = None
+            self._standing: tuple[Bid, ...] = ()
             self._to_move = 0
             self._table: tuple[tuple[int, int], ...] = ()
             self._ranks: Sequence[int] = ()
+            self._extras: tuple[Action, ...] = ()
             self._nb = 0
             return
-        self._to_move = to_move
         table = rr.table
-        self._table = table.bids
         if bids:
             cur = bids[-1]
             key = (cur.quantity, cur.face)
             rank = table.rank_of.get(key)
             if rank is None:  # the real bid lies beyond the table: its floor and itself
-                self._ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
+                ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
+            elif rr.plain:  # the kernel says every higher rank is open (raise_ranks' range)
+                ranks = range(rank + 1, table.size)
             else:
-                self._ranks = rr.raise_ranks(to_move, rank)
-            self._extras = rr.calls(to_move, cur.player)
+                ranks = rr.raise_ranks(to_move, rank)
+            extras = rr.calls(to_move, cur.player)
+            self._standing = (cur,)  # all the kernel's verdicts read of the bids
         else:
-            self._ranks = rr.opening_ranks
+            ranks = rr.opening_ranks
+            extras = ()
+            self._standing = ()
         if seat is not None:
             if seat != to_move:
-                self._ranks = ()
-            self._extras = tuple([a for a in self._extras if a.player == seat])
-        self._nb = len(self._ranks)
+                ranks = ()
+            extras = tuple([a for a in extras if a.player == seat])
+        self._rr = rr
+        self._to_move = to_move
+        self._table = table.bids
+        self._ranks = ranks
+        self._extras = extras
+        self._nb = len(ranks)
+
+    @classmethod
+    def of(
+        cls,
+        rr: RoundRules | None,
+        to_move: int | None,
+        bids: Sequence[Bid],
+        seat: int | None = None,
+    ) -> LegalActions:
+        """``LegalActions(rr, to_move, bids, seat)``, the same view for every position of
+        the round with this player to move and this standing bid (kept in a bounded table;
+        a view for one ``seat`` is made anew)."""
+        if rr is None or to_move is None or seat is not None:
+            return cls(rr, to_move, bids, seat)
+        if bids:
+            cur = bids[-1]
+            key = (id(rr), to_move, cur.player, cur.quantity, cur.face)
+        else:
+            key = (id(rr), to_move, -1, 0, 0)
+        view = _VIEWS.get(key)
+        if view is None or view._rr is not rr:  # (a view keeps its rr: no id is reused)
+            if len(_VIEWS) >= _VIEWS_MAX:
+                _VIEWS.clear()
+            view = _VIEWS[key] = cls(rr, to_move, bids)
+        return view
 
     @property
     def bid_ranks(self) -> Sequence[int]:
@@ -83,9 +125,12 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
         nb = self._nb
-        if type(i) is int and 0 <= i < nb:  # the common case first: a bid
-            q, f = self._table[self._ranks[i]]
-            return bid_unchecked(self._to_move, q, f)
+        if type(i) is int and 0 <= i < nb:  # the common case first: a bid, made once
+            made = self._made.get(i)
+            if made is None:
+                q, f = self._table[self._ranks[i]]
+                made = self._made[i] = bid_unchecked(self._to_move, q, f)
+            return made
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         n = nb + len(self._extras)
@@ -110,7 +155,14 @@ class LegalActions(Sequence[Action]):
         seat = self._seat
         if seat is not None and getattr(action, "player", None) != seat:
             return False
-        return self._is_legal(action)
+        rr = self._rr
+        return rr is not None and rr.verdict(self._to_move, self._standing, action) is None
 
     def __repr__(self) -> str:
         return f"<LegalActions {len(self)} actions: {' '.join(map(str, self[:8]))}...>"
+
+
+# The shared views of LegalActions.of, by (id of the round's rules, player to move, the
+# standing bid's seat, quantity and face); cleared when full.
+_VIEWS: dict[tuple[int, int, int, int, int], LegalActions] = {}
+_VIEWS_MAX = 65_536

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from perudo_rules.frozen import pickle_by_fields
 from perudo_rules.knobs import KNOB_PATHS
 
 __all__ = ["Ruleset", "field_name"]
@@ -113,3 +114,6 @@ class Ruleset:
         if path not in KNOB_PATHS:
             raise KeyError(path)
         return getattr(self, field_name(path))
+
+
+pickle_by_fields(Ruleset)  # the compiled build's Ruleset has no dataclass slot state

@@ -45,10 +45,12 @@ from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [
+    "AUTO_WORKERS_GAMES",
     "UNIFORM",
     "Estimate",
     "GameSummary",
     "SimStats",
+    "auto_workers",
     "comparison_rows",
     "mean_interval",
     "plot",
@@ -390,6 +392,21 @@ def _run_chunk(
             )
         out.append(summarise(game))
     return out
+
+
+AUTO_WORKERS_GAMES = 400
+"""From this many games a variant on, the command line's ``simulate`` (and ``conform``,
+over its editions' random games) uses every core by default (:func:`auto_workers`):
+below it, starting the worker processes costs more than they save."""
+
+
+def auto_workers(games: int, cpus: int | None = None) -> int:
+    """The default number of worker processes for ``games`` games: one per CPU
+    (``os.cpu_count()``, or ``cpus``) from :data:`AUTO_WORKERS_GAMES` games on, else 1.
+    The result never depends on it: game ``i`` is seeded from ``(seed, i)`` alone."""
+    if games < AUTO_WORKERS_GAMES:
+        return 1
+    return max(1, min(cpus if cpus is not None else (os.cpu_count() or 1), MAX_WORKERS))
 
 
 class _Bar:

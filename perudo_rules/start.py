@@ -1,4 +1,6 @@
-"""How a game starts: the seat count, who opens, the deal (the rules kernel's first step).
+"""How a game starts: the seat count, who opens, the deal (the rules kernel's first step),
+and the checks of an explicit position's dice and numbers (:meth:`Game.start
+<perudo_rules.game.Game.start>`, :meth:`Game.roll <perudo_rules.game.Game.roll>`).
 
 Every function names its rule ids, as :mod:`perudo_rules.kernel` does; the kernel's rule
 map lists them. Plain typed Python, like the kernel.
@@ -13,13 +15,20 @@ from perudo_rules.messages import Param, Refusal, given
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
+    "Seed",
     "cut_cups",
+    "given_cups",
     "opening",
     "opening_verdict",
     "roll_cups",
     "roll_off",
     "seats_verdict",
+    "whole_number",
 ]
+
+Seed = int | float | str | bytes | bytearray | None
+"""A seed, as :class:`random.Random` takes one (``Game.new(seed=...)``, ``Game.roll``,
+:func:`~perudo_rules.fastplay.random_games`): the same seed, the same game, anywhere."""
 
 
 def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal | None:
@@ -119,3 +128,75 @@ def opening_verdict(
     if rules.setup_first_player != "roll_off" and first_player != 0:
         return Refusal("setup.first_player", "start-first-player", {"seat": first_player})
     return None
+
+
+# --- explicit input (Game.start, Game.roll) ----------------------------------------------
+
+
+def whole_number(value: object, what: str) -> int:
+    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``
+    naming ``what``."""
+    if type(value) is not int:
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def given_cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
+    """Explicit ``dice`` (one sequence of faces per seat) as tuples; ``ValueError`` unless
+    every die is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two
+    seats)."""
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
+        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
+    cups = []
+    for seat, cup in enumerate(dice):
+        if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
+            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
+        for d in cup:
+            if type(d) is not int or not 1 <= d <= faces:
+                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
+        cups.append(tuple(cup))
+    return tuple(cups)
+
+
+def given_start(
+    rules: Ruleset,
+    edition: str,
+    dice: object,
+    first_player: object,
+    palifico: bool,
+    round_no: object,
+    palifico_used: Iterable[object],
+) -> tuple[tuple[tuple[int, ...], ...], int, int, frozenset[int]]:
+    """An explicit start of a round (:meth:`Game.start <perudo_rules.game.Game.start>`),
+    checked: the cups, who opens, the round number and the seats that have had their
+    palifico round (the opener too, in a palifico round); ``ValueError`` naming what is
+    wrong (the seat count as :func:`seats_verdict` says, nothing coerced)."""
+    cups = given_cups(dice, rules.dice_faces)
+    bad = seats_verdict(rules, len(cups), edition)
+    if bad is not None:
+        raise ValueError(bad.message)
+    for seat, cup in enumerate(cups):
+        if len(cup) > rules.dice_max_per_player:
+            raise ValueError(
+                f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
+            )
+    n = len(cups)
+    counts = tuple(len(c) for c in cups)
+    if sum(1 for c in counts if c) < 2:
+        raise ValueError("at least two seats must hold dice")
+    first = whole_number(first_player, "first_player")
+    if not (0 <= first < n and counts[first]):
+        raise ValueError(f"first player {first} is not a seat with dice")
+    number = whole_number(round_no, "round")
+    if number < 1:
+        raise ValueError("rounds are numbered from 1")
+    used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
+    if any(not 0 <= s < n for s in used):
+        raise ValueError("palifico_used names a seat that does not exist")
+    if palifico:
+        if not rules.palifico_enabled:
+            raise ValueError(f"{edition} has no palifico rounds")
+        if counts[first] != 1:
+            raise ValueError("a palifico round is opened by a seat holding exactly one die")
+        used = used | {first}
+    return cups, first, number, used

@@ -651,20 +651,19 @@ def test_fast_builders_take_every_field_by_keyword_only() -> None:
     import dataclasses
     import inspect
 
-    from perudo_rules import game as engine
     from perudo_rules.game import RoundRecord, RoundResult
 
     for build, cls in (
-        (engine._make_game, Game),
-        (engine._make_result, RoundResult),
-        (engine._make_record, RoundRecord),
+        (Game._build, Game),
+        (RoundResult._build, RoundResult),
+        (RoundRecord._build, RoundRecord),
     ):
         params = inspect.signature(build).parameters.values()
         assert all(p.kind is p.KEYWORD_ONLY for p in params)
         assert [p.name for p in params] == [
             f.name.lstrip("_") for f in dataclasses.fields(cls) if f.init
         ]
-    after_bid = inspect.signature(engine._after_bid).parameters
+    after_bid = inspect.signature(Game._after_bid).parameters
     assert [(n, p.kind) for n, p in after_bid.items()] == [
         ("src", inspect.Parameter.POSITIONAL_OR_KEYWORD),
         ("to_move", inspect.Parameter.KEYWORD_ONLY),
@@ -672,4 +671,4 @@ def test_fast_builders_take_every_field_by_keyword_only() -> None:
     ]
     g = Game.start(load_variant("italian"), [[2, 3], [4]], first_player=0)
     with pytest.raises(TypeError):
-        engine._after_bid(g, 1, ())
+        Game._after_bid(g, 1, ())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from typing import Any
 from perudo_rules.commands.check import read_position
 from perudo_rules.commands.table import format_table
 from perudo_rules.conform.runner import PERFT_NODES, EditionReport, Report, conform, rule_ids
-from perudo_rules.limits import check_count
+from perudo_rules.limits import MAX_WORKERS, check_count
 from perudo_rules.perft import perft
 from perudo_rules.position import Roll
 from perudo_rules.safetext import printable
@@ -117,8 +118,11 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 3600:
         raise ValueError("--timeout is seconds per reply, more than 0 and at most 3600")
     nodes = check_count("--perft-nodes", args.perft_nodes, 0, 1_000_000)
+    # every core by default, one edition per process, when there are several editions
+    workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, len(editions))
+    check_count("--workers", workers, 1, MAX_WORKERS)
     report = conform(args.engine, editions, games=games, seed=args.seed, timeout=args.timeout,
-                     progress=progress_printer(), perft_nodes=nodes)  # fmt: skip
+                     progress=progress_printer(), perft_nodes=nodes, workers=workers)  # fmt: skip
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -173,6 +177,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--perft-nodes", type=int, default=PERFT_NODES,
                    help=f"positions each perft walk may expand ({PERFT_NODES}); it counts "
                    "the deepest published depth within them")
+    p.add_argument("--workers", type=int, default=None,
+                   help="editions run at once, each in its own process against its own copy "
+                   "of the engine (default: one per CPU, at most one per edition); the "
+                   "report is the same for any number")
     p.add_argument("--rules", action="store_true",
                    help="also list every rule id of each claimed edition with its status")
     p.add_argument("--json", action="store_true", help="print the report as JSON")

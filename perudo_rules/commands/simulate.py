@@ -11,7 +11,15 @@ from perudo_rules.commands.table import format_table
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.output import Outputs
 from perudo_rules.safetext import display_path, json_text, printable
-from perudo_rules.simulate import UNIFORM, comparison_rows, plot, plot_format, simulate
+from perudo_rules.simulate import (
+    AUTO_WORKERS_GAMES,
+    UNIFORM,
+    auto_workers,
+    comparison_rows,
+    plot,
+    plot_format,
+    simulate,
+)
 from perudo_rules.variant import load_variant
 
 __all__ = ["register"]
@@ -71,8 +79,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--workers",
         type=_non_negative,
-        default=1,
-        help="worker processes (default 1; 0 = one per CPU)",
+        default=None,
+        help=(
+            f"worker processes (0 = one per CPU; default: one per CPU from "
+            f"{AUTO_WORKERS_GAMES} games a variant on, else 1); the output is the same "
+            "for any number"
+        ),
     )
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -90,6 +102,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     check_count("--games", args.games, 1, MAX_GAMES)
+    if args.workers is None:
+        args.workers = auto_workers(args.games)
     check_count("--workers", args.workers, 0, MAX_WORKERS)
     variants = [load_variant(ref) for ref in args.variants]
     ids = [v.id for v in variants]
