@@ -189,23 +189,25 @@ class Replays:
     def set_back(self, base: Variant, other: Variant, rules: frozenset[str]) -> Variant | None:
         """``base`` with ``rules`` set to ``other``'s values, loaded as a house-rules file
         extending it would be (``None`` if that is not consistent); ``base`` itself when
-        ``rules`` is empty. The knobs the engine never reads in play (``never_read`` in
-        the knob table) are set to ``other``'s values too: they change no behaviour, and
-        the loader may need them (``calza.gain_cap`` is never above
-        ``dice.max_per_player``)."""
+        ``rules`` is empty. When that is not consistent, the knobs the engine never reads
+        in play (``never_read`` in the knob table) are set to ``other``'s values too: they
+        change no behaviour, and the loader may need them (``calza.gain_cap`` is never
+        above ``dice.max_per_player``)."""
         if not rules:
             return base
         key = (id(base), id(other), rules)
         if key not in self._made:
-            overrides = dict(base.overrides or {})
             unread = {k.path for k in KNOBS if k.never_read and base[k.path] != other[k.path]}
-            overrides.update({r: other[r] for r in rules | unread})
-            try:
-                made: Variant | None = load_variant(
-                    base.ref or base.file or base.id, overrides=overrides
-                )
-            except VariantError:
-                made = None
+            attempts = [rules] if unread <= rules else [rules, rules | unread]
+            made: Variant | None = None
+            for attempt in attempts:
+                overrides = dict(base.overrides or {})
+                overrides.update({r: other[r] for r in attempt})
+                try:
+                    made = load_variant(base.ref or base.file or base.id, overrides=overrides)
+                    break
+                except VariantError:
+                    made = None
             self._made[key] = made
         return self._made[key]
 

@@ -224,7 +224,8 @@ def _cause(
     change: ``a`` with them set to ``b``'s values agrees there with ``b``, and ``b`` with
     them set to ``a``'s with ``a``. Where one of the two counterfactual editions cannot
     be built (the loader refuses the combination), the other must agree on every point
-    of the disagreement. With a partner, the partner alone must not do it."""
+    of the disagreement (for the rule alone: a partner must keep both buildable). With a
+    partner, the partner alone must not do it."""
     points = differing(*sides)
     if not points:
         return None
@@ -244,6 +245,8 @@ def _cause(
         if flipped[0] is None and flipped[1] is None:
             return False
         if flipped[0] is None or flipped[1] is None:  # one counterfactual only
+            if len(rules) > 1:  # a partner must not just make the other one impossible
+                return False
             sig, i = (flipped[1], 1) if flipped[0] is None else (flipped[0], 0)
             return _agrees(sig, sides[1 - i], points)
         changed = points & (differing(flipped[0], sides[0]) | differing(flipped[1], sides[1]))
@@ -315,18 +318,26 @@ def _candidates(
     other: Variant,
     limits: SearchLimits,
     counter: list[int],
+    phase: int,
 ) -> Iterator[Situation]:
+    """Phase 0: the small and large positions, then new games; phase 1: the small
+    positions rolling on into a second round."""
+    setup = knob_spec(q.rule).decides == "setup"  # explicit positions never read it
+    if phase == 1:
+        if not setup:
+            yield from search_play(base, hyb, other, limits, counter, stages=(2,))
+        return
+    if not setup:
+        yield from search_play(base, hyb, other, limits, counter, stages=(0, 1))
     setup_seats = range(
         min(q.a.rules.players_min, q.b.rules.players_min),
         min(max(q.a.rules.players_max, q.b.rules.players_max), limits.setup_seats) + 1,
     )
-    if knob_spec(q.rule).decides != "setup":  # explicit positions never read a setup rule
-        yield from search_play(base, hyb, other, limits, counter)
     yield from search_setup(base, hyb, limits, setup_seats)
 
 
 def _search(
-    q: _Question, limits: SearchLimits, diverging: list[Situation]
+    q: _Question, limits: SearchLimits, diverging: list[Situation], phase: int
 ) -> tuple[Witness | None, Witness | None, int]:
     """Search both ways at once, a situation from each in turn: ``a`` against ``a`` with
     the rule set to ``b``'s value, and ``b`` against ``b`` with ``a``'s. Returns the first
@@ -341,7 +352,13 @@ def _search(
         if hyb is not None:
             counter = [0]
             ways.append(
-                (flipped, base, hyb, counter, _candidates(q, base, hyb, other, limits, counter))
+                (
+                    flipped,
+                    base,
+                    hyb,
+                    counter,
+                    _candidates(q, base, hyb, other, limits, counter, phase),
+                )
             )
     unconfirmed: Witness | None = None
 
@@ -401,10 +418,12 @@ def _every_bid(q: _Question, limits: SearchLimits) -> Witness | None:
     if plan is None:
         return None
     counter = [0]
-    for base, other in ((q.a, q.b), (q.b, q.a)):
-        hyb = q.variants.set_back(base, other, frozenset({q.rule}))
-        if hyb is None:
-            continue
+    ways = [(base, other, q.variants.set_back(base, other, frozenset({q.rule})))
+            for base, other in ((q.a, q.b), (q.b, q.a))]  # fmt: skip
+    if any(hyb is None for _, _, hyb in ways):
+        return None  # a counterfactual edition cannot be built: no proof either
+    for base, other, hyb in ways:
+        assert hyb is not None
         for cand in search_exhaustive(base, hyb, other, plan, counter):
             confirmed, _ = _confirmed(q, cand, couple=True)
             if confirmed is not None:
@@ -441,14 +460,19 @@ def _find(
     reason = no_difference_reason(a, b, rule, ids, limits, variants)
     if reason:
         return q.witness("none", None, (same, same), False, note=reason, proved=True)
-    diverging: list[Situation] = []
-    confirmed, unconfirmed, searched = _search(q, limits, diverging)
-    if confirmed is not None:
-        return dataclasses.replace(confirmed, searched=searched)
-    for cand in diverging:  # the rule alone is never the cause: with a partner?
-        confirmed, _ = _confirmed(q, cand, couple=True)
+    unconfirmed: Witness | None = None
+    searched = 0
+    for phase in (0, 1):
+        diverging: list[Situation] = []
+        confirmed, first, nodes = _search(q, limits, diverging, phase)
+        searched += nodes
+        unconfirmed = unconfirmed or first
         if confirmed is not None:
             return dataclasses.replace(confirmed, searched=searched)
+        for cand in diverging:  # the rule alone is never the cause: with a partner?
+            confirmed, _ = _confirmed(q, cand, couple=True)
+            if confirmed is not None:
+                return dataclasses.replace(confirmed, searched=searched)
     every = _every_bid(q, limits)
     if every is not None:
         return dataclasses.replace(every, searched=searched + every.searched)

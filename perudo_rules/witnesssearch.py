@@ -167,15 +167,18 @@ class _Pass:
 def _starts(v: Variant, p: _Pass, limits: SearchLimits) -> Iterator[Position]:
     """The starts of a pass: seat 0 opens; round 1 and a later round, ordinary and (when
     seat 0 holds one die) palifico rounds, with no seat or every seat having had its
-    palifico round already, and ``limits.seeds`` dice rolls."""
+    palifico round already, and ``limits.seeds`` dice rolls (the large tables: no seat
+    having had its palifico round, one roll)."""
     faces = v.rules.dice_faces
+    small = p.shape == "all"
+    useds = ((), tuple(range(p.seats))) if small else ((),)
     for counts in p.vectors():
         for round_no in (1, 2):
             for palifico in (False, True):
                 if palifico and counts[0] != 1:
                     continue
-                for used in ((), tuple(range(p.seats))):
-                    for seed in range(limits.seeds):
+                for used in useds:
+                    for seed in range(limits.seeds if small else 1):
                         rng = random.Random(seed * 7919 + sum(counts) * 31 + p.seats)
                         dice = tuple(tuple(roll_die(rng, faces) for _ in range(c)) for c in counts)
                         yield Position(
@@ -303,12 +306,15 @@ def search_play(
     other: Variant,
     limits: SearchLimits,
     counter: list[int],
+    stages: Sequence[int] = (0, 1, 2),
 ) -> Iterator[Situation]:
     """Divergences between ``base`` and ``hybrid`` over explicit positions, smallest
-    first, along steps that ``other`` (the other full edition) allows too. ``counter[0]``
-    counts the game states searched; each stage stops at its budget."""
+    first, along steps that ``other`` (the other full edition) allows too: the small,
+    large and two-round stages (``stages`` picks them: 0, 1, 2). ``counter[0]`` counts
+    the game states searched; each stage stops at its budget."""
     seen: set[Situation] = set()
-    for passes, share in _stages(base, other, limits):
+    plan = _stages(base, other, limits)
+    for passes, share in (plan[i] for i in stages):
         budget = counter[0] + share
         for p in passes:
             for start in _starts(base, p, limits):
