@@ -242,17 +242,17 @@ def _cause(
             if made is not None and sig is None:
                 return False  # the counterfactual refuses a step: no comparison here
             flipped.append(sig)
-        if flipped[0] is None and flipped[1] is None:
+        fa, fb = flipped
+        if fa is None and fb is None:
             return False
-        if flipped[0] is None or flipped[1] is None:  # one counterfactual only
+        if fa is None or fb is None:  # one counterfactual only
             if len(rules) > 1:  # a partner must not just make the other one impossible
                 return False
-            sig, i = (flipped[1], 1) if flipped[0] is None else (flipped[0], 0)
-            return _agrees(sig, sides[1 - i], points)
-        changed = points & (differing(flipped[0], sides[0]) | differing(flipped[1], sides[1]))
-        return bool(changed) and all(
-            _agrees(sig, sides[1 - i], changed) for i, sig in enumerate(flipped) if sig
-        )
+            if fa is None:
+                return fb is not None and _agrees(fb, sides[0], points)
+            return _agrees(fa, sides[1], points)
+        changed = points & (differing(fa, sides[0]) | differing(fb, sides[1]))
+        return bool(changed) and _agrees(fa, sides[1], changed) and _agrees(fb, sides[0], changed)
 
     rule = frozenset({q.rule})
     if turns(rule):

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
+from perudo_rules.divergence import NewGame
 from perudo_rules.knobs import KNOBS
 from perudo_rules.position import Position, Roll, parse_line, parse_step
 from perudo_rules.variant import differing_knobs
-from perudo_rules.witness import NewGame, Witness, find_witnesses
+from perudo_rules.witness import Witness, find_witnesses
 
 
 @pytest.fixture(scope="module")
