@@ -137,12 +137,12 @@ _ONE_DIE = (
     ReadWhen(
         "challenge.loss",
         ("one_die",),
-        otherwise="a Dudo may cost more than one die, so every cup is lifted",
+        otherwise="a Dudo may cost more than one die, and every cup is lifted",
     ),
     ReadWhen(
         "challenge.exact",
         ("challenger_loses",),
-        otherwise="an exact count costs several seats a die, so every cup is lifted",
+        otherwise="an exact count costs several seats a die, and every cup is lifted",
     ),
 )
 _LATER_ROUNDS = ReadWhen(

@@ -78,12 +78,12 @@ def alike_reason(a: Variant, b: Variant, rule: str, ids: tuple[str, str]) -> str
             values = _values(v, seats)
             if any(cond.holds(values) for cond in group.apart_when):
                 continue
-            has = " and ".join(_shown(c, values) for c in group.apart_when)
+            unless = " or ".join(_condition(c) for c in group.apart_when)
+            has = ", ".join(_shown(c, values) for c in group.apart_when)
             why = "; ".join(c.otherwise for c in group.apart_when)
             return (
                 f"{rule} differs, but {format_value(va)} and {format_value(vb)} decide alike "
-                f"unless {' or '.join(_condition(c) for c in group.apart_when)}, and {vid} has "
-                f"{has}: in {vid} {why}"
+                f"unless {unless}, and none of that holds in {vid} ({has}): in {vid} {why}"
             )
     return ""
 

@@ -140,19 +140,24 @@ class _Pass:
     """A family of starts: ``seats`` seats, the largest cup holding ``top`` dice, ``bids``
     bids a round, ``rounds`` rounds; ``shape`` is ``"all"`` (every vector of dice counts),
     ``"full"`` (every seat holding ``top``: an opening table) or ``"few"`` (one cup of
-    ``top``, the others one die)."""
+    ``top``, the others one die); ``out`` more seats are out (no dice), for seat counts
+    an edition plays with only from a larger table."""
 
     seats: int
     top: int
     bids: int
     rounds: int
     shape: str = "all"
+    out: int = 0
 
     def cost(self) -> tuple[int, ...]:
         return (self.rounds, self.seats + self.top + 2 * self.bids, self.seats, self.top)
 
     def vectors(self) -> list[tuple[int, ...]]:
         """The dice count vectors of the pass, smallest sums first."""
+        return [c + (0,) * self.out for c in self._alive()]
+
+    def _alive(self) -> list[tuple[int, ...]]:
         n, top = self.seats, self.top
         if self.shape == "full":
             return [(top,) * n]
@@ -171,7 +176,7 @@ def _starts(v: Variant, p: _Pass, limits: SearchLimits) -> Iterator[Position]:
     having had its palifico round, one roll)."""
     faces = v.rules.dice_faces
     small = p.shape == "all"
-    useds = ((), tuple(range(p.seats))) if small else ((),)
+    useds = ((), tuple(range(p.seats + p.out))) if small else ((),)
     for counts in p.vectors():
         for round_no in (1, 2):
             for palifico in (False, True):
@@ -179,7 +184,7 @@ def _starts(v: Variant, p: _Pass, limits: SearchLimits) -> Iterator[Position]:
                     continue
                 for used in useds:
                     for seed in range(limits.seeds if small else 1):
-                        rng = random.Random(seed * 7919 + sum(counts) * 31 + p.seats)
+                        rng = random.Random(seed * 7919 + sum(counts) * 31 + len(counts))
                         dice = tuple(tuple(roll_die(rng, faces) for _ in range(c)) for c in counts)
                         yield Position(
                             dice=dice,
@@ -196,9 +201,13 @@ def _stages(a: Variant, b: Variant, limits: SearchLimits) -> list[tuple[list[_Pa
     seats = shared_seats(a, b, limits)
     most = min(a.rules.dice_max_per_player, b.rules.dice_max_per_player)
     top = min(limits.max_dice, most)
+    # seats holding dice: every count from 2, at a table of the fewest seats both allow
+    alive = (
+        [(m, 0) for m in seats] + [(m, seats[0] - m) for m in range(2, seats[0])] if seats else []
+    )
     small = [
-        _Pass(n, t, bids, rounds)
-        for n in seats
+        _Pass(n, t, bids, rounds, out=out)
+        for n, out in alive
         if n <= limits.small_seats
         for t in range(1, top + 1)
         for bids in range(1, limits.max_bids + 1)
@@ -391,16 +400,18 @@ def exhaustive(decides: str, a: Variant, b: Variant, limits: SearchLimits) -> Ex
         return None  # more seats than the search bound: not every situation is listed
     palifico = a.rules.palifico_enabled and b.rules.palifico_enabled
     if decides == "calls":
-        starts = [
-            Position(dice=((1,),) * n, first_player=0, palifico=pal)
-            for n in seats
+        starts = [  # m seats holding dice, of max(m, fewest seats) at the table
+            Position(
+                dice=((1,),) * m + ((),) * (max(seats[0], m) - m), first_player=0, palifico=pal
+            )
+            for m in range(2, max(seats) + 1)
             for pal in ((False, True) if palifico else (False,))
         ]
         kinds = "ordinary and palifico rounds" if palifico else "ordinary rounds"
         return Exhaustive(
             tuple(starts),
             _Pass(max(seats), 1, 1, 1),
-            f"{_span(seats[0], seats[-1], 'seats')} holding dice, {kinds}, the caller the "
+            f"{_span(2, seats[-1], 'seats')} holding dice, {kinds}, the caller the "
             "bidder, the player to move or another seat",
         )
     if decides != "bids" or palifico:
