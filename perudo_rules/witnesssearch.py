@@ -72,8 +72,8 @@ class SearchLimits:
     seeds: int = 2
     max_bids: int = 2
     max_rounds: int = 2
-    node_budget: int = 3000
-    large_budget: int = 3000
+    node_budget: int = 2000
+    large_budget: int = 2000
     coupled: int = 40
     setup_seeds: int = 100
     setup_seats: int = 16
