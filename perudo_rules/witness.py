@@ -4,25 +4,30 @@ where they disagree because of it, or the reason it makes no difference in play.
 For every knob (rule id) ``k`` whose value differs between variants ``a`` and ``b``,
 :func:`find_witness` does, in order:
 
-1. **The proof of no difference.** A knob the engine never reads under an edition's
-   other values (the ``read_when`` conditions and ``never_read`` reasons of the knob
-   table, :mod:`perudo_rules.knobs`, each tested against the engine) cannot make a
-   difference: that edition plays the same games whatever its value. The witness is of
-   kind ``"none"`` and says why, e.g. *calza.who differs, but bluff has calza.enabled:
-   false, so in bluff nobody can call Calza*.
-2. **The search.** The *hybrid* ``a`` with only ``k`` set to ``b``'s value differs from
-   ``a`` only by ``k``: :func:`~perudo_rules.witnesssearch.search_play` walks small
-   positions (every seat count both editions allow) for situations where the two
-   disagree, along steps both full editions allow, then does the same from ``b``'s side;
-   new games are compared too (:func:`~perudo_rules.witnesssearch.search_setup`).
+1. **The proof of no difference** (:mod:`perudo_rules.witnessproof`). A knob one
+   edition plays the same games with, whatever its value, cannot make a difference: the
+   knob table (:mod:`perudo_rules.knobs`) says the engine never reads it there
+   (``read_when``, ``never_read``), or that the two values decide alike there
+   (``alike``), or the knob decides only calls or bids (``decides``) and every call or
+   bid the two editions share was tried. The witness is of kind ``"none"``, ``proved``,
+   and says why, e.g. *calza.who differs, but bluff has calza.enabled: false, so in
+   bluff nobody can call Calza*.
+2. **The search** (:mod:`perudo_rules.witnesssearch`). The *hybrid* ``a`` with only
+   ``k`` set to ``b``'s value differs from ``a`` only by ``k``: the search walks small
+   positions, then larger tables (every seat count both editions allow), for situations
+   where the two disagree, along steps both full editions allow; from ``b``'s side at
+   the same time; new games are compared too.
 3. **The confirmation.** Each situation is replayed in both full editions. It is
-   *confirmed* when they disagree there and ``k`` is the cause: one edition with only
-   ``k`` set to the other's value agrees with the other on every point where they
-   disagreed (the counterfactual). Where another differing rule stands in the way (Bluff
-   has no Calza *and* lets only the player to move call it), the two are set back
-   together: the edition with both set agrees with the other, with that other rule alone
-   it still does not (``Witness.together`` names it). The first confirmed situation is
-   the witness.
+   *confirmed* when they disagree there and ``k`` is the cause: ``a`` with ``k`` set to
+   ``b``'s value plays there as ``b`` does, and ``b`` with ``a``'s as ``a`` does, on the
+   points ``k`` changes (where one of these counterfactual editions cannot be built, the
+   other must agree on every point). Where another differing rule stands in the way
+   (Bluff has no Calza *and* would let only the player to move call it), the two are set
+   back together, and the other rule alone must not do it (``Witness.together`` names
+   it); that is tried once ``k`` alone has failed everywhere. The first confirmed
+   situation is the witness. For a knob that decides only bids, every bidding situation
+   the editions share is tried last; if none is confirmed there either, that is the
+   proof.
 
 If nothing is confirmed, the first divergence of a hybrid pair is reported unconfirmed
 with a note, and a knob for which nothing diverges at all gets a witness of kind
