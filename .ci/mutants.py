@@ -109,6 +109,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "reached = False",
     ),
     Mutant(
+        "reveal-stops-although-unread",
+        "the reveal stops early where a Dudo costs more than one die (challenge.early_stop "
+        "read although the knob table says challenge.loss: difference never reads it)",
+        K,
+        "if dudo and self.one_die and (reached or unreachable):",
+        "if dudo and (reached or unreachable):",
+    ),
+    Mutant(
         "palifico-once-ignored",
         "palifico rounds repeat for a seat although once_per_player",
         K,

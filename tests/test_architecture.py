@@ -36,8 +36,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     )),
     # Integer action ids for the RL adapters.
     ("ids", ("actionmap",)),
-    # Tools over games and records; perft counts and the conformance kit.
-    ("tools", ("referee", "scenarios", "witness", "bots", "simulate", "perft", "conform")),
+    # Tools over games and records; perft counts and the conformance kit. The witness
+    # search: situations replayed (divergence), the search, the proofs, the witnesses.
+    ("tools", (
+        "referee", "scenarios", "divergence", "witnesssearch", "witnessproof", "witness",
+        "bots", "simulate", "perft", "conform",
+    )),
     # Front ends: the command line, the Sphinx extension, the RL adapters, the built-in
     # conformance harnesses, the package.
     ("front", (

@@ -407,7 +407,38 @@ def test_compare_table_statements_and_witnesses(capsys: Capsys) -> None:
         assert f"\n{path}  [" in witnesses
     assert " ".join(spanish.knob("calza.who").text.split()[:6]) in statements
     assert witnesses.count("confirmed in both engines") == len(paths) - 1
+    assert f"{len(paths)} differing rules: {len(paths) - 1} confirmed by a witness, 1 proved" in out
     assert "illegal [bidding.wild_opening:" in witnesses
+
+
+def test_compare_italian_bluff_confirms_or_proves_every_rule(
+    capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from perudo_rules.commands import conform
+
+    clock = [0.0]
+
+    def tick() -> float:  # three seconds a call: every rule searched is a line of progress
+        clock[0] += 3.0
+        return clock[0]
+
+    monkeypatch.setattr(conform.time, "monotonic", tick)
+    code, out, err = run(capsys, "compare", "italian", "bluff")
+    assert code == 0
+    paths = differing_knobs(load_variant("italian"), load_variant("bluff"))
+    assert f"{len(paths)} differing rules: 8 confirmed by a witness, 10 proved to make " in out
+    assert "not confirmed" not in out
+    assert "calza.enabled  [legality, confirmed in both engines, together with calza.who]" in out
+    assert "calza.who  [no difference in play, proved]" in out
+    # progress goes to standard error, a line per rule searched
+    lines = err.splitlines()
+    assert lines and all(line.startswith("compare: italian vs bluff: ") for line in lines)
+    assert f"({len(paths)} of {len(paths)})" in lines[-1]
+    code, out, err = run(capsys, "compare", "italian", "bluff", "--json")
+    assert code == 0 and err.startswith("compare: ")
+    ws = json.loads(out)["witnesses"][0]["witnesses"]
+    assert all(w["confirmed"] or w["proved"] for w in ws)
+    assert next(w for w in ws if w["rule"] == "calza.enabled")["together"] == ["calza.who"]
 
 
 def test_compare_all_and_json(capsys: Capsys) -> None:

@@ -174,12 +174,20 @@ def test_compare_page_has_every_variant_witnesses_and_statistics(html_dir: Path)
         assert f'<th class="head {edition_class(vid)}"><p>{vid}</p></th>' in page
     for path in KNOB_PATHS:
         assert f'href="editions/italian.html#{rule_anchor(path, "italian")}"' in page
-    # one witness card per knob that differs between the two editions
-    italian, spanish = load_variant("italian"), load_variant("spanish")
-    cards = page.split('<div class="perudo-witness ')[1:]
-    assert len(cards) == len(differing_knobs(italian, spanish))
-    for path, card in zip(differing_knobs(italian, spanish), cards, strict=True):
-        assert f"#{rule_anchor(path)}" in card
+    # one witness card per knob that differs between the two editions, in each section;
+    # each confirmed or proved to make no difference
+    italian = load_variant("italian")
+    sections = page.split('<section id="where-the-italian-')[1:]
+    assert len(sections) == 2
+    for other, section in zip(("spanish", "bluff"), sections, strict=True):
+        section = section.split("<section", 1)[0]
+        cards = section.split('<div class="perudo-witness ')[1:]
+        paths = differing_knobs(italian, load_variant(other))
+        assert len(cards) == len(paths)
+        for path, card in zip(paths, cards, strict=True):
+            assert f"#{rule_anchor(path)}" in card
+            assert "confirmed in both engines" in card or "no difference in play, proved" in card
+        assert "not confirmed" not in section
     # the simulated statistics: a table per edition and the plot
     stats = page.split('class="perudo-table perudo-stats', 1)[1].split("</table>", 1)[0]
     assert "rounds per game" in stats and "Calza success rate" in stats

@@ -95,9 +95,10 @@ def format_report(report: Report, rules: bool = False) -> str:
     return "\n".join(lines)
 
 
-def progress_printer() -> Callable[[str], None]:
-    """A progress callback for :func:`~perudo_rules.conform.runner.conform`: silent for
-    the first two seconds of a run, then a line on standard error at most every second."""
+def progress_printer(command: str = "conform") -> Callable[[str], None]:
+    """A progress callback for :func:`~perudo_rules.conform.runner.conform` (or another
+    long ``command``): silent for the first two seconds of a run, then a line on standard
+    error at most every second."""
     started = time.monotonic()
     last = [started]
 
@@ -105,7 +106,7 @@ def progress_printer() -> Callable[[str], None]:
         now = time.monotonic()
         if now - started > 2 and now - last[0] >= 1:
             last[0] = now
-            print(f"conform: {printable(text)} ({now - started:.0f} s)", file=sys.stderr)
+            print(f"{command}: {printable(text)} ({now - started:.0f} s)", file=sys.stderr)
 
     return say
 

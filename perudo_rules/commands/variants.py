@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from perudo_rules.commands.conform import progress_printer
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
@@ -238,8 +239,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _witness_lines(w: Witness) -> list[str]:
     status = "confirmed in both engines" if w.confirmed else "not confirmed"
+    if w.together:
+        status += f", together with {', '.join(w.together)}"
     if w.kind == "none":
-        return [f"{w.rule}  [no difference in play]", _wrap("  ", w.note, 2)]
+        what = "no difference in play, proved" if w.proved else "no difference found in play"
+        return [f"{w.rule}  [{what}]", _wrap("  ", w.note, 2)]
     lines = [f"{w.rule}  [{w.kind}, {status}]"]
     assert w.start is not None
     lines.append(_wrap("  position:", w.start.describe(), 12))
@@ -251,9 +255,19 @@ def _witness_lines(w: Witness) -> list[str]:
     width = max(len(vid) for vid in w.outcomes) + 4
     for vid, text in w.outcomes.items():
         lines.append(_wrap(f"  {vid}:", text, max(12, width)))
-    if not w.confirmed and w.note:
+    if w.note:
         lines.append(_wrap("  note:", w.note, 12))
     return lines
+
+
+def _tally(ws: Sequence[Witness]) -> str:
+    """How the differing rules came out: confirmed, proved alike, neither."""
+    confirmed = sum(w.confirmed for w in ws)
+    proved = sum(w.proved for w in ws)
+    text = f"{len(ws)} differing rules: {confirmed} confirmed by a witness, {proved} proved to "
+    text += "make no difference in play"
+    rest = len(ws) - confirmed - proved
+    return text + (f", {rest} neither" if rest else "")
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -268,7 +282,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     pairs = list(itertools.combinations(variants, 2))
     witnesses: list[tuple[Variant, Variant, list[Witness]]] = []
     if not args.no_witnesses:
-        witnesses = [(a, b, find_witnesses(a, b, max_dice=args.max_dice)) for a, b in pairs]
+        say = progress_printer("compare")
+        witnesses = [
+            (a, b, find_witnesses(a, b, max_dice=args.max_dice, progress=say)) for a, b in pairs
+        ]
     if args.json:
         data = {
             "variants": ids,
@@ -312,6 +329,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             continue
         print()
         print(printable(f"Divergence witnesses, {a.id} vs {b.id} (replayed in both engines):"))
+        print(_tally(ws) + ".")
         for w in ws:
             print()
             print("\n".join(_witness_lines(w)))
@@ -366,7 +384,9 @@ def register(subparsers: Any) -> None:
         description=(
             "The rules where the variants differ (all rules with --all), what each edition "
             "says, and for each differing rule a divergence witness: a smallest situation "
-            "where the engines disagree, found by search and replayed in both variants."
+            "where the engines disagree because of it, found by search (every seat count "
+            "both editions allow, up to 8) and replayed in both variants, or the reason it "
+            "makes no difference in play. Progress goes to standard error after 2 seconds."
         ),
     )
     p.add_argument(

@@ -34,8 +34,10 @@ def _head(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.paragraph:
         head += nodes.Text(f"{vid} ")
         head += rule_xref(f"{vid}:{w.rule}", value_literal(value), optional=True)
     status = "confirmed in both engines" if w.confirmed else "not confirmed"
+    if w.together:
+        status += f", together with {', '.join(w.together)}"
     if w.kind == "none":
-        status = "no difference in play"
+        status = "no difference in play" + (", proved" if w.proved else " found")
     head += nodes.inline(text=f"{w.kind}: {status}", classes=["perudo-badge"])
     return head
 
@@ -62,7 +64,7 @@ def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.conta
         for vid, variant in pair
     ]
     box += table(["Under", "What happens"], rows, classes=["perudo-outcomes"], widths=[1, 8])
-    if not w.confirmed and w.note:
+    if w.note:
         box += nodes.paragraph(text=one_line(w.note))
     return box
 
