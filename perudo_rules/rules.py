@@ -13,6 +13,7 @@ from typing import Any
 
 from perudo_rules._yaml import load_yaml_file
 from perudo_rules.errors import VariantError
+from perudo_rules.i18n import tr
 from perudo_rules.variant import Variant, data_dir
 
 __all__ = ["core_rule_details", "core_rules", "rule_text"]
@@ -47,12 +48,14 @@ def core_rules() -> dict[str, str]:
     return {r["id"]: r["text"] for r in core_rule_details()}
 
 
-def rule_text(rule_id: str, variant: Variant | None = None) -> str:
-    """The statement of a rule: a fixed rule, or a knob rule of ``variant``."""
+def rule_text(rule_id: str, variant: Variant | None = None, lang: str | None = None) -> str:
+    """The statement of a rule: a fixed rule, or a knob rule of ``variant``, in ``lang``
+    (default: the language of the context, :func:`perudo_rules.i18n.use_language`; a
+    house rule's own text that no catalogue knows stays as written)."""
     fixed = core_rules()
     if rule_id in fixed:
-        return fixed[rule_id]
+        return tr(fixed[rule_id], lang)
     if variant is not None:
         knob = variant.knob(rule_id)
-        return knob.text or f"{rule_id} = {knob.value!r}"
+        return tr(knob.text, lang) if knob.text else f"{rule_id} = {knob.value!r}"
     raise KeyError(rule_id)

@@ -22,6 +22,7 @@ from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import PositionError, VariantError
 from perudo_rules.game import Game
+from perudo_rules.i18n import ptr, tr
 from perudo_rules.limits import (
     MAX_POSITION_BYTES,
     MAX_STEPS,
@@ -41,6 +42,7 @@ __all__ = [
     "position_variant_file",
     "read_position",
     "register",
+    "rule_source",
 ]
 
 
@@ -242,42 +244,81 @@ def _run(args: argparse.Namespace) -> int:
     ended = game.history[-1] if game.to_move is None and game.history else None
     palifico = game.palifico if ended is None else ended.palifico
     held = game.dice_counts if ended is None else tuple(len(cup) for cup in ended.dice)
-    kind = "palifico round" if palifico else "round"
-    counts = " ".join(map(str, held))
-    print(
-        printable(f"{variant.name} ({variant.id}): ")
-        + f"{kind} {game.round}, {game.players} seats holding "
-        f"{counts} dice ({sum(held)} in play), seat {game.first_player} opens"
-        + (f", after {len(before)} steps" if before else "")
-    )
+    facts = {
+        "name": printable(tr(variant.name)),
+        "id": printable(variant.id),
+        "round": game.round,
+        "players": game.players,
+        "counts": " ".join(map(str, held)),
+        "total": sum(held),
+        "first": game.first_player,
+    }
+    if palifico:
+        head = tr(
+            "{name} ({id}): palifico round {round}, {players} seats holding {counts} dice "
+            "({total} in play), seat {first} opens",
+            **facts,
+        )
+    else:
+        head = tr(
+            "{name} ({id}): round {round}, {players} seats holding {counts} dice "
+            "({total} in play), seat {first} opens",
+            **facts,
+        )
+    print(head + (tr(", after {n} steps", n=len(before)) if before else ""))
     rows = [
         (
             v.index,
             v.bid.player,
             str(v.bid),
             "-" if v.standing is None else str(v.standing),
-            "legal" if v.legal else f"ILLEGAL [{v.rule}] {v.reason}",
+            tr("legal") if v.legal else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.reason),
         )
         for v in verdicts
     ]
-    print(format_table(["#", "seat", "bid", "standing bid", "verdict"], rows))
+    headers = [tr("#"), tr("seat"), tr("bid"), tr("standing bid"), tr("verdict")]
+    print(format_table(headers, rows))
     bad = [v for v in verdicts if not v.legal]
     for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
         print(f"\n{rule}: {printable(' '.join(rule_text(rule, variant).split()))}")
-    what = "bid" if all(isinstance(v.bid, Bid) for v in verdicts) else "action"
-    if len(verdicts) == 1:
-        print(f"\nThe {what} is {'illegal' if bad else 'legal'}.")
-    elif bad:
-        print(f"\n{len(bad)} of {len(verdicts)} {what}s illegal.")
-    else:
-        print(f"\nAll {len(verdicts)} {what}s legal.")
+        source = rule_source(rule, variant)
+        if source:
+            print(printable("  " + tr("rulebook: {source}", source=source)))
+    print("\n" + _summary(verdicts, len(bad)))
     if ended is not None and args.position is not None:  # a call ended the round: how
         result = describe_result(ended.result, game.dice_counts, winner=game.winner)
         print()
         print(printable(f"{result}."))
     elif ended is not None:  # a fresh round's dice are placeholders: no outcome to tell
-        print("\nThe call ends the round; give the dice with --position to see how.")
+        print("\n" + tr("The call ends the round; give the dice with --position to see how."))
     return 0 if ok else 1
+
+
+def rule_source(rule: str, variant: Variant) -> str | None:
+    """Where the rulebook states ``rule`` (its section, in the context's language where
+    the section name needs words of ours), or ``None`` for a fixed rule or an undocumented
+    override."""
+    try:
+        source = variant.knob(rule).source
+    except KeyError:  # a fixed rule: spec/core-rules.yaml, shared by every edition
+        return None
+    return ptr("source", source) if source else None
+
+
+def _summary(verdicts: Sequence[BidVerdict], bad: int) -> str:
+    bids = all(isinstance(v.bid, Bid) for v in verdicts)
+    if len(verdicts) == 1:
+        if bids:
+            return tr("The bid is illegal.") if bad else tr("The bid is legal.")
+        return tr("The action is illegal.") if bad else tr("The action is legal.")
+    n, total = bad, len(verdicts)
+    if bad:
+        if bids:
+            return tr("{n} of {total} bids illegal.", n=n, total=total)
+        return tr("{n} of {total} actions illegal.", n=n, total=total)
+    if bids:
+        return tr("All {total} bids legal.", total=total)
+    return tr("All {total} actions legal.", total=total)
 
 
 def register(subparsers: Any) -> None:

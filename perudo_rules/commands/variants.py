@@ -12,6 +12,7 @@ from typing import Any
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
+from perudo_rules.i18n import N_, ptr, tr
 from perudo_rules.limits import MAX_WITNESS_DICE, check_count
 from perudo_rules.rules import core_rules
 from perudo_rules.safetext import json_text, printable
@@ -28,11 +29,15 @@ from perudo_rules.witness import Witness, find_witnesses
 
 __all__ = ["diff_variants", "register"]
 
+#: The kinds of witness, for the catalogues (shown translated).
+WITNESS_KINDS = (N_("legality"), N_("resolution"), N_("setup"))
+
 
 def _statement(knob: Knob) -> str:
-    text = " ".join(knob.text.split()) if knob.text else "(set without a statement)"
+    """The rule's statement and its rulebook section, in the context's language."""
+    text = tr(knob.text) if knob.text else tr("(set without a statement)")
     if knob.source:
-        text += f" [{knob.source}]"
+        text += f" [{ptr('source', knob.source)}]"
     return text
 
 
@@ -101,14 +106,15 @@ def _cmd_list(args: argparse.Namespace) -> int:
     rows = [
         (
             v.id,
-            v.name,
+            tr(v.name),
             f"{v['players.min']}-{v['players.max']}",
             v["dice.per_player"],
             len(v.interpretations()),
         )
         for v in variants
     ]
-    print(format_table(["id", "name", "players", "dice", "interpretations"], rows))
+    headers = [tr("id"), tr("name"), tr("players"), tr("dice"), tr("interpretations")]
+    print(format_table(headers, rows))
     return 0
 
 
@@ -145,38 +151,43 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(_show_json(v)))
         return 0
-    print(printable(f"{v.name} ({v.id})"))
+    print(printable(f"{tr(v.name)} ({v.id})"))
     if v.description:
-        print(textwrap.fill(printable(" ".join(v.description.split())), width=_width()))
+        print(textwrap.fill(printable(tr(v.description)), width=_width()))
     print()
     rows = [
         (
             k.path,
             format_value(k.value),
-            (" ".join(k.text.split()) if k.text else "(set without a statement)")
-            + (" [interpretation]" if k.interpretation else ""),
+            (tr(k.text) if k.text else tr("(set without a statement)"))
+            + (" " + tr("[interpretation]") if k.interpretation else ""),
         )
         for k in v.knobs
     ]
-    print(_wrapped_table(["rule", "value", "statement"], rows))
+    print(_wrapped_table([tr("rule"), tr("value"), tr("statement")], rows))
     if not args.brief:
-        print("\nRules every edition shares:")
-        print(_wrapped_table(["rule", "statement"], list(core_rules().items())))
+        print("\n" + tr("Rules every edition shares:"))
+        shared = [(rid, tr(text)) for rid, text in core_rules().items()]
+        print(_wrapped_table([tr("rule"), tr("statement")], shared))
     interps = v.interpretations()
     if interps and args.interpretations:
-        print("\nInterpretations (where the rulebook is silent or ambiguous):")
+        print("\n" + tr("Interpretations (where the rulebook is silent or ambiguous):"))
         for k in interps:
             assert k.interpretation is not None
             print(f"\n{k.path}")
             for label, text in (
-                ("chosen:", k.interpretation.chosen),
-                ("alternative:", k.interpretation.alternative),
-                ("reason:", k.interpretation.reason),
+                (tr("chosen:"), k.interpretation.chosen),
+                (tr("alternative:"), k.interpretation.alternative),
+                (tr("reason:"), k.interpretation.reason),
             ):
-                print(_wrap("  " + label, " ".join(text.split()), 16))
+                print(_wrap("  " + label, tr(text), 16))
     elif interps:
         print(
-            f"\n{len(interps)} rules record an interpretation; add --interpretations to read them."
+            "\n"
+            + tr(
+                "{n} rules record an interpretation; add --interpretations to read them.",
+                n=len(interps),
+            )
         )
     return 0
 
@@ -218,8 +229,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     else:
         for r in results:
             if r["ok"]:
-                base = f", extends {r['extends']}" if r["extends"] else ""
-                print(printable(f"{r['file']}: OK ({r['id']}: {r['name']}{base})"))
+                base = tr(", extends {base}", base=r["extends"]) if r["extends"] else ""
+                name = tr(r["name"])
+                print(printable(f"{r['file']}: OK ({r['id']}: {name}{base})"))
             else:
                 for problem in r["problems"]:
                     print(problem["error"])
@@ -231,22 +243,22 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _witness_lines(w: Witness) -> list[str]:
-    status = "confirmed in both engines" if w.confirmed else "not confirmed"
+    status = tr("confirmed in both engines") if w.confirmed else tr("not confirmed")
     if w.kind == "none":
-        return [f"{w.rule}  [no difference in play]", _wrap("  ", w.note, 2)]
-    lines = [f"{w.rule}  [{w.kind}, {status}]"]
+        return [f"{w.rule}  [{tr('no difference in play')}]", _wrap("  ", w.note, 2)]
+    lines = [f"{w.rule}  [{tr(w.kind)}, {status}]"]
     assert w.start is not None
-    lines.append(_wrap("  position:", w.start.describe(), 12))
+    lines.append(_wrap("  " + tr("position:"), w.start.describe(), 12))
     if w.actions:
         moves = ", ".join(describe_step(s) for s in w.actions)
-        lines.append(_wrap("  moves:", moves, 12))
+        lines.append(_wrap("  " + tr("moves:"), moves, 12))
     if w.action is not None:
-        lines.append(_wrap("  then:", describe_step(w.action), 12))
+        lines.append(_wrap("  " + tr("then:"), describe_step(w.action), 12))
     width = max(len(vid) for vid in w.outcomes) + 4
     for vid, text in w.outcomes.items():
         lines.append(_wrap(f"  {vid}:", text, max(12, width)))
     if not w.confirmed and w.note:
-        lines.append(_wrap("  note:", w.note, 12))
+        lines.append(_wrap("  " + tr("note:"), w.note, 12))
     return lines
 
 
@@ -281,7 +293,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     header = ["rule", *ids]
     body = [
         [
-            r["rule"] + ("" if r["differs"] else " (same)"),
+            r["rule"] + ("" if r["differs"] else " " + tr("(same)")),
             *[format_value(r["values"][i]) for i in ids],
         ]
         for r in rows
@@ -289,15 +301,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if rows:
         print(format_table(header, body))
         print()
-    print(f"{differ} rules differ, {agree} agree.")
+    print(tr("{differ} rules differ, {agree} agree.", differ=differ, agree=agree))
     if rows:
-        print("\nWhat each edition says:")
+        print("\n" + tr("What each edition says:"))
         indent = max(len(i) for i in ids) + 4
         for r in rows:
             print(f"\n{r['rule']}")
             texts = r["statements"]
             if not r["differs"] and len(set(texts.values())) == 1:
-                print(_wrap("  all:", texts[ids[0]], indent))
+                print(_wrap("  " + tr("all:"), texts[ids[0]], indent))
                 continue
             for i in ids:
                 print(_wrap(f"  {i}:", f"({format_value(r['values'][i])}) {texts[i]}", indent))
@@ -305,7 +317,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         if not ws:
             continue
         print()
-        print(printable(f"Divergence witnesses, {a.id} vs {b.id} (replayed in both engines):"))
+        heading = tr(
+            "Divergence witnesses, {a} vs {b} (replayed in both engines):", a=a.id, b=b.id
+        )
+        print(printable(heading))
         for w in ws:
             print()
             print("\n".join(_witness_lines(w)))
