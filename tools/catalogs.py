@@ -5,6 +5,8 @@
     python tools/catalogs.py compile   # write each .po's .mo (what the package reads)
     python tools/catalogs.py check     # exit 1 when a message lacks a translation
                                        # or a .mo is stale (what tests/test_i18n.py asserts)
+    python tools/catalogs.py docs      # the spec's prose: sphinx-build -b gettext, then
+                                       # merge into docs/locale/<lang>/LC_MESSAGES/docs.po
 
 ``make catalogs`` runs the first three. The messages come from every place English is
 written once (perudo_rules.i18n says why): the calls ``tr``, ``ptr``, ``ntr`` and
@@ -151,9 +153,17 @@ def scenario_messages() -> Iterator[Message]:
         yield from _texts(path, items)
 
 
+def term_messages() -> Iterator[Message]:
+    """What each term of the terminology table (``spec/terms.yaml``) means."""
+    path = ROOT / "spec" / "terms.yaml"
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    yield from _texts(path, [(None, t.get("meaning")) for t in doc["terms"]])
+
+
 def all_messages() -> Iterator[Message]:
     """Every message of the catalogues, with where it comes from."""
     yield from python_messages()
+    yield from term_messages()
     yield from knob_messages()
     yield from core_messages()
     yield from variant_messages()
@@ -256,11 +266,107 @@ def problems() -> list[str]:
 
 _FIXED_DATE = __import__("datetime").datetime(2026, 1, 1, tzinfo=__import__("datetime").UTC)
 
+DOCS = ROOT / "docs"
+#: The pages of the spec whose prose is translated (the pages players and reviewers read;
+#: the developer pages stay English for now). A message of these pages without Italian
+#: or Spanish fails tests/test_i18n.py.
+DOCS_TRANSLATED = (
+    "index", "glossary", "terms", "editions", "compare", "interpretations", "core-rules",
+    "scenarios", "about", "house-rules",
+)
+
+
+def docs_page(location: str) -> str:
+    """The page (``index``, ``editions/italian``) a location of the gettext builder names."""
+    path = location.split(":", 1)[0].replace("\\", "/")
+    tail = path.split("/docs/", 1)[-1] if "/docs/" in path else path.lstrip("./")
+    return tail.removesuffix(".rst")
+
+
+def docs_translated(page: str) -> bool:
+    """Whether ``page`` is one whose prose must be translated."""
+    return page in DOCS_TRANSLATED or page.startswith("editions/")
+
+
+def docs_template(out: Path) -> Catalog:
+    """Run Sphinx's gettext builder into ``out``; the template of the spec's prose, each
+    message located at its page (no line numbers, so edits elsewhere do not churn)."""
+    import subprocess
+
+    subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "gettext", "-D", "gettext_location=1",
+         str(DOCS), str(out)],
+        check=True,
+    )
+    with (out / "docs.pot").open("rb") as fh:
+        pot = read_po(fh)
+    cat = Catalog(project="perudo-rules", domain="docs", charset="utf-8", fuzzy=False)
+    for msg in pot:
+        if not msg.id:
+            continue
+        pages = sorted({docs_page(loc) for loc, _line in msg.locations})
+        cat.add(msg.id, None, [(f"docs/{p}.rst", None) for p in pages], context=msg.context)
+    return cat
+
+
+def docs_po(lang: str) -> Path:
+    return DOCS / "locale" / lang / "LC_MESSAGES" / "docs.po"
+
+
+def cmd_docs() -> None:
+    """Merge the spec's template into each language's ``docs.po``; a new message that the
+    package's catalogue already translates (an edition's name) takes that translation."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tpl = docs_template(Path(tmp))
+    for lang in LANGS:
+        path = docs_po(lang)
+        if path.exists():
+            with path.open("rb") as fh:
+                cat = read_po(fh, locale=lang, domain="docs")
+        else:
+            cat = Catalog(locale=lang, domain="docs", project="perudo-rules", fuzzy=False)
+        cat.update(tpl, no_fuzzy_matching=True, update_header_comment=False)
+        package = read(lang)
+        for msg in cat:
+            if msg.id and not msg.string:
+                known = package.get(msg.id)
+                if known is not None and known.string:
+                    msg.string = known.string
+        cat.revision_date = cat.creation_date = _FIXED_DATE
+        _write_po(cat, path)
+
+
+def docs_problems() -> list[str]:
+    """Every message of a translated page (:data:`DOCS_TRANSLATED`) in ``docs.po`` without
+    its translation, or whose placeholders (``:rule:`..```, ``{n}``, ``**``) differ."""
+    out: list[str] = []
+    for lang in LANGS:
+        with docs_po(lang).open("rb") as fh:
+            cat = read_po(fh, locale=lang, domain="docs")
+        for msg in cat:
+            if not msg.id or msg.obsolete:
+                continue
+            pages = [docs_page(loc) for loc, _ in msg.locations]
+            if not any(docs_translated(p) for p in pages):
+                continue
+            where = f"{lang}: {pages[0]}: {str(msg.id)[:60]!r}"
+            if not msg.string or msg.fuzzy:
+                out.append(f"{where}: no translation")
+                continue
+            refs = re.compile(r":[a-z]+:`[^`]+`|``[^`]+``")
+            if sorted(refs.findall(str(msg.id))) != sorted(refs.findall(str(msg.string))):
+                out.append(f"{where}: the roles and literals differ")
+    return out
+
 
 def main(argv: list[str]) -> int:
-    commands = {"extract": cmd_extract, "update": cmd_update, "compile": cmd_compile}
+    commands = {
+        "extract": cmd_extract, "update": cmd_update, "compile": cmd_compile, "docs": cmd_docs,
+    }
     if argv and argv[0] == "check":
-        bad = problems()
+        bad = problems() + docs_problems()
         print("\n".join(bad) if bad else "catalogues complete")
         return 1 if bad else 0
     if len(argv) != 1 or argv[0] not in commands:
