@@ -280,7 +280,7 @@ def docs_page(location: str) -> str:
     """The page (``index``, ``editions/italian``) a location of the gettext builder names."""
     path = location.split(":", 1)[0].replace("\\", "/")
     tail = path.split("/docs/", 1)[-1] if "/docs/" in path else path.lstrip("./")
-    return tail.removesuffix(".rst")
+    return tail.removeprefix("docs/").removesuffix(".rst")
 
 
 def docs_translated(page: str) -> bool:
@@ -338,6 +338,20 @@ def cmd_docs() -> None:
         _write_po(cat, path)
 
 
+_LITERAL = re.compile(r"``.+?``(?!`)")
+_ROLE = re.compile(r":([a-z]+):`([^`]+)`")
+
+
+def _markup(text: str) -> tuple[list[str], list[str], int]:
+    """What a translation must keep of a message: its literals and its cross-references
+    (a ``:term:`` reference names the translated term, so only their number counts)."""
+    literals = _LITERAL.findall(text)
+    rest = _LITERAL.sub("", text)
+    roles = [f"{r}:{t}" for r, t in _ROLE.findall(rest) if r != "term"]
+    terms = sum(1 for r, _ in _ROLE.findall(rest) if r == "term")
+    return sorted(literals), sorted(roles), terms
+
+
 def docs_problems() -> list[str]:
     """Every message of a translated page (:data:`DOCS_TRANSLATED`) in ``docs.po`` without
     its translation, or whose placeholders (``:rule:`..```, ``{n}``, ``**``) differ."""
@@ -346,7 +360,7 @@ def docs_problems() -> list[str]:
         with docs_po(lang).open("rb") as fh:
             cat = read_po(fh, locale=lang, domain="docs")
         for msg in cat:
-            if not msg.id or msg.obsolete:
+            if not msg.id:
                 continue
             pages = [docs_page(loc) for loc, _ in msg.locations]
             if not any(docs_translated(p) for p in pages):
@@ -355,8 +369,7 @@ def docs_problems() -> list[str]:
             if not msg.string or msg.fuzzy:
                 out.append(f"{where}: no translation")
                 continue
-            refs = re.compile(r":[a-z]+:`[^`]+`|``[^`]+``")
-            if sorted(refs.findall(str(msg.id))) != sorted(refs.findall(str(msg.string))):
+            if _markup(str(msg.id)) != _markup(str(msg.string)):
                 out.append(f"{where}: the roles and literals differ")
     return out
 
