@@ -129,6 +129,6 @@ def ntr(singular: str, plural: str, n: int, lang: str | None = None, /, **params
     return catalogue.ngettext(fold(singular), fold(plural), n).format(n=n, **params)
 
 
-def N_(message: str) -> str:  # noqa: N802 (gettext's name for it)
+def N_(message: str) -> str:
     """Mark ``message`` for the catalogues without translating it (translate it later)."""
     return message

@@ -81,7 +81,10 @@ def test_knob_texts_and_core_rules_are_translated_at_runtime() -> None:
 def test_english_is_the_source_and_unknown_languages_are_refused() -> None:
     text = "Only the player to move may doubt the standing bid with Dudo."
     assert tr(text, "en") == text
-    assert tr(text, "it") == "Solo il giocatore di turno può dubitare della scommessa corrente con Dudo."
+    assert (
+        tr(text, "it")
+        == "Solo il giocatore di turno può dubitare della scommessa corrente con Dudo."
+    )
     assert tr("A sentence no catalogue knows.", "it") == "A sentence no catalogue knows."
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         check_language("fr")
@@ -147,16 +150,48 @@ def test_outcome_sentences_follow_the_context() -> None:
 #: Words and phrases of our English output that must never reach an Italian or a Spanish
 #: player (matched as whole words, case-insensitively).
 ENGLISH = (
-    "seat", "seats", "bid", "bids", "legal", "illegal", "standing", "verdict", "rulebook",
-    "round", "opens", "dice", "after", "needs", "wild", "the", "of", "is", "at least",
-    "may", "must", "player", "face", "doubt", "rule", "raise", "in play", "only", "no bid",
+    "seat",
+    "seats",
+    "bid",
+    "bids",
+    "legal",
+    "illegal",
+    "standing",
+    "verdict",
+    "rulebook",
+    "round",
+    "opens",
+    "dice",
+    "after",
+    "needs",
+    "wild",
+    "the",
+    "of",
+    "is",
+    "at least",
+    "may",
+    "must",
+    "player",
+    "face",
+    "doubt",
+    "rule",
+    "raise",
+    "in play",
+    "only",
+    "no bid",
 )
 
 
-def _english_words(text: str) -> list[str]:
+#: Words both languages share with English: "round" is the Italian rulebook's word, "legal"
+#: is Spanish.
+SHARED = {"it": ("round",), "es": ("legal",)}
+
+
+def _english_words(text: str, lang: str) -> list[str]:
     # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
     text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
-    return [w for w in ENGLISH if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
+    words = [w for w in ENGLISH if w not in SHARED[lang]]
+    return [w for w in words if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
 
 
 def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
@@ -176,7 +211,7 @@ def test_check_gives_verdict_rule_and_section_in_the_players_language(
     assert "Il rilancio; La partita di Perudo continua!" in out  # the section, as printed
     assert ("ILLEGALE" if lang == "it" else "ILEGAL") in out
     assert ("regolamento:" if lang == "it" else "reglamento:") in out
-    assert _english_words(out) == [], out
+    assert _english_words(out, lang) == [], out
 
 
 @pytest.mark.parametrize("lang", ["it", "es"])
@@ -186,9 +221,11 @@ def test_check_of_a_call_tells_the_outcome_in_the_players_language(
     pos = tmp_path / "pos.json"
     pos.write_text(json.dumps({"dice": [[1, 4, 4, 5, 2], [3, 3, 6, 2, 2], [5]], "first_player": 0}))
     for bids in ("3x4 dudo", "3x4 2:calza", "3x4 1:calza 1x1"):
-        code, out, err = run(capsys, "check", "italian", "--position", str(pos), "--bids", bids, "--lang", lang)
+        _, out, err = run(
+            capsys, "check", "italian", "--position", str(pos), "--bids", bids, "--lang", lang
+        )
         assert err == "", err
-        assert _english_words(out) == [], (bids, out)
+        assert _english_words(out, lang) == [], (bids, out)
 
 
 @pytest.mark.parametrize("lang", ["it", "es"])
@@ -216,7 +253,9 @@ def test_the_locale_chooses_the_language_and_lang_overrides_it(
 
 
 def test_errors_speak_the_language_too(capsys: Capsys) -> None:
-    code, _, err = run(capsys, "check", "italian", "--bids", "3x4", "--lang", "it", "--players", "9")
+    code, _, err = run(
+        capsys, "check", "italian", "--bids", "3x4", "--lang", "it", "--players", "9"
+    )
     assert code == 2 and err.startswith("perudo-rules: errore: ")
 
 
@@ -266,3 +305,40 @@ def test_every_rulebook_term_stands_in_its_rulebook_under_its_section() -> None:
             assert entry["word"].lower() in after, (lang, entry)
             # and our translations use it where the rulebook has its own word
             assert term["ours"][lang], term
+
+
+# --- the terminal game and the PettingZoo table -------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_the_terminal_game_speaks_the_players_language(
+    monkeypatch: pytest.MonkeyPatch, capsys: Capsys, tmp_path: Path, lang: str
+) -> None:
+    import io
+
+    lines = ["help", "hello", "2 3", "dudo", "calza"] + ["dudo"] * 40
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
+    code = main(
+        ["play", "italian", "--players", "3", "--seed", "1", "--lang", lang,
+         "--record-out", str(tmp_path / "g.json")]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert ("i tuoi dadi:" if lang == "it" else "tus dados:") in out
+    assert ("comandi:" if lang == "it" else "órdenes:") in out
+    assert _english_words(out, lang) == [], out
+
+
+def test_the_pettingzoo_table_follows_lang() -> None:
+    pz = pytest.importorskip("perudo_rules.pettingzoo")
+    env = pz.raw_env("italian", players=3, render_mode="ansi", lang="it")
+    env.reset(seed=3)
+    text = env.render()
+    assert text is not None
+    assert text.startswith("Perudo (edizione italiana): round 1")
+    assert "posto" in text and "bussolotto" in text and "di turno: player_" in text
+    en = pz.raw_env("italian", players=3, render_mode="ansi")
+    en.reset(seed=3)
+    assert en.render().startswith("Perudo (Italian edition): round 1")
+    with pytest.raises(ValueError, match="unknown language"):
+        pz.raw_env("italian", players=3, lang="fr")

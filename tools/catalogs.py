@@ -126,7 +126,10 @@ def variant_messages() -> Iterator[Message]:
     interpretation and rulebook section (``source``)."""
     for path in sorted((ROOT / "variants").glob("*.yaml")):
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
-        items: list[tuple[str | None, object]] = [(None, doc.get("name")), (None, doc.get("description"))]
+        items: list[tuple[str | None, object]] = [
+            (None, doc.get("name")),
+            (None, doc.get("description")),
+        ]
         rulebook = doc.get("rulebook")
         if isinstance(rulebook, dict):
             items.append(("source", rulebook.get("title")))
@@ -135,6 +138,8 @@ def variant_messages() -> Iterator[Message]:
                 continue
             if not isinstance(knobs, dict):
                 continue
+            if section == "wild" and isinstance(knobs.get("name"), dict):  # shown in play
+                items.append(("wild", knobs["name"].get("value")))
             for knob in knobs.values():
                 if isinstance(knob, dict):
                     items.append((None, knob.get("text")))
@@ -173,8 +178,12 @@ def all_messages() -> Iterator[Message]:
 def template() -> Catalog:
     """The template catalogue (the ``.pot``) of every message."""
     cat = Catalog(
-        project="perudo-rules", domain=DOMAIN, charset="utf-8", fuzzy=False,
-        msgid_bugs_address="", copyright_holder="perudo-rules developers",
+        project="perudo-rules",
+        domain=DOMAIN,
+        charset="utf-8",
+        fuzzy=False,
+        msgid_bugs_address="",
+        copyright_holder="perudo-rules developers",
     )
     for message, context, location in all_messages():
         file, _, line = location.rpartition(":")
@@ -183,8 +192,13 @@ def template() -> Catalog:
         if known is not None:
             known.locations.append((file, int(line) if line.isdigit() else None))
             continue
-        cat.add(message, None, [(file, int(line) if line.isdigit() else None)], flags=flags,
-                context=context)
+        cat.add(
+            message,
+            None,
+            [(file, int(line) if line.isdigit() else None)],
+            flags=flags,
+            context=context,
+        )
     return cat
 
 
@@ -199,8 +213,15 @@ def read(lang: str) -> Catalog:
 
 def _write_po(cat: Catalog, path: Path) -> None:
     buf = io.BytesIO()
-    write_po(buf, cat, width=100, omit_header=False, sort_output=False, ignore_obsolete=True,
-             include_previous=True)
+    write_po(
+        buf,
+        cat,
+        width=100,
+        omit_header=False,
+        sort_output=False,
+        ignore_obsolete=True,
+        include_previous=True,
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(buf.getvalue())
 
@@ -246,7 +267,11 @@ def problems() -> list[str]:
                 continue
             got = cat.get(msg.id, msg.context)
             key = f"{lang}: {msg.id if isinstance(msg.id, str) else msg.id[0]!r}"
-            if got is None or not got.string or (isinstance(got.string, tuple) and not all(got.string)):
+            if (
+                got is None
+                or not got.string
+                or (isinstance(got.string, tuple) and not all(got.string))
+            ):
                 out.append(f"{key}: no translation ({msg.locations[0][0]})")
                 continue
             if got.fuzzy:
@@ -271,8 +296,16 @@ DOCS = ROOT / "docs"
 #: the developer pages stay English for now). A message of these pages without Italian
 #: or Spanish fails tests/test_i18n.py.
 DOCS_TRANSLATED = (
-    "index", "glossary", "terms", "editions", "compare", "interpretations", "core-rules",
-    "scenarios", "about", "house-rules",
+    "index",
+    "glossary",
+    "terms",
+    "editions",
+    "compare",
+    "interpretations",
+    "core-rules",
+    "scenarios",
+    "about",
+    "house-rules",
 )
 
 
@@ -294,8 +327,18 @@ def docs_template(out: Path) -> Catalog:
     import subprocess
 
     subprocess.run(
-        [sys.executable, "-m", "sphinx", "-q", "-b", "gettext", "-D", "gettext_location=1",
-         str(DOCS), str(out)],
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-q",
+            "-b",
+            "gettext",
+            "-D",
+            "gettext_location=1",
+            str(DOCS),
+            str(out),
+        ],
         check=True,
     )
     with (out / "docs.pot").open("rb") as fh:
@@ -376,7 +419,10 @@ def docs_problems() -> list[str]:
 
 def main(argv: list[str]) -> int:
     commands = {
-        "extract": cmd_extract, "update": cmd_update, "compile": cmd_compile, "docs": cmd_docs,
+        "extract": cmd_extract,
+        "update": cmd_update,
+        "compile": cmd_compile,
+        "docs": cmd_docs,
     }
     if argv and argv[0] == "check":
         bad = problems() + docs_problems()

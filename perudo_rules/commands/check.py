@@ -272,7 +272,9 @@ def _run(args: argparse.Namespace) -> int:
             v.bid.player,
             str(v.bid),
             "-" if v.standing is None else str(v.standing),
-            tr("legal") if v.legal else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.reason),
+            tr("legal")
+            if v.legal
+            else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.reason),
         )
         for v in verdicts
     ]

@@ -69,6 +69,7 @@ from sphinx.application import Sphinx
 from sphinx.roles import XRefRole
 from sphinx.util.typing import ExtensionMetadata
 
+from perudo_rules.i18n import LANGUAGES, use_language
 from perudo_rules.sphinxext import events
 from perudo_rules.sphinxext.compare import CompareDirective
 from perudo_rules.sphinxext.conformance import ConformanceDirective, PerftDirective
@@ -85,7 +86,6 @@ from perudo_rules.sphinxext.shared import rule_anchor
 from perudo_rules.sphinxext.simulation import SimulationDirective
 from perudo_rules.sphinxext.terms import TermsDirective
 from perudo_rules.sphinxext.witnesses import WitnessesDirective
-from perudo_rules.i18n import LANGUAGES, use_language
 from perudo_rules.version import __version__
 
 __all__ = ["in_build_language", "rule_anchor", "setup"]
