@@ -19,6 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from perudo_rules.commands import check, conform, play, referee, scenarios, simulate, variants
 from perudo_rules.errors import PerudoError
@@ -33,7 +34,23 @@ COMMAND_MODULES: tuple[ModuleType, ...] = (
 )
 
 
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, tr("usage:") + " " if prefix is None else prefix)
+
+
 class _Parser(argparse.ArgumentParser):
+    """argparse's parser, its own headings in the language of the context too."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+        self._positionals.title = tr("positional arguments")
+        self._optionals.title = tr("options")
+        for action in self._actions:
+            if isinstance(action, argparse._HelpAction):
+                action.help = tr("show this help message and exit")
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # argparse quotes what was typed: one line, escaped, and a 5000-digit value cut short
         text = printable(" ".join(message.split()))

@@ -327,53 +327,58 @@ def register(subparsers: Any) -> None:
     """Add the ``check`` command."""
     p = subparsers.add_parser(
         "check",
-        help="is each bid a legal raise of the one before, and if not which rule forbids it",
+        help=tr("is each bid a legal raise of the one before, and if not which rule forbids it"),
         description=(
-            "Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
+            tr("Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
             "seat 0; a legal bid stands, an illegal one is refused (naming the rule id and "
             "the reason) and the same seat bids again. Exit 0 if every bid is legal, 1 if "
-            "some bid is illegal, 2 on bad input."
+            "some bid is illegal, 2 on bad input.")
         ),
     )
-    p.add_argument("variant", metavar="VARIANT", help="a bundled id (see 'list') or a .yaml path")
+    p.add_argument(
+        "variant", metavar="VARIANT", help=tr("a bundled id (see 'list') or a .yaml path")
+    )
     p.add_argument(
         "--bids",
         required=True,
         nargs="+",
         metavar="BIDS",
         help=(
-            'bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
-            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat"
+            tr('bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
+            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat")
         ),
     )
     p.add_argument(
         "--palifico",
         action="store_true",
-        help="seat 0 holds one die and opens a palifico round",
+        help=tr("seat 0 holds one die and opens a palifico round"),
     )
     p.add_argument(
-        "--players", type=int, metavar="N", help="seats at the table (default: the variant's most)"
+        "--players",
+        type=int,
+        metavar="N",
+        help=tr("seats at the table (default: the variant's most)"),
     )
     p.add_argument(
         "--dice",
         type=int,
         metavar="N",
-        help="dice per seat (default: the variant's starting dice)",
+        help=tr("dice per seat (default: the variant's starting dice)"),
     )
     p.add_argument(
         "--round",
         type=int,
         default=1,
         metavar="N",
-        help="the round number of the game (default 1; matters for wild-opening rules)",
+        help=tr("the round number of the game (default 1; matters for wild-opening rules)"),
     )
     p.add_argument(
         "--position",
         metavar="FILE.json",
         help=(
-            "start from this position instead (JSON: dice, first_player, palifico, round, "
-            "palifico_used, and actions played before the bids)"
+            tr("start from this position instead (JSON: dice, first_player, palifico, round, "
+            "palifico_used, and actions played before the bids)")
         ),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(handler=_run)

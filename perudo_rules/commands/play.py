@@ -534,23 +534,23 @@ def register(subparsers: Any) -> None:
     """Add the ``play`` command."""
     p = subparsers.add_parser(
         "play",
-        help="play a game in the terminal against bots",
+        help=tr("play a game in the terminal against bots"),
         description=(
-            "Play one game of a variant against bots. Bid with 5x4 or '5 4', call dudo or "
-            "calza, type help or quit. The game record is saved at the end."
+            tr("Play one game of a variant against bots. Bid with 5x4 or '5 4', call dudo or "
+            "calza, type help or quit. The game record is saved at the end.")
         ),
     )
-    p.add_argument("variant", help="a bundled variant id or a variant file")
-    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the dice and bots")
+    p.add_argument("variant", help=tr("a bundled variant id or a variant file"))
+    p.add_argument("--players", type=int, default=4, help=tr("seats at the table (default 4)"))
+    p.add_argument("--seat", type=int, default=0, help=tr("your seat (default 0)"))
+    p.add_argument("--seed", type=int, default=None, help=tr("seed of the dice and bots"))
     p.add_argument(
-        "--bot", choices=["baseline", "random"], default="baseline", help="the bots' policy"
+        "--bot", choices=["baseline", "random"], default="baseline", help=tr("the bots' policy")
     )
     p.add_argument(
         "--record-out",
         metavar="FILE",
         default=None,
-        help="where to save the record (default perudo-VARIANT-seedN.json here)",
+        help=tr("where to save the record (default perudo-VARIANT-seedN.json here)"),
     )
     p.set_defaults(handler=_run)

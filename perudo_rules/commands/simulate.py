@@ -8,6 +8,7 @@ import sys
 
 from perudo_rules.bots import BOTS
 from perudo_rules.commands.table import format_table
+from perudo_rules.i18n import tr
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.output import Outputs
 from perudo_rules.safetext import display_path, json_text, printable
@@ -41,49 +42,49 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``simulate`` command."""
     p = subparsers.add_parser(
         "simulate",
-        help="play bot games and report statistics per variant",
+        help=tr("play bot games and report statistics per variant"),
         description=(
-            "Play GAMES games of each VARIANT with bots and report, per variant: rounds per "
+            tr("Play GAMES games of each VARIANT with bots and report, per variant: rounds per "
             "game, bids per round, share of palifico rounds, Calza calls and success rate, "
             "Dudo success rate, and win rates by seat and by starting position, each with a "
             "95% confidence interval. The same --seed gives the same numbers whatever "
-            "--workers."
+            "--workers.")
         ),
     )
-    p.add_argument("variants", nargs="+", metavar="VARIANT", help="variant id or YAML file")
-    p.add_argument("--players", type=_positive, default=6, help="seats per game (default 6)")
+    p.add_argument("variants", nargs="+", metavar="VARIANT", help=tr("variant id or YAML file"))
+    p.add_argument("--players", type=_positive, default=6, help=tr("seats per game (default 6)"))
     p.add_argument(
         "--games",
         type=_positive,
         default=2000,
-        help=f"games per variant (default 2000, at most {MAX_GAMES})",
+        help=tr("games per variant (default 2000, at most {n})", n=MAX_GAMES),
     )
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--seed", type=int, default=1, help=tr("random seed (default 1)"))
     p.add_argument(
         "--bot",
         choices=sorted([*BOTS, UNIFORM]),
         default="baseline",
         help=(
-            "bot for every seat (default baseline); 'uniform' plays a uniformly random legal "
-            "action of any seat on the fast path"
+            tr("bot for every seat (default baseline); 'uniform' plays a uniformly random legal "
+            "action of any seat on the fast path")
         ),
     )
     p.add_argument(
         "--workers",
         type=_non_negative,
         default=1,
-        help="worker processes (default 1; 0 = one per CPU)",
+        help=tr("worker processes (default 1; 0 = one per CPU)"),
     )
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    fmt.add_argument("--json", action="store_true", help=tr("print JSON instead of a table"))
     fmt.add_argument(
-        "--csv", action="store_true", help="print CSV: variant,metric,value,low,high,n"
+        "--csv", action="store_true", help=tr("print CSV: variant,metric,value,low,high,n")
     )
-    p.add_argument("--plot", metavar="FILE", help="draw the distributions into FILE (PNG, SVG)")
+    p.add_argument("--plot", metavar="FILE", help=tr("draw the distributions into FILE (PNG, SVG)"))
     p.add_argument(
         "--save-records",
         metavar="DIR",
-        help="write every game as a JSON game record into DIR",
+        help=tr("write every game as a JSON game record into DIR"),
     )
     p.set_defaults(handler=_cmd_simulate)
 

@@ -334,61 +334,68 @@ def register(subparsers: Any) -> None:
     """Add the variant commands to the command line."""
     p = subparsers.add_parser(
         "list",
-        help="list the bundled variants",
-        description="List the bundled editions: id, name, players, dice, interpretations.",
+        help=tr("list the bundled variants"),
+        description=tr("List the bundled editions: id, name, players, dice, interpretations."),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(handler=_cmd_list)
 
     p = subparsers.add_parser(
         "show",
-        help="every rule of a variant, with ids",
+        help=tr("every rule of a variant, with ids"),
         description=(
-            "Every rule of a variant with its id, value and statement, then the fixed "
-            "rules every edition shares. Exit 2 if the variant cannot be loaded."
+            tr("Every rule of a variant with its id, value and statement, then the fixed "
+            "rules every edition shares. Exit 2 if the variant cannot be loaded.")
         ),
     )
-    p.add_argument("variant", help="a bundled id (see 'list') or a path to a .yaml file")
-    p.add_argument("--json", action="store_true", help="print JSON (sources and quotes included)")
     p.add_argument(
-        "--interpretations", action="store_true", help="also print every interpretation in full"
+        "variant", help=tr("a bundled id (see 'list') or a path to a .yaml file")
     )
-    p.add_argument("--brief", action="store_true", help="leave out the fixed shared rules")
+    p.add_argument(
+        "--json", action="store_true", help=tr("print JSON (sources and quotes included)")
+    )
+    p.add_argument(
+        "--interpretations", action="store_true", help=tr("also print every interpretation in full")
+    )
+    p.add_argument("--brief", action="store_true", help=tr("leave out the fixed shared rules"))
     p.set_defaults(handler=_cmd_show)
 
     p = subparsers.add_parser(
         "validate",
-        help="check house-rules files",
+        help=tr("check house-rules files"),
         description=(
-            "Load each variant file as the engine would. Prints 'FILE: OK', or every "
+            tr("Load each variant file as the engine would. Prints 'FILE: OK', or every "
             "problem of the file, one line each: FILE:LINE: key.path: message. Exit 0 if "
-            "every file is valid, 2 if any is not (bad input, as everywhere in this CLI)."
+            "every file is valid, 2 if any is not (bad input, as everywhere in this CLI).")
         ),
     )
-    p.add_argument("files", nargs="+", metavar="FILE.yaml", help="variant files to check")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("files", nargs="+", metavar="FILE.yaml", help=tr("variant files to check"))
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(handler=_cmd_validate)
 
     p = subparsers.add_parser(
         "compare",
-        help="the rule-by-rule difference of variants, with divergence witnesses",
+        help=tr("the rule-by-rule difference of variants, with divergence witnesses"),
         description=(
-            "The rules where the variants differ (all rules with --all), what each edition "
+            tr("The rules where the variants differ (all rules with --all), what each edition "
             "says, and for each differing rule a divergence witness: a smallest situation "
-            "where the engines disagree, found by search and replayed in both variants."
+            "where the engines disagree, found by search and replayed in both variants.")
         ),
     )
     p.add_argument(
-        "variants", nargs="+", metavar="VARIANT", help="two or more bundled ids or .yaml paths"
+        "variants", nargs="+", metavar="VARIANT", help=tr("two or more bundled ids or .yaml paths")
     )
-    p.add_argument("--all", action="store_true", help="show agreeing rules too")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--no-witnesses", action="store_true", help="skip the witness search")
+    p.add_argument("--all", action="store_true", help=tr("show agreeing rules too"))
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    p.add_argument("--no-witnesses", action="store_true", help=tr("skip the witness search"))
     p.add_argument(
         "--max-dice",
         type=int,
         default=3,
         metavar="N",
-        help=f"most dice per seat in searched positions (default 3, at most {MAX_WITNESS_DICE})",
+        help=tr(
+            "most dice per seat in searched positions (default 3, at most {n})",
+            n=MAX_WITNESS_DICE,
+        ),
     )
     p.set_defaults(handler=_cmd_compare)

@@ -118,7 +118,7 @@ def in_build_language(directive: type[Directive]) -> type[Directive]:
     def run(self: Directive) -> list[nodes.Node]:
         lang = getattr(self.state.document.settings.env.config, "language", None) or "en"
         with use_language(lang if lang in LANGUAGES else "en"):
-            out: list[nodes.Node] = directive.run(self)
+            out: list[nodes.Node] = list(directive.run(self))
         for node in out:  # (inline nodes are never translated; Sphinx unwraps any marked one)
             for text in node.findall(nodes.TextElement):
                 if not isinstance(text, nodes.Inline):
