@@ -45,6 +45,7 @@ from perudo_rules.actions import Action, Bid, Dudo
 from perudo_rules.describe import describe_result, describe_step
 from perudo_rules.errors import PerudoError, VariantError
 from perudo_rules.game import Game, roll_die
+from perudo_rules.i18n import tr
 from perudo_rules.position import Position, Roll, Step, format_step
 from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant, differing_knobs, format_value, load_variant
@@ -73,7 +74,7 @@ class NewGame:
 
     def describe(self) -> str:
         """One sentence: the number of players and the seed."""
-        return f"A new game of {self.players} players rolled from seed {self.seed}"
+        return tr("A new game of {n} players rolled from seed {s}", n=self.players, s=self.seed)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready mapping: ``{"players": n, "seed": s}``."""
@@ -218,7 +219,7 @@ def _action_key(a: Action) -> tuple[int, int, int, int]:
 
 def _legality_text(g: Game, a: Action) -> str:
     bad = g.violation(a)
-    return "legal" if bad is None else f"illegal [{bad[0]}: {bad[1]}]"
+    return tr("legal") if bad is None else tr("illegal [{r}: {why}]", r=bad[0], why=bad[1])
 
 
 def _resolution_text(g: Game) -> str:
@@ -234,11 +235,11 @@ def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[str, str]:
     texts = []
     for g in (ga, gb):
         if isinstance(g, str):
-            texts.append(f"no game: {g}")
+            texts.append(tr("no game: {reason}", reason=g))
             continue
-        text = f"seat {g.first_player} opens the game"
+        text = tr("seat {n} opens the game", n=g.first_player)
         if counts_differ:
-            text += f" (dice per seat: {', '.join(map(str, g.dice_counts))})"
+            text += " " + tr("(dice per seat: {counts})", counts=", ".join(map(str, g.dice_counts)))
         texts.append(text)
     return texts[0], texts[1]
 
@@ -629,21 +630,16 @@ def _search_direction(
 def _no_difference(q: _Question, searched: int, limits: SearchLimits) -> Witness:
     """The witness of kind ``"none"`` when nothing diverged in any searched position."""
     same = "no behavioural difference"
-    return q.witness(
-        "none",
-        None,
-        (same, same),
-        False,
-        note=(
-            f"no behavioural difference found: in {searched} game states searched (up to "
-            f"{limits.max_seats} seats with 1 to {limits.max_dice} dice each, "
-            f"{limits.max_rounds} rounds) and in new games of 2 to {limits.setup_seats} "
-            f"players from up to {limits.setup_seeds} seeds, both values allow the same actions, "
-            "resolve every round alike and start games alike: the rule is presentation "
-            "only, or matters only in larger positions"
-        ),
-        searched=searched,
-    )
+    note = tr(
+        "no behavioural difference found: in {n} game states searched (up to {seats} seats "
+        "with 1 to {dice} dice each, {rounds} rounds) and in new games of 2 to {players} "
+        "players from up to {seeds} seeds, both values allow the same actions, resolve every "
+        "round alike and start games alike: the rule is presentation only, or matters only "
+        "in larger positions",
+        n=searched, seats=limits.max_seats, dice=limits.max_dice,
+        rounds=limits.max_rounds, players=limits.setup_seats, seeds=limits.setup_seeds,
+    )  # fmt: skip
+    return q.witness("none", None, (same, same), False, note=note, searched=searched)
 
 
 def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:
@@ -663,7 +659,9 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
             None,
             None,
             False,
-            note="no divergence searched: setting this rule alone makes neither variant consistent",
+            note=tr(
+                "no divergence searched: setting this rule alone makes neither variant consistent"
+            ),
         )
     unconfirmed: Witness | None = None
     searched = 0

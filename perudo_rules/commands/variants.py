@@ -70,10 +70,11 @@ def _width() -> int:
 def _wrap(label: str, text: str, indent: int) -> str:
     """``label`` padded to ``indent`` columns, then ``text`` wrapped under itself (both
     from files, perhaps: characters that are not printable are escaped)."""
+    head = printable(label)
     return textwrap.fill(
         printable("".join(" " if c.isspace() else c for c in text)),
         width=_width(),
-        initial_indent=printable(label).ljust(indent),
+        initial_indent=head.ljust(indent) if len(head) < indent else head + " ",
         subsequent_indent=" " * indent,
         break_on_hyphens=False,
     )
@@ -245,7 +246,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 def _witness_lines(w: Witness) -> list[str]:
     status = tr("confirmed in both engines") if w.confirmed else tr("not confirmed")
     if w.kind == "none":
-        return [f"{w.rule}  [{tr('no difference in play')}]", _wrap("  ", w.note, 2)]
+        nothing = tr("no difference in play")
+        return [f"{w.rule}  [{nothing}]", _wrap("  ", w.note, 2)]
     lines = [f"{w.rule}  [{tr(w.kind)}, {status}]"]
     assert w.start is not None
     lines.append(_wrap("  " + tr("position:"), w.start.describe(), 12))
