@@ -20,6 +20,7 @@ from typing import Any
 
 from perudo_rules.actions import ACTION_PATTERN, BID_PATTERN
 from perudo_rules.errors import LocatedError, PerudoError
+from perudo_rules.i18n import tr
 from perudo_rules.limits import (
     MAX_NODES,
     MAX_PLAYERS,
@@ -72,7 +73,7 @@ class Violation:
     reason: str
 
     def __str__(self) -> str:
-        where = f"round {self.round}, step {self.step}"
+        where = tr("round {round}, step {step}", round=self.round, step=self.step)
         if self.action is not None:
             where += f" ({self.action})"
         return f"{where}: {self.reason} [{self.rule}]"

@@ -24,14 +24,16 @@ def _run(args: argparse.Namespace) -> int:
                 (
                     r.round,
                     r.first_player,
-                    "yes" if r.palifico else "",
+                    tr("yes") if r.palifico else "",
                     " ".join(map(str, r.dice_counts)),
                     r.actions,
                     r.outcome,
                 )
                 for r in verdict.rounds
             ]
-            print(format_table(["round", "opener", "palifico", "dice", "actions", "outcome"], rows))
+            headers = [tr("round"), tr("opener"), "palifico", tr("dice"), tr("actions")]
+            headers.append(tr("outcome"))
+            print(format_table(headers, rows))
     return 0 if verdict.valid else 1
 
 
