@@ -14,10 +14,10 @@ a ``with`` block (a :class:`contextvars.ContextVar`: each thread and each asynci
 has its own). The default is English.
 
 >>> tr("Only the player to move may doubt the standing bid with Dudo.", "it")
-'Solo il giocatore di turno può dubitare della scommessa in piedi con Dudo.'
+'Solo il giocatore di turno può dubitare della scommessa corrente con Dudo.'
 >>> with use_language("es"):
 ...     tr("{n} of {total} bids illegal.", n=1, total=2)
-'1 de 2 pujas ilegales.'
+'Pujas ilegales: 1 de 2.'
 """
 
 from __future__ import annotations
