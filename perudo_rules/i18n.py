@@ -42,6 +42,7 @@ __all__ = [
     "locale_language",
     "ntr",
     "ptr",
+    "template",
     "tr",
     "use_language",
 ]
@@ -127,6 +128,18 @@ def ntr(singular: str, plural: str, n: int, lang: str | None = None, /, **params
     """Like :func:`tr`, choosing the plural form for ``n`` (``n`` is a parameter too)."""
     catalogue = _catalogue(check_language(lang or _current.get()))
     return catalogue.ngettext(fold(singular), fold(plural), n).format(n=n, **params)
+
+
+def template(
+    context: str, message: str, plural: str | None = None, n: int = 1, lang: str | None = None
+) -> str:
+    """The translation of the template ``message`` keyed by ``context`` (a message id),
+    unformatted (its placeholders left for the caller's formatter); with ``plural``, the
+    form for ``n``. English (the template itself) where no catalogue has it."""
+    catalogue = _catalogue(check_language(lang or _current.get()))
+    if plural is None:
+        return catalogue.pgettext(context, message)
+    return catalogue.npgettext(context, message, plural, n)
 
 
 def N_(message: str) -> str:

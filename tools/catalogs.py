@@ -37,6 +37,8 @@ LOCALE = ROOT / "perudo_rules" / "locale"
 DOMAIN = "perudo_rules"
 LANGS = ("it", "es")
 KEYWORDS = {"tr": None, "ptr": ((1, "c"), 2), "ntr": (1, 2), "N_": None}
+#: A placeholder of a message, its format spec included ({n}, {most:,}).
+_PLACEHOLDER = re.compile(r"\{[a-z_]*(?:[:!][^{}]*)?\}")
 INTERPRETATION = ("chosen", "alternative", "reason", "inexpressible")
 
 #: (msgid, context, location "file:line")
@@ -165,9 +167,26 @@ def term_messages() -> Iterator[Message]:
     yield from _texts(path, [(None, t.get("meaning")) for t in doc["terms"]])
 
 
+def refusal_messages() -> Iterator[Message]:
+    """Every refusal's English template (``perudo_rules.messages.ENGLISH``), keyed by its
+    message id as the context; a template that follows a count has its two forms."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from perudo_rules.messages import ENGLISH
+    except ImportError:  # before structured refusals
+        return
+    where = "perudo_rules/messages.py"
+    for message_id, tpl in ENGLISH.items():
+        if isinstance(tpl, str):
+            yield tpl, message_id, f"{where}:{message_id}"
+        else:
+            yield (tpl.one, tpl.other), message_id, f"{where}:{message_id}"
+
+
 def all_messages() -> Iterator[Message]:
     """Every message of the catalogues, with where it comes from."""
     yield from python_messages()
+    yield from refusal_messages()
     yield from term_messages()
     yield from knob_messages()
     yield from core_messages()
@@ -187,7 +206,7 @@ def template() -> Catalog:
     )
     for message, context, location in all_messages():
         file, _, line = location.rpartition(":")
-        flags = ["python-brace-format"] if re.search(r"\{[a-z_]+\}", str(message)) else []
+        flags = ["python-brace-format"] if _PLACEHOLDER.search(str(message)) else []
         known = cat.get(message, context)  # type: ignore[arg-type]
         if known is not None:
             known.locations.append((file, int(line) if line.isdigit() else None))
@@ -279,9 +298,9 @@ def problems() -> list[str]:
                 continue
             ids = msg.id if isinstance(msg.id, tuple) else (msg.id,)
             strings = got.string if isinstance(got.string, tuple) else (got.string,)
-            want = set(re.findall(r"\{[a-z_]*\}", ids[-1]))
+            want = set(_PLACEHOLDER.findall(ids[-1]))
             for s in strings:
-                if set(re.findall(r"\{[a-z_]*\}", s)) != want:
+                if set(_PLACEHOLDER.findall(s)) != want:
                     out.append(f"{key}: placeholders differ: {s!r}")
         mo = po_path(lang).with_suffix(".mo")
         if not mo.exists() or mo.read_bytes() != mo_bytes(cat):

@@ -43,7 +43,7 @@ def _witness_nodes(vid: str, variant: Variant, knob: Knob) -> list[nodes.Node]:
         return [nodes.paragraph(text=tr("The override does not load: {error}", error=exc))]
     if alt is None:
         return []
-    pair = ((vid, variant), ("alternative", alt))
+    pair = ((vid, variant), (tr("other reading"), alt))
     return [
         para(nodes.strong(text=tr("What the other reading changes in play"))),
         *(witness_node(w, pair) for w in find_witnesses(variant, alt)),
