@@ -12,7 +12,14 @@ from perudo_rules.i18n import tr
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.output import Outputs
 from perudo_rules.safetext import display_path, json_text, printable
-from perudo_rules.simulate import UNIFORM, comparison_rows, plot, plot_format, simulate
+from perudo_rules.simulate import (
+    UNIFORM,
+    comparison_rows,
+    metric_label,
+    plot,
+    plot_format,
+    simulate,
+)
 from perudo_rules.variant import load_variant
 
 __all__ = ["register"]
@@ -129,12 +136,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         first = stats[0]
         print(
-            f"{first.games} games per variant, {first.players} players, {first.bot} bots, "
-            f"seed {first.seed}; value [95% interval]"
-        )
-        print(format_table(["metric", *(s.variant for s in stats)], comparison_rows(stats)))
+            tr(
+                "{games} games per variant, {players} players, {bot} bots, seed {seed}; "
+                "value [95% interval]",
+                games=first.games, players=first.players, bot=first.bot, seed=first.seed,
+            )
+        )  # fmt: skip
+        rows = [[metric_label(name), *cells] for name, *cells in comparison_rows(stats)]
+        print(format_table([tr("metric"), *(s.variant for s in stats)], rows))
     if args.plot:  # after the figures are out: a failed write loses no result
         sys.stdout.flush()
         plot(stats, args.plot)
-        print(f"plot written to {display_path(args.plot)}", file=sys.stderr)
+        print(tr("plot written to {file}", file=display_path(args.plot)), file=sys.stderr)
     return 0
