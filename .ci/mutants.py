@@ -147,7 +147,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "calza-by-bidder",
         "the bidder may call Calza on their own bid",
         K,
-        'return "calza.who", "the bidder may not call Calza on their own bid"',
+        'return Refusal("calza.who", "calza-own-bid", {})',
         "pass",
     ),
     Mutant(
@@ -273,8 +273,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "no-cap-still-capped",
         "bids above the dice in play are refused although bidding.quantity_cap is none",
         K,
-        "            if table.capped:\n                too_many",
-        "            if True:\n                too_many",
+        "            if table.capped:\n                return Refusal(",
+        "            if True:\n                return Refusal(",
     ),
     Mutant(
         "unreachable-stop-ignored",

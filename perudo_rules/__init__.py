@@ -15,6 +15,7 @@ from perudo_rules.game import (
     RoundResult,
 )
 from perudo_rules.legal import LegalActions
+from perudo_rules.messages import Refusal, format_message
 from perudo_rules.position import Position
 from perudo_rules.record import replay, to_record
 from perudo_rules.recordformat import RecordError, load_record
@@ -37,6 +38,7 @@ __all__ = [
     "PerudoError",
     "Position",
     "RecordError",
+    "Refusal",
     "RoundRecord",
     "RoundResult",
     "Variant",
@@ -45,6 +47,7 @@ __all__ = [
     "available_variants",
     "core_rules",
     "format_action",
+    "format_message",
     "load_record",
     "load_variant",
     "parse_action",

@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import Any
 
 from perudo_rules.commands import check, conform, play, referee, scenarios, simulate, variants
-from perudo_rules.errors import PerudoError
+from perudo_rules.errors import IllegalAction, PerudoError
 from perudo_rules.i18n import LANGUAGES, locale_language, tr, use_language
 from perudo_rules.safetext import printable
 
@@ -148,8 +148,10 @@ def _main(argv: list[str]) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
-    """The message of ``exc`` on one line, with characters that are not printable escaped."""
-    return printable(" ".join(str(exc).split())) or type(exc).__name__
+    """The message of ``exc`` on one line (a refusal in the language of the context), with
+    characters that are not printable escaped."""
+    text = exc.message_in() if isinstance(exc, IllegalAction) else str(exc)
+    return printable(" ".join(text.split())) or type(exc).__name__
 
 
 if __name__ == "__main__":  # pragma: no cover

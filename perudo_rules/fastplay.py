@@ -94,7 +94,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
     rules = variant.rules
     bad = seats_verdict(rules, players, variant.id)
     if bad is not None:
-        raise ValueError(bad[1])
+        raise ValueError(bad.message)
     rand = rng.random
     faces = rules.dice_faces
     first, dice = opening(rules, players, rng)

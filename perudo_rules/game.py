@@ -30,6 +30,7 @@ from perudo_rules.kernel import (
     round_rules,
 )
 from perudo_rules.legal import LegalActions
+from perudo_rules.messages import Refusal
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.start import opening, roll_cups, seats_verdict
@@ -294,7 +295,7 @@ class Game:
         cups = _cups(dice, rules.dice_faces)
         bad = seats_verdict(rules, len(cups), variant.id)
         if bad is not None:
-            raise ValueError(bad[1])
+            raise ValueError(bad.message)
         for seat, cup in enumerate(cups):
             if len(cup) > rules.dice_max_per_player:
                 raise ValueError(
@@ -342,7 +343,7 @@ class Game:
         rules = variant.rules
         bad = seats_verdict(rules, players, variant.id)
         if bad is not None:
-            raise ValueError(bad[1])
+            raise ValueError(bad.message)
         first, cups = opening(rules, players, random.Random(seed))
         if cls is not Game:
             return cls.start(variant, cups, first)
@@ -453,13 +454,14 @@ class Game:
 
     # --- legality (decided by the kernel) -----------------------------------------------
 
-    def violation(self, action: Any) -> tuple[str, str] | None:
-        """``None`` if ``action`` is legal now, else ``(rule id, reason)``."""
+    def violation(self, action: Any) -> Refusal | None:
+        """``None`` if ``action`` is legal now, else the :class:`~perudo_rules.messages.Refusal`
+        (``.rule``, ``.message_id``, ``.params``, the English ``.message``)."""
         if self.winner is not None:
-            return "play.game_over", f"the game is over; seat {self.winner} won"
+            return Refusal("play.game_over", "game-over", {"winner": self.winner})
         rr = self._rules_in_play
         if self.to_move is None or rr is None:
-            return "play.roll", "the round is over; roll the dice for the next round first"
+            return Refusal("play.roll", "round-over", {})
         return rr.verdict(self.to_move, self.bids, action)
 
     def is_legal(self, action: Any) -> bool:
@@ -497,7 +499,7 @@ class Game:
             to_move, self.bids, action
         )
         if bad is not None:
-            raise IllegalAction(bad[0], bad[1])
+            raise IllegalAction(bad)
         assert rr is not None and to_move is not None
         if type(action) is Bid:
             # the same round: only the player to move and the bids change
@@ -544,9 +546,9 @@ class Game:
         """Start the next round: with explicit ``dice`` (one list per seat, ``[]`` for out
         seats), or rolled from ``seed`` / ``rng`` seat by seat."""
         if self.winner is not None:
-            raise IllegalAction("play.game_over", f"the game is over; seat {self.winner} won")
+            raise IllegalAction(Refusal("play.game_over", "game-over", {"winner": self.winner}))
         if self.to_move is not None:
-            raise IllegalAction("play.roll", "the dice are rolled only between rounds")
+            raise IllegalAction(Refusal("play.roll", "roll-mid-round", {}))
         rules = self.rules
         counts = self.dice_counts
         faces = rules.dice_faces

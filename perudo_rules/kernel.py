@@ -4,7 +4,9 @@ Pure functions and precomputed per-round tables over compact values (bid ranks, 
 dice counts, flags). The step API (:class:`~perudo_rules.game.Game` and its
 ``LegalActions``), the fast path (:mod:`perudo_rules.fastplay`) and the OpenSpiel adapter
 all ask this module; none of them decides a rule itself. Each decision names its rule id:
-a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.yaml``.
+a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.yaml``. A
+verdict is ``None`` (legal, the cheap answer) or a :class:`~perudo_rules.messages.Refusal`:
+the rule id, a message id and the values its sentence is made of (built only to refuse).
 
 Where each rule is decided (rule id: code):
 
@@ -58,12 +60,12 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.limits import MAX_BID_QUANTITY, short_number
+from perudo_rules.limits import MAX_BID_QUANTITY
+from perudo_rules.messages import Refusal, given
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
-    "Refusal",
     "RoundRules",
     "Settlement",
     "calza_gain_limit",
@@ -74,11 +76,6 @@ __all__ = [
     "round_rules",
     "rounds_may_keep_dice",
 ]
-
-Refusal = tuple[str, str] | None
-"""What the kernel's ``*_verdict`` functions answer: ``None`` when an action (or a seat
-count) is allowed, else ``(rule id, reason)``. Not :class:`perudo_rules.referee.Verdict`,
-the referee's judgement of a whole record."""
 
 
 # --- seats ------------------------------------------------------------------------------
@@ -285,43 +282,57 @@ class RoundRules:
             return table.nonwild_above(current)
         return range(current + 1, table.size)
 
-    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal:
-        """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid)."""
+    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal | None:
+        """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid):
+        ``None``, or the :class:`~perudo_rules.messages.Refusal` (rule, message id and
+        the values of its sentence), built only when refusing."""
         if bid.player != to_move:
-            return "play.turn", f"it is seat {to_move}'s turn, not seat {bid.player}'s"
+            seats = {"to_move": to_move, "seat": given(bid.player)}
+            return Refusal("play.turn", "not-your-turn", seats)
         q, f = bid.quantity, bid.face
         table = self.table
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
-            what = f"{short_number(q)}x{short_number(f)}"
-            return "play.bid_range", f"{what} is not a bid on a d{table.faces}"
+            return Refusal(
+                "play.bid_range",
+                "not-a-bid",
+                {"quantity": given(q), "face": given(f), "faces": table.faces},
+            )
         rank = table.rank(q, f)
         if rank is None:
             if q > MAX_BID_QUANTITY:  # what the notation writes (bidding.quantity_cap: none)
-                return "play.bid_range", (
-                    f"{short_number(q)} dice: no bid names more than {MAX_BID_QUANTITY:,} "
-                    "(perudo_rules.limits.MAX_BID_QUANTITY)"
+                return Refusal(
+                    "play.bid_range",
+                    "beyond-notation",
+                    {"quantity": q, "most": MAX_BID_QUANTITY},
                 )
             if table.over_limit(q, f):
-                return "bidding.quantity_limit", f"no bid may name {q} dice of face {f}"
+                return Refusal(
+                    "bidding.quantity_limit", "over-quantity-limit", {"quantity": q, "face": f}
+                )
             if table.capped:
-                too_many = f"only {table.dice} dice are in play; {q} is too many"
-                return "bidding.quantity_cap", too_many
+                return Refusal(
+                    "bidding.quantity_cap", "over-dice-in-play", {"dice": table.dice, "quantity": q}
+                )
         if f == self.rules.wild and self.wild_banned(current is None):
             if self.palifico:
-                when = "as the opening bid" if current is None else "at all"
-                return "palifico.wild_bids", f"no bid on the wild face {when} in a palifico round"
-            when = "as the opening bid" if current is None else "in the first round"
-            return "bidding.wild_opening", f"no bid on the wild face {when}"
+                code = "no-wild-opening-palifico" if current is None else "no-wild-palifico"
+                return Refusal("palifico.wild_bids", code, {})
+            code = "no-wild-opening" if current is None else "no-wild-first-round"
+            return Refusal("bidding.wild_opening", code, {})
         if current is None:
             return None
         if self.locked and f != current.face and not self.face_free(bid.player):
-            return "palifico.face_lock", f"in this palifico round the face stays {current.face}"
+            return Refusal("palifico.face_lock", "face-locked", {"face": current.face})
         if self.partial:  # neither_decreases: O(1) on quantity and face
             cq, cf = current.quantity, current.face
             if q >= cq and f >= cf and (q != cq or f != cf):
                 return None
-            what = "the quantity" if q < cq else ("the face" if f < cf else "nothing")
-            return "bidding.order", f"{q}x{f} lowers {what} of the standing bid {current}"
+            code = (
+                "lowers-quantity"
+                if q < cq
+                else ("lowers-face" if f < cf else "repeats-bid")
+            )
+            return Refusal("bidding.order", code, _against(q, f, current))
         cur_rank = table.rank(current.quantity, current.face)
         if rank is not None and cur_rank is not None:
             if rank > cur_rank:
@@ -330,7 +341,7 @@ class RoundRules:
             return None  # beyond the table (bidding.quantity_cap: none): compared by key
         return self._order_verdict(current, q, f)
 
-    def _order_verdict(self, current: Bid, q: int, f: int) -> tuple[str, str]:
+    def _order_verdict(self, current: Bid, q: int, f: int) -> Refusal:
         rules = self.rules
         k = rules.bidding_wild_worth
         wild = self.wild
@@ -345,14 +356,16 @@ class RoundRules:
             cq = current.quantity
             if f == wild:
                 need = cq // k + 1 if below else -(-cq // k)
-                return "bidding.wild_worth", (
-                    f"after {current} a wild bid needs at least {need} dice"
-                )
-            need = k * cq if below else k * cq + 1
-            return "bidding.wild_worth", (
-                f"after {current} an ordinary bid needs at least {need} dice"
+                code = "wild-bid-needs"
+            else:
+                need = k * cq if below else k * cq + 1
+                code = "ordinary-bid-needs"
+            return Refusal(
+                "bidding.wild_worth",
+                code,
+                {"standing_quantity": cq, "standing_face": current.face, "need": need},
             )
-        return "bidding.order", f"{q}x{f} does not raise the standing bid {current}"
+        return Refusal("bidding.order", "not-a-raise", _against(q, f, current))
 
     # --- calls --------------------------------------------------------------------------
 
@@ -395,7 +408,7 @@ class RoundRules:
         offers = self._offers[key] = tuple(out)
         return offers
 
-    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal:
+    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal | None:
         """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
         p = call.player
         rules = self.rules
@@ -405,39 +418,40 @@ class RoundRules:
                 who == "player_to_move"
                 or (who == "any_except_bidder_in_palifico" and not self.palifico)
             ):
-                return "challenge.who", f"only seat {to_move}, the player to move, may call Dudo"
+                return Refusal("challenge.who", "dudo-only-to-move", {"to_move": to_move})
             if p == bidder:
-                return "challenge.who", "the bidder may not doubt their own bid"
+                return Refusal("challenge.who", "dudo-own-bid", {})
             return None
         if not rules.calza_enabled:
-            return "calza.enabled", "this variant has no Calza"
+            return Refusal("calza.enabled", "no-calza", {})
         if self.alive < rules.calza_min_players:
-            return "calza.min_players", f"no Calza with {self.alive} seats left"
+            return Refusal("calza.min_players", "calza-too-few-seats", {"seats": self.alive})
         if self.palifico and not rules.calza_in_palifico:
-            return "calza.in_palifico", "no Calza in a palifico round"
+            return Refusal("calza.in_palifico", "no-calza-palifico", {})
         calza_who = rules.calza_who
         if p == bidder and calza_who in ("any_except_bidder_and_next", "any_except_bidder"):
-            return "calza.who", "the bidder may not call Calza on their own bid"
+            return Refusal("calza.who", "calza-own-bid", {})
         if p == to_move and calza_who in ("any_except_bidder_and_next", "any_except_next"):
-            return "calza.who", "the player to move may not call Calza"
+            return Refusal("calza.who", "calza-to-move", {})
         if calza_who == "player_to_move" and p != to_move:
-            return "calza.who", f"only seat {to_move}, the player to move, may call Calza"
+            return Refusal("calza.who", "calza-only-to-move", {"to_move": to_move})
         return None
 
-    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal:
-        """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round."""
+    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal | None:
+        """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round:
+        ``None``, or the :class:`~perudo_rules.messages.Refusal`."""
         if type(action) is Bid:
             if self._not_a_seat(action.player):
-                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(action.player)})
             return self.bid_verdict(to_move, bids[-1] if bids else None, action)
         if type(action) is Dudo or type(action) is Calza:
             if self._not_a_seat(action.player):
-                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(action.player)})
             if not bids:
-                what = "doubt" if type(action) is Dudo else "match"
-                return "play.bid_needed", f"there is no bid to {what} yet"
+                code = "dudo-without-bid" if type(action) is Dudo else "calza-without-bid"
+                return Refusal("play.bid_needed", code, {})
             return self.call_verdict(to_move, bids[-1].player, action)
-        return "play.turn", f"{action!r} is not a Bid, Dudo or Calza"
+        return Refusal("play.turn", "not-an-action", {"action": given(action)})
 
     def _not_a_seat(self, p: object) -> bool:
         counts = self.counts
@@ -568,6 +582,16 @@ class RoundRules:
             if loser is None or after[loser] == self.counts[loser] - 1:
                 return hit
         return tuple([a - b if a > b else 0 for a, b in zip(self.counts, after, strict=True)])
+
+
+def _against(q: int, f: int, current: Bid) -> dict[str, int]:
+    """The parameters of a refused raise: the bid and the standing bid it fails to raise."""
+    return {
+        "quantity": q,
+        "face": f,
+        "standing_quantity": current.quantity,
+        "standing_face": current.face,
+    }
 
 
 def returns(winner: int | None, players: int) -> tuple[float, ...]:

@@ -21,7 +21,11 @@ the environment for its users; in short:
   choice of Dudo / Calza / Pass; the first call ends the round, and when all
   have passed the player to move acts (as the OpenSpiel adapter does).
 * **Observations**: ``{"observation": float32 array, "action_mask": int8
-  array}``; :func:`observation_layout` names every slice of the array.
+  array}``; :func:`observation_layout` names every slice of the array. With
+  ``observation_mode="flat"`` the observation is that array alone (a ``Box``, as
+  SuperSuit's wrappers need) and every agent's mask is ``info["action_mask"]``.
+* **Parallel**: :func:`parallel_env` is the same game through PettingZoo's
+  turn-based conversion (one decision per parallel step).
 * **Rewards** (zero-sum, :func:`perudo_rules.kernel.returns`, as the OpenSpiel
   adapter's returns): over a game the winner collects ``+1`` and every other seat
   ``-1/(players-1)``. A seat that is eliminated gets its ``-1/(players-1)`` when
@@ -50,7 +54,7 @@ try:
     import numpy.typing as npt
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
+    from pettingzoo.utils import conversions, wrappers
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "perudo_rules.pettingzoo needs PettingZoo: pip install 'perudo-rules[pettingzoo]'"
@@ -71,10 +75,12 @@ __all__ = [
     "env",
     "observation_layout",
     "observation_size",
+    "parallel_env",
     "raw_env",
 ]
 
 Obs = dict[str, "npt.NDArray[Any]"]
+OBSERVATION_MODES = ("dict", "flat")
 
 MAX_OBSERVATION = 4_194_304
 """The most entries the ``observation`` array may hold (16 MiB of ``float32``): a game
@@ -207,7 +213,9 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
     on every step). ``ids`` are the :class:`~perudo_rules.actionmap.ActionMap`;
     ``layout`` the :func:`observation_layout`. An illegal action raises ``ValueError``
     naming the rule (``env()`` wraps this class so that one ends the game instead);
-    ``docs/pettingzoo.rst`` lists every error.
+    ``docs/pettingzoo.rst`` lists every error. ``observation_mode`` is ``"dict"``
+    (``observe`` gives ``observation`` and ``action_mask``) or ``"flat"`` (``observe``
+    gives the ``observation`` array, a ``Box``; ``infos[agent]["action_mask"]`` the mask).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's class-level convention
@@ -223,6 +231,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         max_rounds: int | None = None,
         past_rounds: int = 1,
+        observation_mode: str = "dict",
         lang: str = "en",
     ) -> None:
         super().__init__()
@@ -232,6 +241,13 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
             raise ValueError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}")
+        if not isinstance(observation_mode, str) or observation_mode not in OBSERVATION_MODES:
+            raise ValueError(
+                "observation_mode must be 'dict' or 'flat', not "
+                + printable(repr(observation_mode))[:60]
+            )
+        self.observation_mode = observation_mode
+        self._flat = observation_mode == "flat"
         self.variant = v
         self.players = players
         self.render_mode = render_mode
@@ -249,11 +265,13 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         n_ids = self.ids.num_actions
         self._action_spaces = {a: spaces.Discrete(n_ids) for a in self.possible_agents}
         # one observation space shared by every agent: its bounds are as large as the array
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(np.float32(0.0), high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(n_ids,), dtype=np.int8),
-            }
+        box = spaces.Box(np.float32(0.0), high, dtype=np.float32)
+        self._observation_space: gymnasium.spaces.Space[Any] = (
+            box
+            if self._flat
+            else spaces.Dict(
+                {"observation": box, "action_mask": spaces.Box(0, 1, (n_ids,), np.int8)}
+            )
         )
         self._rng: random.Random | None = None
         self._pending: tuple[int, ...] = ()
@@ -264,7 +282,8 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
     # -- spaces
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """The (same) observation space of every agent: ``observation`` and ``action_mask``."""
+        """The (same) observation space of every agent: a ``Dict`` of ``observation`` and
+        ``action_mask``, or (``observation_mode="flat"``) the ``observation`` ``Box``."""
         self._seat_of(agent)
         return self._observation_space
 
@@ -342,14 +361,27 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self._agent(self.deciding_seat())
+        self._post_masks()
+
+    def _post_masks(self) -> None:
+        """Flat mode: each agent's mask as ``info["action_mask"]`` (new dicts every step)."""
+        if self._flat:
+            deciding, n = self.deciding_seat(), self.ids.num_actions
+            self.infos = {
+                a: {"action_mask": self._mask(s) if s == deciding else np.zeros(n, np.int8)}
+                for a, s in ((a, self._seat[a]) for a in self.agents)
+            }
 
     def _agent(self, seat: int | None) -> str:
         assert seat is not None
         return self.possible_agents[seat]
 
-    def observe(self, agent: str) -> Obs:
-        """What ``agent`` sees now: its ``observation`` array and its ``action_mask``."""
+    def observe(self, agent: str) -> Obs | npt.NDArray[np.float32]:
+        """What ``agent`` sees now: its ``observation`` array and its ``action_mask``, or
+        (``observation_mode="flat"``) the array alone (the mask is in its ``info``)."""
         seat = self._seat_of(agent)
+        if self._flat:
+            return self._encode(seat)
         return {"observation": self._encode(seat), "action_mask": self._mask(seat)}
 
     def step(self, action: int | None) -> None:
@@ -383,6 +415,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self._agent(self.deciding_seat())
         self._accumulate_rewards()
         self._deads_step_first()
+        self._post_masks()
         if self.render_mode == "human":
             self.render()
 
@@ -408,8 +441,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         if move is not None:
             bad = self.game.violation(move)
             if bad is not None:
-                rule, reason = bad
-                raise ValueError(f"{name} is not legal for {agent} now: {reason} [{rule}]")
+                raise ValueError(f"{name} is not legal for {agent} now: {bad}")
         return move
 
     def _play(self, move: Action) -> None:
@@ -588,10 +620,13 @@ def raw_env(
     render_mode: str | None = None,
     max_rounds: int | None = None,
     past_rounds: int = 1,
+    observation_mode: str = "dict",
     lang: str = "en",
 ) -> PerudoEnv:
     """The unwrapped :class:`PerudoEnv` (an illegal action raises ``ValueError``)."""
-    return PerudoEnv(variant, players, render_mode, max_rounds, past_rounds, lang)
+    return PerudoEnv(
+        variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang
+    )
 
 
 def env(
@@ -600,6 +635,7 @@ def env(
     render_mode: str | None = None,
     max_rounds: int | None = None,
     past_rounds: int = 1,
+    observation_mode: str = "dict",
     lang: str = "en",
 ) -> Any:
     """``variant`` (an id, a path or a :class:`Variant`) for ``players`` seats, as a PettingZoo
@@ -609,9 +645,30 @@ def env(
     took it; an action outside the space raises; stepping before ``reset``
     raises. ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the
     table as text) or ``"human"`` (every step prints it); ``lang`` is its language
-    (``"en"``, ``"it"`` or ``"es"``).
+    (``"en"``, ``"it"`` or ``"es"``). ``observation_mode="flat"``: the observation is a
+    ``Box`` and the mask ``info["action_mask"]`` (:class:`PerudoEnv`).
     """
-    e: Any = raw_env(variant, players, render_mode, max_rounds, past_rounds, lang)
+    e: Any = raw_env(
+        variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang
+    )
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
+
+
+def parallel_env(
+    variant: str | Path | Variant = "italian",
+    players: int = 4,
+    render_mode: str | None = None,
+    max_rounds: int | None = None,
+    past_rounds: int = 1,
+    observation_mode: str = "dict",
+    lang: str = "en",
+) -> Any:
+    """:func:`env` as a PettingZoo ``ParallelEnv``, by PettingZoo's
+    ``turn_based_aec_to_parallel``: every parallel step is one decision, taken by the agent
+    whose mask is not all zeros (``info["active_agent"]`` after a step); the actions given
+    for the other agents are ignored. ``aec_to_parallel`` refuses this game: it needs
+    every live agent to act once per cycle, and a Perudo step decides who acts next."""
+    aec = env(variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang)
+    return conversions.turn_based_aec_to_parallel(aec)

@@ -55,7 +55,7 @@ import dataclasses
 import functools
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from perudo_rules.actions import Action, Bid, format_action, parse_action
@@ -63,6 +63,7 @@ from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.game import Game, RoundRecord, RoundResult
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.limits import MAX_RECORD_BIDS
+from perudo_rules.messages import Refusal
 from perudo_rules.position import Position
 from perudo_rules.recordformat import (
     FORMAT,
@@ -322,15 +323,9 @@ def _check_result(stated: Mapping[str, Any], res: RoundResult, number: int) -> N
                 rule = "play.calza"
             if key == "next_player":
                 rule = _starter_rule(res)
+            said = {"key": key, "stated": json.dumps(value), "actual": json.dumps(actual[key])}
             raise RecordViolation(
-                Violation(
-                    number,
-                    0,
-                    None,
-                    rule,
-                    f"the record says {key} {json.dumps(value)}, but the rules give "
-                    f"{json.dumps(actual[key])}",
-                )
+                Violation(number, 0, None, Refusal(rule, "record-result-differs", said))
             )
 
 
@@ -342,74 +337,76 @@ def _start_round(
     dice = rnd["dice"]
     seats = data["seats"]
 
-    def stop(rule: str, reason: str) -> RecordViolation:
-        return RecordViolation(Violation(number, 0, None, rule, reason))
+    def stop(rule: str, message_id: str, **params: int | str) -> RecordViolation:
+        return RecordViolation(Violation(number, 0, None, Refusal(rule, message_id, params)))
 
     if len(dice) != seats:
-        raise stop("play.roll", f"the round lists {len(dice)} cups for {seats} seats")
+        raise stop("play.roll", "record-cups", cups=len(dice), seats=seats)
     for seat, cup in enumerate(dice):
         for d in cup:
             if not 1 <= d <= rules.dice_faces:
                 faces = rules.dice_faces
-                raise stop("play.roll", f"seat {seat} shows {d}, not a face of a d{faces}")
+                raise stop("play.roll", "record-not-a-face", seat=seat, die=d, faces=faces)
         if len(cup) > rules.dice_max_per_player:
-            raise stop(
-                "dice.max_per_player",
-                f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}",
-            )
+            too_many = {"seat": seat, "held": len(cup), "most": rules.dice_max_per_player}
+            raise stop("dice.max_per_player", "record-too-many-dice", **too_many)
     if game is None:
-        bad = seats_verdict(rules, seats, variant.id)
-        if bad is not None:
-            raise stop(*bad)
-        setup = data.get("setup")
-        first = rnd["first_player"]
-        if setup is None:
-            counts = [len(cup) for cup in dice]
-            bad = opening_verdict(rules, counts, first, rnd["palifico"], number)
-            if bad is not None:
-                raise stop(*bad)
-            used: Sequence[int] = ()
-        else:
-            used = setup.get("palifico_used", ())
-        if first >= seats or not dice[first]:
-            raise stop("play.next_seat", f"seat {first} opens but holds no dice")
-        cups = tuple(tuple(cup) for cup in dice)
-        try:
-            return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
-        except ValueError as exc:
-            text = str(exc)
-            rule = "play.roll"
-            if "no palifico rounds" in text:
-                rule = "palifico.enabled"
-            elif "palifico round is opened" in text:
-                rule = "play.palifico_opener"
-            raise stop(rule, f"not a valid starting position: {exc}") from None
-    if game.is_over:
-        raise stop("play.game_over", f"the game was over; seat {game.winner} had won")
+        return _first_round(rnd, variant, data, stop)
+    if game.winner is not None:
+        raise stop("play.game_over", "record-game-over", winner=game.winner)
     if not game.awaiting_roll:
-        raise stop("play.roll", "a new round starts before the previous one ended")
+        raise stop("play.roll", "record-round-not-ended")
     prev = game.last_result
-    assert prev is not None
+    assert prev is not None and prev.next_player is not None  # the game goes on
     if number != game.round + 1:
-        raise stop("play.roll", f"round {game.round} is followed by round {number}")
+        raise stop("play.roll", "record-round-number", previous=game.round, round=number)
     for seat, (cup, held) in enumerate(zip(dice, game.dice_counts, strict=True)):
         if len(cup) != held:
-            raise stop(
-                "play.roll",
-                f"seat {seat} rolls {len(cup)} dice, but holds {held} after round {game.round}",
-            )
+            rolled = {"seat": seat, "rolled": len(cup), "held": held, "round": game.round}
+            raise stop("play.roll", "record-rolled", **rolled)
     if rnd["first_player"] != prev.next_player:
-        raise stop(
-            _starter_rule(prev),
-            f"seat {prev.next_player} opens this round, not seat {rnd['first_player']}",
-        )
+        expected, seat = prev.next_player, rnd["first_player"]
+        raise stop(_starter_rule(prev), "record-opener", expected=expected, seat=seat)
     if rnd["palifico"] != prev.next_palifico:
-        said = "is" if prev.next_palifico else "is not"
-        raise stop("palifico.trigger", f"this round {said} a palifico round")
-    try:
-        return game.roll(dice=dice)
-    except ValueError as exc:  # pragma: no cover - the checks above come first
-        raise stop("play.roll", str(exc)) from None
+        said = "record-palifico-expected" if prev.next_palifico else "record-palifico-unexpected"
+        raise stop("palifico.trigger", said)
+    return game.roll(dice=dice)  # the checks above leave roll() nothing to refuse
+
+
+def _first_round(
+    rnd: Mapping[str, Any],
+    variant: Variant,
+    data: Mapping[str, Any],
+    stop: Callable[..., RecordViolation],
+) -> Game:
+    """The game at the record's first round, every check of :meth:`Game.start` made first
+    so that each refusal names its rule and its values."""
+    rules = variant.rules
+    number, dice, seats, first = rnd["round"], rnd["dice"], data["seats"], rnd["first_player"]
+    bad = seats_verdict(rules, seats, variant.id)
+    if bad is not None:
+        raise RecordViolation(Violation(number, 0, None, bad))
+    setup = data.get("setup")
+    counts = [len(cup) for cup in dice]
+    used: Sequence[int] = ()
+    if setup is None:
+        bad = opening_verdict(rules, counts, first, rnd["palifico"], number)
+        if bad is not None:
+            raise RecordViolation(Violation(number, 0, None, bad))
+    else:
+        used = setup.get("palifico_used", ())
+    if first >= seats or not dice[first]:
+        raise stop("play.next_seat", "record-opener-without-dice", seat=first)
+    if sum(1 for c in counts if c) < 2:
+        raise stop("play.roll", "record-two-seats")
+    if rnd["palifico"]:
+        if not rules.palifico_enabled:
+            raise stop("palifico.enabled", "record-no-palifico", edition=variant.id)
+        if counts[first] != 1:
+            held = counts[first]
+            raise stop("play.palifico_opener", "record-palifico-opener", seat=first, held=held)
+    cups = tuple(tuple(cup) for cup in dice)
+    return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
 
 
 def _bids(game: Game, actions: Sequence[str]) -> tuple[Game, int]:
@@ -462,41 +459,31 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
             action = parse_action(text)
             if game.awaiting_roll or game.is_over:
                 rule = "play.game_over" if game.is_over else "play.roll"
-                raise RecordViolation(
-                    Violation(number, step, text, rule, "the round already ended; no more actions")
-                )
+                ended = Refusal(rule, "record-after-end", {})
+                raise RecordViolation(Violation(number, step, text, ended))
             bad = game.violation(action)
             if bad is not None:
-                raise RecordViolation(Violation(number, step, text, bad[0], bad[1]))
+                raise RecordViolation(Violation(number, step, text, bad))
             try:
                 game = game.apply(action)
             except IllegalAction as exc:  # pragma: no cover - violation() said it was legal
-                raise RecordViolation(
-                    Violation(number, step, text, exc.rule, exc.message)
-                ) from None
+                raise RecordViolation(Violation(number, step, text, exc.refusal)) from None
             yield game
         stated = rnd.get("result")
         if stated is not None:
             if game.last_result is None or game.to_move is not None:
-                raise RecordViolation(
-                    Violation(
-                        number,
-                        0,
-                        None,
-                        "play.dudo",
-                        "the record states a result, but the "
-                        "round did not end with a Dudo or Calza",
-                    )
-                )
+                unended = Refusal("play.dudo", "record-result-without-call", {})
+                raise RecordViolation(Violation(number, 0, None, unended))
             _check_result(stated, game.last_result, number)
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]
         if game.winner is None:
-            reason = f"the record names seat {data['winner']} the winner, but the game is not over"
+            said = Refusal("play.elimination", "record-winner-unfinished", {"seat": data["winner"]})
         else:
-            reason = f"seat {game.winner} won, not {json.dumps(data['winner'])}"
-        raise RecordViolation(Violation(last, 0, None, "play.elimination", reason))
+            stated = {"winner": game.winner, "stated": json.dumps(data["winner"])}
+            said = Refusal("play.elimination", "record-winner-differs", stated)
+        raise RecordViolation(Violation(last, 0, None, said))
 
 
 def states(record: Mapping[str, Any], file: str | None = None) -> Iterator[Game]:

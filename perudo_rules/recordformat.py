@@ -20,7 +20,6 @@ from typing import Any
 
 from perudo_rules.actions import ACTION_PATTERN, BID_PATTERN
 from perudo_rules.errors import LocatedError, PerudoError
-from perudo_rules.i18n import tr
 from perudo_rules.limits import (
     MAX_NODES,
     MAX_PLAYERS,
@@ -28,6 +27,7 @@ from perudo_rules.limits import (
     MAX_RECORD_NODES,
     read_bounded,
 )
+from perudo_rules.messages import Refusal, format_message
 
 __all__ = [
     "FORMAT",
@@ -61,22 +61,51 @@ class Violation:
 
     ``round`` is the round number, ``step`` the 1-based index of the action in
     the round (0 for the round itself: its number, dice, opener, or its
-    result), ``action`` the action text (``None`` at step 0), ``rule`` the rule
-    id broken (a knob path or a fixed rule of ``spec/core-rules.yaml``) and
-    ``reason`` one sentence why.
+    result), ``action`` the action text (``None`` at step 0) and ``refusal`` the
+    structured :class:`~perudo_rules.messages.Refusal`: the rule id broken (a knob
+    path or a fixed rule of ``spec/core-rules.yaml``, also ``rule``), a message id
+    and the values of its sentence (``reason``, in English).
     """
 
     round: int
     step: int
     action: str | None
-    rule: str
-    reason: str
+    refusal: Refusal
+
+    @property
+    def rule(self) -> str:
+        """The rule id broken."""
+        return self.refusal.rule
+
+    @property
+    def reason(self) -> str:
+        """One English sentence why, made from the refusal."""
+        return self.refusal.message
+
+    def text(self, lang: str | None = None) -> str:
+        """``round 1, step 2 (1:2x4): <reason> [rule]`` in ``lang`` (default: the language
+        of the context, :func:`perudo_rules.i18n.use_language`)."""
+        place = {"round": self.round, "step": self.step}
+        if self.action is None:
+            where = format_message("record-at-round", place, lang)
+        else:
+            where = format_message("record-at-step", {**place, "action": self.action}, lang)
+        return f"{where}: {self.refusal.text(lang)} [{self.rule}]"
+
+    def to_json(self) -> dict[str, Any]:
+        """Where, the rule, the English reason, the message id and its parameters."""
+        return {
+            "round": self.round,
+            "step": self.step,
+            "action": self.action,
+            "rule": self.rule,
+            "reason": self.reason,
+            "message_id": self.refusal.message_id,
+            "params": dict(self.refusal.params),
+        }
 
     def __str__(self) -> str:
-        where = tr("round {round}, step {step}", round=self.round, step=self.step)
-        if self.action is not None:
-            where += f" ({self.action})"
-        return f"{where}: {self.reason} [{self.rule}]"
+        return self.text()
 
 
 class RecordError(LocatedError):

@@ -19,6 +19,7 @@ from perudo_rules.describe import describe_result
 from perudo_rules.i18n import tr
 from perudo_rules.record import check_record, walk
 from perudo_rules.recordformat import RecordError, RecordViolation, Violation, load_record
+from perudo_rules.rules import Citation, cite
 
 if TYPE_CHECKING:
     from perudo_rules.game import Game
@@ -41,7 +42,9 @@ class RoundSummary:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The referee's answer. ``valid`` is true when no rule was broken; ``winner`` is
-    ``None`` while the game is unfinished; ``violation`` the first broken rule."""
+    ``None`` while the game is unfinished; ``violation`` the first broken rule (its
+    structured refusal: rule id, message id, parameters) and ``citation`` where the
+    edition states that rule (statement, rulebook section, original words)."""
 
     valid: bool
     variant: str
@@ -49,6 +52,7 @@ class Verdict:
     winner: int | None
     rounds: tuple[RoundSummary, ...]
     violation: Violation | None = None
+    citation: Citation | None = None
 
     def __bool__(self) -> bool:
         return self.valid
@@ -86,16 +90,14 @@ class Verdict:
                 }
                 for r in self.rounds
             ],
-            "violation": None
-            if v is None
-            else {
-                "round": v.round,
-                "step": v.step,
-                "action": v.action,
-                "rule": v.rule,
-                "reason": v.reason,
-            },
+            "violation": None if v is None else {**v.to_json(), **self._cited()},
         }
+
+    def _cited(self) -> dict[str, Any]:
+        c = self.citation
+        if c is None:
+            return {}
+        return {"statement": c.statement, "source": c.source, "quote": c.quote}
 
 
 def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
@@ -162,4 +164,5 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
         winner=None if game is None or violation is not None else game.winner,
         rounds=_summaries(game),
         violation=violation,
+        citation=None if violation is None else cite(violation.rule, variant),
     )

@@ -383,16 +383,15 @@ def run_scenario(scenario: Scenario, variant_id: str) -> None:
         if want_rule is not None:
             if bad is None:
                 raise AssertionError(f"{where}: legal, expected illegal by {want_rule}")
-            if bad[0] != want_rule:
-                raise AssertionError(
-                    f"{where}: illegal by {bad[0]} ({bad[1]}), expected illegal by {want_rule}"
-                )
+            if bad.rule != want_rule:
+                got = f"illegal by {bad.rule} ({bad.message})"
+                raise AssertionError(f"{where}: {got}, expected illegal by {want_rule}")
             if game.is_legal(action) or action in game.legal_actions():
                 raise AssertionError(f"{where}: is_legal/legal_actions disagree with violation")
             _check(game, expect, where)
             continue
         if bad is not None:
-            raise AssertionError(f"{where}: illegal by {bad[0]} ({bad[1]}), expected legal")
+            raise AssertionError(f"{where}: illegal by {bad.rule} ({bad.message}), expected legal")
         # a bid beyond the listed table (bidding.quantity_cap: none) is legal, not listed
         listed = not isinstance(action, Bid) or action.quantity <= game.space.cap
         if listed and action not in list(game.legal_actions()):

@@ -450,7 +450,7 @@ def simulate(
     rules = variant.rules
     bad = seats_verdict(rules, players, variant.id)
     if bad is not None:
-        raise ValueError(bad[1])
+        raise ValueError(bad.message)
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive number, not {short_number(games)}")
     check_count("games", games, 1, MAX_GAMES)

@@ -9,8 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from perudo_rules.kernel import Refusal
-from perudo_rules.limits import short_number
+from perudo_rules.messages import Param, Refusal, given
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
@@ -23,18 +22,22 @@ __all__ = [
 ]
 
 
-def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal:
+def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal | None:
     """Whether ``players`` seats may play ``edition`` (``players.min``, ``players.max``):
-    ``None``, or the rule id and the reason. A number of seats is an ``int`` (not a bool,
-    a float or a string). Every place that takes a seat count asks this."""
+    ``None``, or the :class:`~perudo_rules.messages.Refusal` (the seats, the edition id
+    and the seats it allows). A number of seats is an ``int`` (not a bool, a float or a
+    string). Every place that takes a seat count asks this."""
     lo, hi = rules.players_min, rules.players_max
     if type(players) is not int:
-        return "players.min", f"{players!r} is not a whole number of seats"
+        return Refusal("players.min", "seats-not-whole", {"players": given(players)})
     if not lo <= players <= hi:
         rule = "players.min" if players < lo else "players.max"
-        seats = "1 seat" if players == 1 else f"{short_number(players)} seats"
-        allowed = f"exactly {lo}" if lo == hi else f"{lo} to {hi}"
-        return rule, f"{seats}; {edition} plays with {allowed}"
+        if lo == hi:
+            return Refusal(
+                rule, "seats-not-exactly", {"players": players, "edition": edition, "exactly": lo}
+            )
+        allowed: dict[str, Param] = {"players": players, "edition": edition}
+        return Refusal(rule, "seats-out-of-range", {**allowed, "least": lo, "most": hi})
     return None
 
 
@@ -98,22 +101,21 @@ def opening_verdict(
     palifico: bool = False,
     round_no: int = 1,
     palifico_used: Iterable[int] = (),
-) -> Refusal:
+) -> Refusal | None:
     """Whether a round is one that :func:`opening` can deal, the standard start of a game:
     round 1, ``dice.per_player`` dice a seat, no palifico round (none had), and seat 0
-    opening unless a roll-off decides (``setup.first_player``). ``None``, or the rule id
-    and the reason. A game record without a set-up must start so."""
+    opening unless a roll-off decides (``setup.first_player``). ``None``, or the
+    :class:`~perudo_rules.messages.Refusal`. A game record without a set-up must start so."""
     if round_no != 1:
-        return "play.roll", f"a game starts with round 1, not round {round_no}"
+        return Refusal("play.roll", "start-round", {"round": round_no})
     for seat, held in enumerate(dice_counts):
         if held != rules.dice_per_player:
-            return "dice.per_player", (
-                f"seat {seat} starts with {held} dice, not {rules.dice_per_player}"
-            )
+            dealt = {"seat": seat, "held": held, "dice": rules.dice_per_player}
+            return Refusal("dice.per_player", "start-dice", dealt)
     if palifico:
-        return "palifico.trigger", "the first round of a game is not a palifico round"
+        return Refusal("palifico.trigger", "start-palifico", {})
     if any(True for _ in palifico_used):
-        return "palifico.once_per_player", "no seat has had a palifico round at the start"
+        return Refusal("palifico.once_per_player", "start-palifico-used", {})
     if rules.setup_first_player != "roll_off" and first_player != 0:
-        return "setup.first_player", f"seat 0 opens the first round, not seat {first_player}"
+        return Refusal("setup.first_player", "start-first-player", {"seat": first_player})
     return None

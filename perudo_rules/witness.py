@@ -219,7 +219,7 @@ def _action_key(a: Action) -> tuple[int, int, int, int]:
 
 def _legality_text(g: Game, a: Action) -> str:
     bad = g.violation(a)
-    return tr("legal") if bad is None else tr("illegal [{r}: {why}]", r=bad[0], why=bad[1])
+    return tr("legal") if bad is None else tr("illegal [{r}: {why}]", r=bad.rule, why=bad.text())
 
 
 def _resolution_text(g: Game) -> str:
@@ -275,7 +275,7 @@ def _signature(kind: str, g: Game | str, action: Action | None) -> dict[str, Any
         return {"valid": True, "first_player": g.first_player, "dice_counts": g.dice_counts}
     assert action is not None
     bad = g.violation(action)
-    sig: dict[str, Any] = {"legal": bad is None, "rule": None if bad is None else bad[0]}
+    sig: dict[str, Any] = {"legal": bad is None, "rule": None if bad is None else bad.rule}
     if bad is None and kind == "resolution":
         after = g.apply(action)
         sig.update(

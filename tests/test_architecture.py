@@ -18,9 +18,11 @@ MAX_LINES = 700
 
 # [layers-start]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # Values and errors that everything shares; no rules.
+    # Values and errors that everything shares; no rules. ``messages``: refusals as data
+    # (rule id, message id, parameters) and the one table of their English sentences.
     ("base", (
-        "safetext", "limits", "output", "errors", "_yaml", "actions", "knobs", "version", "i18n",
+        "safetext", "limits", "output", "i18n", "messages", "errors", "_yaml", "actions",
+        "knobs", "version",
     )),
     # A variant: the knob table typed, validated, loaded; the fixed core rules.
     ("variant", ("ruleset", "schema", "variant", "rules")),

@@ -597,7 +597,7 @@ def test_every_seat_count_is_refused_as_the_kernel_says(players: Any) -> None:
     for call in calls:
         with pytest.raises(ValueError) as err:
             call()
-        assert str(err.value) == bad[1]
+        assert str(err.value) == bad.message
 
 
 @pytest.mark.parametrize(

@@ -152,7 +152,7 @@ def test_raise_legal_exactly_when_rank_higher(g: Game) -> None:
             rank = g.rank(bid)
             if rank is None:  # above the fixed limit
                 bad = g.violation(bid)
-                assert bad is not None and bad[0] == "bidding.quantity_limit", bid
+                assert bad is not None and bad.rule == "bidding.quantity_limit", bid
                 continue
             if partial:
                 assert g.is_legal(bid) == raise_ok(g, cur, bid), (cur, bid, g.violation(bid))
@@ -509,7 +509,7 @@ def test_apply_is_pure(g: Game, data: st.DataObject) -> None:
         try:
             nxt = g.apply(a)
         except IllegalAction as exc:
-            assert exc.rule == g.violation(a)[0]  # type: ignore[index]
+            assert exc.refusal == g.violation(a)
             continue
         assert snapshot(g) == before
         if nxt.awaiting_roll:

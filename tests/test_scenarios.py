@@ -284,7 +284,7 @@ def _replay(doc: dict[str, Any], sc: dict[str, Any], vid: str) -> None:
             )
             bad = g.violation(act)
             if "illegal" in expect:
-                assert bad is not None and bad[0] == expect["illegal"], (sc["id"], step)
+                assert bad is not None and bad.rule == expect["illegal"], (sc["id"], step)
                 continue
             assert bad is None, (sc["id"], step, bad)
             if not step.get("probe"):

@@ -104,7 +104,7 @@ class PerudoMachine(RuleBasedStateMachine):
         try:
             nxt = g.apply(action)
         except IllegalAction as exc:
-            assert bad is not None and exc.rule == bad[0]
+            assert bad is not None and exc.rule == bad.rule and exc.refusal == bad
             assert not g.is_legal(action) and action not in g.legal_actions()
             return
         assert bad is None and g.is_legal(action)

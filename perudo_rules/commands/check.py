@@ -22,15 +22,16 @@ from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import PositionError, VariantError
 from perudo_rules.game import Game
-from perudo_rules.i18n import ptr, tr
+from perudo_rules.i18n import tr
 from perudo_rules.limits import (
     MAX_POSITION_BYTES,
     MAX_STEPS,
     read_bounded,
     short_number,
 )
+from perudo_rules.messages import Refusal
 from perudo_rules.position import Position, Roll, Step, parse_line
-from perudo_rules.rules import rule_text
+from perudo_rules.rules import Citation, cite
 from perudo_rules.safetext import json_text, printable
 from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant, load_variant, named_variant_file
@@ -42,29 +43,41 @@ __all__ = [
     "position_variant_file",
     "read_position",
     "register",
-    "rule_source",
 ]
 
 
 @dataclass(frozen=True, slots=True)
 class BidVerdict:
     """The verdict on one action (a bid, or a Dudo or Calza call): who acts, what bid
-    stood before, and the rule that forbids it (``bid`` is the action checked)."""
+    stood before, and the :class:`~perudo_rules.messages.Refusal` of the rule that
+    forbids it (``bid`` is the action checked) with that rule's :class:`Citation` in
+    the edition: its statement, rulebook section and original words."""
 
     index: int
     bid: Action
     standing: Bid | None
-    rule: str | None
-    reason: str | None
+    refusal: Refusal | None = None
+    citation: Citation | None = None
 
     @property
     def legal(self) -> bool:
         """True when no rule forbids the bid."""
-        return self.rule is None
+        return self.refusal is None
+
+    @property
+    def rule(self) -> str | None:
+        """The rule id that forbids the bid, or ``None``."""
+        return None if self.refusal is None else self.refusal.rule
+
+    @property
+    def reason(self) -> str | None:
+        """Why, in one English sentence, or ``None``."""
+        return None if self.refusal is None else self.refusal.message
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
+        """A JSON-ready mapping: the refusal's rule, sentence, message id and parameters,
+        and where the edition states the rule (statement, section, quote)."""
+        out: dict[str, Any] = {
             "index": self.index,
             "seat": self.bid.player,
             "bid": str(self.bid),
@@ -73,6 +86,15 @@ class BidVerdict:
             "rule": self.rule,
             "reason": self.reason,
         }
+        if self.refusal is not None:
+            out["message_id"] = self.refusal.message_id
+            out["params"] = dict(self.refusal.params)
+            out["message"] = self.refusal.text()  # the sentence in --lang
+        if self.citation is not None:
+            out["statement"] = self.citation.statement
+            out["source"] = self.citation.source
+            out["quote"] = self.citation.quote
+        return out
 
 
 def fresh_position(
@@ -100,7 +122,7 @@ def fresh_position(
         )
     bad = seats_verdict(rules, n, variant.id)
     if bad is not None:
-        raise ValueError(bad[1])
+        raise ValueError(bad.text())  # in the language of the context
     cups = [(rules.dice_faces,) * per for _ in range(n)]
     if palifico:
         cups[0] = (rules.dice_faces,)
@@ -179,10 +201,10 @@ def check_bids(
         bid = raw(game.to_move) if callable(raw) else raw
         bad = game.violation(bid)
         if bad is None:
-            verdicts.append(BidVerdict(i, bid, game.current_bid, None, None))
+            verdicts.append(BidVerdict(i, bid, game.current_bid))
             game = game.apply(bid)
         else:
-            verdicts.append(BidVerdict(i, bid, game.current_bid, bad[0], bad[1]))
+            verdicts.append(BidVerdict(i, bid, game.current_bid, bad, cite(bad.rule, variant)))
     return game, verdicts
 
 
@@ -235,6 +257,7 @@ def _run(args: argparse.Namespace) -> int:
             "palifico": game.palifico,
             "round": game.round,
             "legal": ok,
+            "rulebook": variant.rulebook.get("title") if variant.rulebook else None,
             "bids": [v.to_dict() for v in verdicts],
             "position": position.to_json(played),
         }
@@ -273,19 +296,19 @@ def _run(args: argparse.Namespace) -> int:
             str(v.bid),
             "-" if v.standing is None else str(v.standing),
             tr("legal")
-            if v.legal
-            else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.reason),
+            if v.refusal is None
+            else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.refusal.text()),
         )
         for v in verdicts
     ]
     headers = [tr("#"), tr("seat"), tr("bid"), tr("standing bid"), tr("verdict")]
     print(format_table(headers, rows))
     bad = [v for v in verdicts if not v.legal]
-    for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
-        print(f"\n{rule}: {printable(' '.join(rule_text(rule, variant).split()))}")
-        source = rule_source(rule, variant)
-        if source:
-            print(printable("  " + tr("rulebook: {source}", source=source)))
+    cited = {v.citation.rule: v.citation for v in bad if v.citation is not None}
+    if cited:
+        print()
+    for citation in cited.values():  # one line a rule: statement, section, original words
+        print(printable(citation.line()))
     print("\n" + _summary(verdicts, len(bad)))
     if ended is not None and args.position is not None:  # a call ended the round: how
         result = describe_result(ended.result, game.dice_counts, winner=game.winner)
@@ -294,17 +317,6 @@ def _run(args: argparse.Namespace) -> int:
     elif ended is not None:  # a fresh round's dice are placeholders: no outcome to tell
         print("\n" + tr("The call ends the round; give the dice with --position to see how."))
     return 0 if ok else 1
-
-
-def rule_source(rule: str, variant: Variant) -> str | None:
-    """Where the rulebook states ``rule`` (its section, in the context's language where
-    the section name needs words of ours), or ``None`` for a fixed rule or an undocumented
-    override."""
-    try:
-        source = variant.knob(rule).source
-    except KeyError:  # a fixed rule: spec/core-rules.yaml, shared by every edition
-        return None
-    return ptr("source", source) if source else None
 
 
 def _summary(verdicts: Sequence[BidVerdict], bad: int) -> str:

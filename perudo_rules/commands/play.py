@@ -230,8 +230,7 @@ class TerminalGame:
         bad = self.game.violation(action)
         if bad is None:
             return None
-        rule, reason = bad
-        return "   " + tr("not allowed: {reason} [{rule}]", reason=reason, rule=rule)
+        return "   " + tr("not allowed: {reason} [{rule}]", reason=bad.text(), rule=bad.rule)
 
     def ask_turn(self) -> Action:
         """Ask for the human's move until it is legal."""

@@ -19,6 +19,8 @@ def _run(args: argparse.Namespace) -> int:
         print(json_text(verdict.to_dict()))
     else:
         print(printable(verdict.headline()))
+        if verdict.citation is not None and not args.quiet:  # the rule: section, quote
+            print(printable(verdict.citation.line()))
         if verdict.rounds and not args.quiet:
             rows = [
                 (

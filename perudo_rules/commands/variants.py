@@ -14,7 +14,7 @@ from perudo_rules.describe import describe_step
 from perudo_rules.errors import VariantError
 from perudo_rules.i18n import N_, ptr, tr
 from perudo_rules.limits import MAX_WITNESS_DICE, check_count
-from perudo_rules.rules import core_rules
+from perudo_rules.rules import cite, core_rules
 from perudo_rules.safetext import json_text, printable
 from perudo_rules.variant import (
     Knob,
@@ -81,12 +81,17 @@ def _wrap(label: str, text: str, indent: int) -> str:
 
 
 def _wrapped_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A table whose last column wraps to the terminal width, continuation lines indented."""
+    """A table whose last column wraps to the terminal width, continuation lines indented;
+    each line of the last cell (``\n``: a statement, then its citation) wraps on its own."""
     fixed = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers) - 1)]
     room = max(30, _width() - sum(fixed) - 2 * len(fixed))
     lines: list[list[str]] = []
     for row in rows:
-        parts = textwrap.wrap(str(row[-1]), width=room, break_on_hyphens=False) or [""]
+        parts = [
+            part
+            for para in str(row[-1]).split("\n")
+            for part in textwrap.wrap(para, width=room, break_on_hyphens=False) or [""]
+        ]
         lines.append([*row[:-1], parts[0]])
         lines.extend([*([""] * (len(row) - 1)), more] for more in parts[1:])
     return format_table(headers, lines)
@@ -126,6 +131,7 @@ def _show_json(v: Variant) -> dict[str, Any]:
         "description": " ".join(v.description.split()),
         "file": v.file,
         "extends": v.extends,
+        "rulebook": dict(v.rulebook) if v.rulebook else None,
         "rules": [
             {
                 "rule": k.path,
@@ -155,16 +161,16 @@ def _cmd_show(args: argparse.Namespace) -> int:
     print(printable(f"{tr(v.name)} ({v.id})"))
     if v.description:
         print(textwrap.fill(printable(tr(v.description)), width=_width()))
+    if v.rulebook and v.rulebook.get("title"):
+        print(_wrap(tr("Rulebook:"), ptr("source", v.rulebook["title"]), 10))
     print()
-    rows = [
-        (
-            k.path,
-            format_value(k.value),
-            (tr(k.text) if k.text else tr("(set without a statement)"))
-            + (" " + tr("[interpretation]") if k.interpretation else ""),
+    rows = []
+    for k in v.knobs:  # the statement, then one line: the section and the original words
+        where = cite(k.path, v).where()
+        statement = (tr(k.text) if k.text else tr("(set without a statement)")) + (
+            " " + tr("[interpretation]") if k.interpretation else ""
         )
-        for k in v.knobs
-    ]
+        rows.append((k.path, format_value(k.value), statement + (f"\n{where}" if where else "")))
     print(_wrapped_table([tr("rule"), tr("value"), tr("statement")], rows))
     if not args.brief:
         print("\n" + tr("Rules every edition shares:"))

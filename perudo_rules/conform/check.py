@@ -251,11 +251,11 @@ class Session:
         assert bad is not None
         reply = self.engine.ask({"cmd": "act", "action": format_action(action)})
         if "illegal" in reply:
-            return [Finding(bad[0], True)]
+            return [Finding(bad.rule, True)]
         self._expect_ok(reply, "act")
         self.broken = True
-        return [Finding(bad[0], False, f"the engine takes {format_action(action)}, which the "
-                                       f"reference refuses ({bad[0]}: {bad[1]})")]
+        return [Finding(bad.rule, False, f"the engine takes {format_action(action)}, which the "
+                                       f"reference refuses ({bad.rule}: {bad.message})")]
 
     def apply(self, action: Action) -> list[Finding]:
         """Play ``action`` (legal in the reference) in both; after a call, compare outcomes."""
@@ -309,5 +309,5 @@ class Session:
 
 def _refusal(game: Game, action: Action) -> str:
     bad = game.violation(action)
-    return "play.turn" if bad is None else bad[0]
+    return "play.turn" if bad is None else bad.rule
 
