@@ -166,7 +166,6 @@ ENGLISH: Mapping[str, Template] = {
     "record-winner-differs": "seat {winner} won, not {stated}",
 }
 
-#: Language code to its catalogue of templates (message id to template).
 class _Translated(Mapping[str, Template]):
     """The templates of ``lang``: each English template of :data:`ENGLISH` through the
     package's gettext catalogues (:func:`perudo_rules.i18n.template`, keyed by the message
@@ -190,6 +189,8 @@ class _Translated(Mapping[str, Template]):
         return len(ENGLISH)
 
 
+#: Language code to its catalogue of templates (message id to template): English, then
+#: Italian and Spanish from the package's gettext catalogues.
 CATALOGUES: Mapping[str, Mapping[str, Template]] = {
     "en": ENGLISH,
     **{lang: _Translated(lang) for lang in LANGUAGES if lang != "en"},
