@@ -1,6 +1,6 @@
 # perudo-rules: two commands from a fresh machine with only python3 and make.
-#   make spec   builds the environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
-#   make test   builds the environment with the test extras and runs the whole suite
+#   make spec   builds the docs environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
+#   make test   builds the environment with the test extras and peers and runs the whole suite
 #               (in parallel: WORKERS=auto by default, WORKERS=0 for one process)
 PYTHON ?= python3
 VENV   ?= .venv
@@ -15,21 +15,29 @@ $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# TextArena (the differential test's peer) is installed without its LLM clients: the
-# package alone, then the three libraries its environment module needs to import (the
-# extra perudo-rules[textarena] installs them all).
-$(VENV)/.installed: pyproject.toml | $(BIN)/activate
-	$(PY) -m pip install --quiet -e '.[test,docs,plot]'
+# make spec: what the docs build imports (Sphinx, Furo; matplotlib for the simulation plot).
+# No RL peer: the conformance page certifies those installed and names the extra of the rest.
+$(VENV)/.docs: pyproject.toml | $(BIN)/activate
+	$(PY) -m pip install --quiet -e '.[docs,plot]'
+	touch $@
+
+# make test: the docs environment (the suite builds the docs), the test extras and the peers.
+# TextArena (the differential test's peer) is installed without its LLM clients: first the
+# three libraries its environment module needs to import, then the package alone (the extra
+# perudo-rules[textarena] installs them all). Keep it the last install: pip checks the
+# requirements of what depends on the packages it installs and would report those clients.
+$(VENV)/.installed: pyproject.toml $(VENV)/.docs
+	$(PY) -m pip install --quiet -e '.[test]'
 	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
 	$(PY) -m pip install --quiet -e '.[pettingzoo]' || echo "note: pettingzoo could not be installed; its tests will skip"
-	( $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' && \
-	  $(PY) -m pip install --quiet nltk rich websockets ) || echo "note: textarena could not be installed; its differential test will skip"
+	( $(PY) -m pip install --quiet nltk rich websockets && \
+	  $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' ) || echo "note: textarena could not be installed; its differential test will skip"
 	touch $@
 
 # The spec in English (docs/_build/html), Italian and Spanish (docs/_build/html/it, .../es).
 SPEC_LANGS ?= it es
 
-spec: $(VENV)/.installed
+spec: $(VENV)/.docs
 	$(BIN)/perudo-rules compare italian spanish
 	@if [ -f docs/conf.py ]; then \
 	  $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html && \

@@ -37,6 +37,8 @@ autodoc_default_options = {"members": True}
 html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["perudo.css"]
+# the comparison matrix's controls (progressive enhancement: the page reads without it)
+html_js_files = [("perudo.js", {"defer": "defer"})]
 html_title = "perudo-rules spec"
 html_theme_options = {
     "navigation_with_keys": True,

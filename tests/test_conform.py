@@ -354,7 +354,9 @@ def test_perft_command(tmp_path: Path) -> None:
 
 EVERY = tuple(available_variants())
 def _certify(module: str, editions: tuple[str, ...], claimed: tuple[str, ...]) -> Report:
-    report = _run(f"{PY} -m perudo_rules.harness.{module}", *editions)
+    # a harness that imports a large peer (TextArena, OpenSpiel) may take long to say hello
+    # on a loaded machine; the kit's own 10 s default is tested on its own below
+    report = _run(f"{PY} -m perudo_rules.harness.{module}", *editions, timeout=60)
     assert report.error is None, report.error
     assert tuple(r.edition for r in report.editions if r.claimed) == claimed
     return report

@@ -25,6 +25,7 @@ from perudo_rules.ranks import bid_space
 from perudo_rules.rules import core_rule_details
 from perudo_rules.scenarios import load_scenarios
 from perudo_rules.sphinxext import rule_anchor
+from perudo_rules.sphinxext.compare import edition_class
 from perudo_rules.variant import differing_knobs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -175,7 +176,7 @@ def test_interpretations_page_gives_both_readings(html_dir: Path) -> None:
 def test_compare_page_has_every_variant_witnesses_and_statistics(html_dir: Path) -> None:
     page = _read(html_dir, "compare")
     for vid in available_variants():
-        assert f'<th class="head"><p>{vid}</p></th>' in page
+        assert f'<th class="head {edition_class(vid)}"><p>{vid}</p></th>' in page
     for path in KNOB_PATHS:
         assert f'href="editions/italian.html#{rule_anchor(path, "italian")}"' in page
     # one witness card per knob that differs between the two editions

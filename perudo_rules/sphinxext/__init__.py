@@ -12,7 +12,9 @@ file it reads, so editing a variant file rebuilds the pages that show it):
 ``.. perudo-compare:: [ID ...]``
     A matrix of every knob, one column per variant (no argument: every variant
     in the variants directory, so a new variant file appears without a clean
-    build). ``:differences:`` keeps only the rules that differ.
+    build). ``:differences:`` keeps only the rules that differ. The values scroll
+    sideways beside a sticky rule column; with ``perudo.js`` (``docs/_static``) the
+    reader may show only the differing rows and choose the editions shown.
 ``.. perudo-core-rules::``
     The fixed rules (``spec/core-rules.yaml``).
 ``.. perudo-format::``

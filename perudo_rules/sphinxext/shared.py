@@ -16,6 +16,7 @@ from perudo_rules.variant import Interpretation, format_value
 
 __all__ = [
     "Cell",
+    "breakable_literal",
     "interpretation_node",
     "join",
     "label",
@@ -64,6 +65,22 @@ def join(parent: nodes.Element, children: Iterable[nodes.Node], separator: str =
 def label(text: str) -> nodes.inline:
     """The label that starts a line of facts: ``Rulebook: ``, ``Position: ``."""
     return nodes.inline(text=text, classes=["perudo-label"])
+
+
+def breakable_literal(text: str, after: str = ".", classes: Sequence[str] = ()) -> nodes.literal:
+    """``text`` as code that a narrow column may wrap only after one of the characters in
+    ``after``, never inside a word: each piece is an ``inline`` that the stylesheet keeps
+    whole (``span.perudo-piece``: an inline block that does not wrap). The literal's text
+    is ``text`` unchanged (copy, search, translation)."""
+    out = nodes.literal(text, "", classes=list(classes))
+    start = 0
+    for i, char in enumerate(text):
+        if char in after:
+            out += nodes.inline(text=text[start : i + 1], classes=["perudo-piece"])
+            start = i + 1
+    if start < len(text) or not text:
+        out += nodes.inline(text=text[start:], classes=["perudo-piece"])
+    return out
 
 
 def value_literal(value: Any) -> nodes.literal:
@@ -144,8 +161,10 @@ def table(
     widths: Sequence[int] | None = None,
     row_classes: Sequence[Sequence[str]] | None = None,
     cell_classes: Sequence[Sequence[Sequence[str]]] | None = None,
+    header_classes: Sequence[Sequence[str]] | None = None,
 ) -> nodes.table:
-    """A table with a header row; ``widths`` are relative column widths."""
+    """A table with a header row; ``widths`` are relative column widths; ``row_classes``,
+    ``cell_classes`` and ``header_classes`` class the body rows, body cells and header cells."""
     given = ["colwidths-given"] if widths else []
     out = nodes.table(classes=["perudo-table", *given, *classes])
     group = nodes.tgroup(cols=len(headers))
@@ -154,8 +173,10 @@ def table(
         group += nodes.colspec(colwidth=w)
     head = nodes.thead()
     row = nodes.row()
-    for h in headers:
-        row += nodes.entry("", nodes.paragraph(text=h))
+    for k, h in enumerate(headers):
+        row += nodes.entry(
+            "", nodes.paragraph(text=h), classes=list(header_classes[k]) if header_classes else []
+        )
     head += row
     group += head
     body = nodes.tbody()
@@ -175,8 +196,8 @@ def table(
     return out
 
 
-def scrolling(node: nodes.Node) -> nodes.container:
+def scrolling(node: nodes.Node, classes: Sequence[str] = ()) -> nodes.container:
     """``node`` (a wide table) in a box that scrolls sideways on a narrow window."""
-    box = nodes.container(classes=["perudo-scroll"])
+    box = nodes.container(classes=["perudo-scroll", *classes])
     box += node
     return box

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import importlib
+import logging
 import math
 import tempfile
 from collections.abc import Sequence
@@ -18,7 +20,7 @@ from perudo_rules.simulate import SimStats, comparison_rows, metric_label, plot,
 from perudo_rules.sphinxext.base import PerudoDirective, logger
 from perudo_rules.sphinxext.shared import Cell, scrolling, table
 
-__all__ = ["SimulationDirective", "plot_node", "stats_table"]
+__all__ = ["SimulationDirective", "load_fonts_quietly", "plot_node", "stats_table"]
 
 
 def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.container:
@@ -48,8 +50,25 @@ def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.containe
     )
 
 
+def load_fonts_quietly() -> None:
+    """Load matplotlib's font manager without its "Matplotlib is building the font cache"
+    line: on a machine's first run (an empty cache directory) building the cache may take
+    over five seconds, and matplotlib then logs that line through Python's last-resort
+    handler, straight to the build's standard error. Nothing to do without matplotlib."""
+    log = logging.getLogger("matplotlib.font_manager")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        importlib.import_module("matplotlib.font_manager")
+    except ImportError:
+        pass  # plot() says that matplotlib is missing
+    finally:
+        log.setLevel(level)
+
+
 def plot_node(stats: Sequence[SimStats]) -> nodes.image | None:
     """The plot of ``stats`` inlined as a PNG (``None`` without matplotlib)."""
+    load_fonts_quietly()
     with tempfile.TemporaryDirectory() as tmp:
         png = Path(tmp) / "simulation.png"
         try:
