@@ -421,7 +421,11 @@ def docs_problems() -> list[str]:
     for lang in LANGS:
         with docs_po(lang).open("rb") as fh:
             cat = read_po(fh, locale=lang, domain="docs")
+        package = read(lang)
         for msg in cat:
+            known = package.get(msg.id) if isinstance(msg.id, str) and msg.id else None
+            if known is not None and known.string and msg.string != known.string:
+                out.append(f"{lang}: {str(msg.id)[:60]!r}: not the package's translation")
             if not msg.id:
                 continue
             pages = [docs_page(loc) for loc, _ in msg.locations]
