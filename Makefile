@@ -11,7 +11,7 @@ PY     := $(BIN)/python
 # pytest-xdist workers for make test (auto: one per core); the docs tests share one worker.
 WORKERS ?= auto
 
-.PHONY: spec test lint mutants bench clean compiled test-compiled
+.PHONY: spec test lint mutants bench clean compiled test-compiled catalogs
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -36,12 +36,26 @@ $(VENV)/.installed: pyproject.toml $(VENV)/.docs
 	  $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' ) || echo "note: textarena could not be installed; its differential test will skip"
 	touch $@
 
+# The spec in English (docs/_build/html), Italian and Spanish (docs/_build/html/it, .../es).
+SPEC_LANGS ?= it es
+
 spec: $(VENV)/.docs
 	$(BIN)/perudo-rules compare italian spanish
 	@if [ -f docs/conf.py ]; then \
 	  $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html && \
-	  echo "HTML spec: $(CURDIR)/docs/_build/html/index.html"; \
+	  for lang in $(SPEC_LANGS); do \
+	    $(BIN)/sphinx-build -W --keep-going -q -b html -D language=$$lang \
+	      -d docs/_build/doctrees-$$lang docs docs/_build/html/$$lang || exit 1; \
+	  done && \
+	  echo "HTML spec: $(CURDIR)/docs/_build/html/index.html (it/, es/ beside it)"; \
 	fi
+
+# The message catalogues (perudo_rules/locale, docs/locale): extract, merge, compile.
+catalogs: $(VENV)/.installed
+	$(PY) tools/catalogs.py update
+	$(PY) tools/catalogs.py compile
+	$(PY) tools/catalogs.py docs
+	$(PY) tools/catalogs.py check
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

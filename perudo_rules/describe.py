@@ -12,37 +12,59 @@ from collections.abc import Callable, Sequence
 
 from perudo_rules.actions import Bid
 from perudo_rules.game import RoundResult
+from perudo_rules.i18n import tr
 from perudo_rules.position import Step
 
 __all__ = ["describe_result", "describe_step", "seat_name"]
 
 
 def seat_name(seat: int) -> str:
-    """``"seat 2"``."""
-    return f"seat {seat}"
+    """``"seat 2"`` (in the language of the context, :mod:`perudo_rules.i18n`)."""
+    return tr("seat {n}", n=seat)
 
 
 def _seats(seats: Sequence[int], name: Callable[[int], str]) -> str:
     if name is seat_name:
-        label = "seats " if len(seats) > 1 else "seat "
-        return label + ", ".join(map(str, seats))
+        listed = ", ".join(map(str, seats))
+        return tr("seats {list}", list=listed) if len(seats) > 1 else tr("seat {n}", n=listed)
     return ", ".join(name(s) for s in seats)
 
 
 def describe_step(step: Step, gerund: bool = False, name: Callable[[int], str] = seat_name) -> str:
     """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"the next round is rolled (...)"``.
 
-    With ``gerund``: ``"seat 0 bidding 3x4"``, ``"seat 1 calling dudo"``.
+    With ``gerund``: ``"seat 0 bidding 3x4"``, ``"seat 1 calling dudo"``. In the language of
+    the context (:func:`perudo_rules.i18n.use_language`).
 
     >>> describe_step(Bid(0, 3, 4)), describe_step(Bid(0, 3, 4), gerund=True)
     ('seat 0 bids 3x4', 'seat 0 bidding 3x4')
     """
     if isinstance(step, Bid):
-        return f"{name(step.player)} {'bidding' if gerund else 'bids'} {step}"
+        who = name(step.player)
+        if gerund:
+            return tr("{who} bidding {bid}", who=who, bid=step)
+        return tr("{who} bids {bid}", who=who, bid=step)
     if hasattr(step, "player"):
-        return f"{name(step.player)} {'calling' if gerund else 'calls'} {step}"
+        who = name(step.player)
+        if gerund:
+            return tr("{who} calling {call}", who=who, call=step)
+        return tr("{who} calls {call}", who=who, call=step)
     cups = ", ".join(f"{name(s)}: {list(c)}" for s, c in enumerate(step.dice) if c)
-    return f"the next round is rolled ({cups})"
+    return tr("the next round is rolled ({cups})", cups=cups)
+
+
+def _loses(who: str, n: int, left: int | None) -> str:
+    if n == 1:
+        if left is None:
+            return tr("{who} loses a die", who=who)
+        if left == 0:
+            return tr("{who} loses a die and is out", who=who)
+        return tr("{who} loses a die ({left} left)", who=who, left=left)
+    if left is None:
+        return tr("{who} loses {n} dice", who=who, n=n)
+    if left == 0:
+        return tr("{who} loses {n} dice and is out", who=who, n=n)
+    return tr("{who} loses {n} dice ({left} left)", who=who, n=n, left=left)
 
 
 def describe_result(
@@ -51,7 +73,7 @@ def describe_result(
     name: Callable[[int], str] = seat_name,
     winner: int | None = None,
 ) -> str:
-    """How a round ended, in one sentence.
+    """How a round ended, in one sentence (in the language of the context).
 
     ``dice_counts`` are the dice every seat holds after the round (``game.dice_counts``
     after the call); with them the sentence says how many dice the loser has left,
@@ -65,40 +87,48 @@ def describe_result(
     seat 1 calls dudo on 2x3 by seat 0: 2 dice count in the lifted cups (seats 0, 1); seat 1 \
 loses a die and is out; seat 0 wins the game
     """
-    caller = "someone" if result.caller is None else name(result.caller)
+    caller = tr("someone") if result.caller is None else name(result.caller)
     # only what the table sees: the dice among the lifted cups (a reveal that stops early
     # leaves closed cups secret; result.count, the true count, is the referee's)
     n = result.shown_count
-    counted = f"{n} die counts" if n == 1 else f"{n} dice count"
+    counted = tr("{n} die counts", n=n) if n == 1 else tr("{n} dice count", n=n)
     parts = [
-        f"{caller} calls {result.kind} on {result.bid} by {name(result.bid.player)}: {counted} "
-        f"in the lifted cups ({_seats(result.revealed, name)})"
+        tr(
+            "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups ({seats})",
+            caller=caller,
+            kind=result.kind,
+            bid=result.bid,
+            bidder=name(result.bid.player),
+            counted=counted,
+            seats=_seats(result.revealed, name),
+        )
     ]
     if result.loser is not None:
         lost = result.lost or ()
         # the loser first, then any seat that lost with it (challenge.exact: others_lose)
         for seat in [result.loser, *(s for s, n in enumerate(lost) if n and s != result.loser)]:
             n = lost[seat] if seat < len(lost) else 1
-            text = f"{name(seat)} loses {'a die' if n == 1 else f'{n} dice'}"
-            if dice_counts is not None:
-                left = dice_counts[seat]
-                text += " and is out" if left == 0 else f" ({left} left)"
-            parts.append(text)
+            left = None if dice_counts is None else dice_counts[seat]
+            parts.append(_loses(name(seat), n, left))
     elif result.gainer is not None:
-        text = f"{name(result.gainer)} gains a die"
+        who = name(result.gainer)
         if dice_counts is not None:
-            text += f" ({dice_counts[result.gainer]} now)"
-        parts.append(text)
+            parts.append(tr("{who} gains a die ({n} now)", who=who, n=dice_counts[result.gainer]))
+        else:
+            parts.append(tr("{who} gains a die", who=who))
     else:
-        parts.append("the call is exact, but there is no die to gain")
+        parts.append(tr("the call is exact, but there is no die to gain"))
     if result.next_player is not None:
-        kind = "a palifico round" if result.next_palifico else "an ordinary round"
-        parts.append(f"{name(result.next_player)} opens {kind}")
+        who = name(result.next_player)
+        if result.next_palifico:
+            parts.append(tr("{who} opens a palifico round", who=who))
+        else:
+            parts.append(tr("{who} opens an ordinary round", who=who))
     elif winner is not None:
-        parts.append(f"{name(winner)} wins the game")
+        parts.append(tr("{who} wins the game", who=name(winner)))
     elif dice_counts is not None and sum(1 for c in dice_counts if c) == 1:
         last = next(s for s, c in enumerate(dice_counts) if c)
-        parts.append(f"{name(last)} wins the game")
+        parts.append(tr("{who} wins the game", who=name(last)))
     else:
-        parts.append("the game is over")
+        parts.append(tr("the game is over"))
     return "; ".join(parts)

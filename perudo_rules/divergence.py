@@ -24,6 +24,7 @@ from perudo_rules.actions import Action
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import PerudoError, VariantError
 from perudo_rules.game import Game
+from perudo_rules.i18n import tr
 from perudo_rules.knobs import KNOBS
 from perudo_rules.position import Position, Roll, Step
 from perudo_rules.variant import Variant, load_variant
@@ -54,7 +55,7 @@ class NewGame:
 
     def describe(self) -> str:
         """One sentence: the number of players and the seed."""
-        return f"A new game of {self.players} players rolled from seed {self.seed}"
+        return tr("A new game of {n} players rolled from seed {s}", n=self.players, s=self.seed)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready mapping: ``{"players": n, "seed": s}``."""
@@ -137,7 +138,7 @@ def differing(sa: Mapping[str, Any], sb: Mapping[str, Any]) -> set[str]:
 
 def _legality_text(g: Game, a: Action) -> str:
     bad = g.violation(a)
-    return "legal" if bad is None else f"illegal [{bad.rule}: {bad.message}]"
+    return tr("legal") if bad is None else tr("illegal [{r}: {why}]", r=bad.rule, why=bad.text())
 
 
 def _resolution_text(g: Game) -> str:
@@ -153,11 +154,12 @@ def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[str, str]:
     texts = []
     for g in (ga, gb):
         if isinstance(g, str):
-            texts.append(f"no game: {g}")
+            texts.append(tr("no game: {reason}", reason=g))
             continue
-        text = f"seat {g.first_player} opens the game"
+        text = tr("seat {n} opens the game", n=g.first_player)
         if counts_differ:
-            text += f" (dice per seat: {', '.join(map(str, g.dice_counts))})"
+            counts = ", ".join(map(str, g.dice_counts))
+            text += " " + tr("(dice per seat: {counts})", counts=counts)
         texts.append(text)
     return texts[0], texts[1]
 

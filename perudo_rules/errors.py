@@ -107,6 +107,11 @@ class IllegalAction(PerudoError):
         self.message = refusal.message
         super().__init__(f"{self.message} [{self.rule}]")
 
+    def message_in(self, lang: str | None = None) -> str:
+        """``str(error)`` in ``lang`` (default: the language of the context,
+        :func:`perudo_rules.i18n.use_language`): the refusal's sentence and the rule id."""
+        return f"{self.refusal.text(lang)} [{self.rule}]"
+
 
 class OutputError(PerudoError):
     """An output file cannot be written: its folder is missing or read-only, it is a

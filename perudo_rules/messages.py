@@ -15,17 +15,19 @@ placeholders (``{need}``); a template whose words follow a count is a :class:`Pl
 
 Message ids are kebab-case words (``not-a-raise``), never dotted, so that a message id is
 never mistaken for a rule id; they never change meaning, and a new sentence gets a new id.
-:data:`CATALOGUES` maps a language code to its table (only ``"en"`` today); the language
+:data:`CATALOGUES` maps a language code to its table (English; Italian and Spanish from the
+gettext catalogues of :mod:`perudo_rules.i18n`); the language
 is an argument of the formatter, never a global, so two threads may speak two languages.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from perudo_rules.i18n import LANGUAGES, language, template
 from perudo_rules.limits import short_number
 
 __all__ = [
@@ -164,8 +166,35 @@ ENGLISH: Mapping[str, Template] = {
     "record-winner-differs": "seat {winner} won, not {stated}",
 }
 
-#: Language code to its catalogue of templates (message id to template).
-CATALOGUES: Mapping[str, Mapping[str, Template]] = {"en": ENGLISH}
+class _Translated(Mapping[str, Template]):
+    """The templates of ``lang``: each English template of :data:`ENGLISH` through the
+    package's gettext catalogues (:func:`perudo_rules.i18n.template`, keyed by the message
+    id); a template no catalogue translates stays English."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def __getitem__(self, message_id: str) -> Template:
+        english = ENGLISH[message_id]
+        if isinstance(english, str):
+            return template(message_id, english, lang=self.lang)
+        one = template(message_id, english.one, english.other, 1, self.lang)
+        other = template(message_id, english.one, english.other, 2, self.lang)
+        return Plural(english.count, one, other)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(ENGLISH)
+
+    def __len__(self) -> int:
+        return len(ENGLISH)
+
+
+#: Language code to its catalogue of templates (message id to template): English, then
+#: Italian and Spanish from the package's gettext catalogues.
+CATALOGUES: Mapping[str, Mapping[str, Template]] = {
+    "en": ENGLISH,
+    **{lang: _Translated(lang) for lang in LANGUAGES if lang != "en"},
+}
 
 
 class _Formatter(string.Formatter):
@@ -194,10 +223,11 @@ def placeholders(template: Template) -> frozenset[str]:
     return frozenset(names)
 
 
-def format_message(message_id: str, params: Mapping[str, Any], lang: str = "en") -> str:
+def format_message(message_id: str, params: Mapping[str, Any], lang: str | None = None) -> str:
     """The sentence of ``message_id`` in ``lang``, made from ``params``.
 
-    A pure function: the catalogue is chosen by ``lang``, never by a global. Integers
+    The catalogue is chosen by ``lang``, never by a global: without one, the language of
+    the context (:func:`perudo_rules.i18n.use_language`; English unless a block sets one). Integers
     are written in digits (a huge one shortened, :func:`~perudo_rules.limits.short_number`;
     ``{most:,}`` in a template groups the digits), every other value as it is. ``KeyError``
     for an unknown message id or a missing parameter, ``ValueError`` for a language
@@ -206,6 +236,7 @@ def format_message(message_id: str, params: Mapping[str, Any], lang: str = "en")
     >>> format_message("wild-bid-needs", {"standing_quantity": 3, "standing_face": 4, "need": 2})
     'after 3x4 a wild bid needs at least 2 dice'
     """
+    lang = lang or language()
     catalogue = CATALOGUES.get(lang)
     if catalogue is None:
         raise ValueError(f"no messages in {lang!r} (languages: {', '.join(CATALOGUES)})")
@@ -247,10 +278,11 @@ class Refusal:
     @property
     def message(self) -> str:
         """The English sentence, made from the message id and the parameters."""
-        return format_message(self.message_id, self.params)
+        return format_message(self.message_id, self.params, "en")
 
-    def text(self, lang: str = "en") -> str:
-        """The sentence in ``lang`` (:func:`format_message`)."""
+    def text(self, lang: str | None = None) -> str:
+        """The sentence in ``lang`` (:func:`format_message`; default: the language of the
+        context, :func:`perudo_rules.i18n.use_language`)."""
         return format_message(self.message_id, self.params, lang)
 
     def to_json(self) -> dict[str, Any]:

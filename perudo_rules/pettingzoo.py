@@ -63,6 +63,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 from perudo_rules.actionmap import action_map
 from perudo_rules.actions import Action, Bid, Calza, Dudo
 from perudo_rules.game import Game, PastRound
+from perudo_rules.i18n import check_language, tr, use_language
 from perudo_rules.kernel import most_dice_per_seat, returns
 from perudo_rules.safetext import printable
 from perudo_rules.variant import Variant, load_variant
@@ -231,8 +232,10 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         max_rounds: int | None = None,
         past_rounds: int = 1,
         observation_mode: str = "dict",
+        lang: str = "en",
     ) -> None:
         super().__init__()
+        self.lang = check_language(lang)  # of the rendered table (perudo_rules.i18n)
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
@@ -552,14 +555,20 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         """Every cup, the dice counts, this round's bids and whose decision it is, as text.
 
         How the last round ended is told as the table saw it: the lifted cups and the dice
-        among them that count (``shown_count``), never the closed cups' count."""
+        among them that count (``shown_count``), never the closed cups' count. In the
+        environment's ``lang``."""
+        with use_language(self.lang):
+            return self._table_text()
+
+    def _table_text(self) -> str:
         game = self.game
-        pal = f", palifico round of seat {game.palifico_player}" if game.palifico else ""
-        lines = [f"{printable(self.variant.name)}: round {game.round}{pal}"]
-        rows = [["seat", "agent", "dice", "cup"]]
+        pal = tr(", palifico round of seat {n}", n=game.palifico_player) if game.palifico else ""
+        name = printable(tr(self.variant.name))
+        lines = [tr("{name}: round {round}{palifico}", name=name, round=game.round, palifico=pal)]
+        rows = [[tr("seat"), tr("agent"), tr("dice"), tr("cup")]]
         for seat, agent in enumerate(self.possible_agents):
             cup = " ".join(str(d) for d in game.dice[seat]) or "-"
-            cup = cup if game.dice_counts[seat] else "out"
+            cup = cup if game.dice_counts[seat] else tr("out")
             rows.append([str(seat), agent, str(game.dice_counts[seat]), cup])
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         rows.insert(1, ["-" * w for w in widths])
@@ -567,26 +576,37 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
         ]
         if game.to_move is not None:
-            bids = " ".join(f"{b.player}:{b}" for b in game.bids) or "(none yet)"
-            lines.append(f"bids: {bids}")
+            bids = " ".join(f"{b.player}:{b}" for b in game.bids) or tr("(none yet)")
+            lines.append(tr("bids: {bids}", bids=bids))
         deciding = self.deciding_seat()
+        agents = self.possible_agents
         if game.winner is not None:
-            lines.append(f"game over: {self.possible_agents[game.winner]} won")
+            lines.append(tr("game over: {agent} won", agent=agents[game.winner]))
         elif game.to_move is None:
-            lines.append("stopped after max_rounds")
+            lines.append(tr("stopped after max_rounds"))
         elif self._pending and deciding is not None:
             names = ", ".join(self.ids.name(i) for i in self.legal_ids(deciding))
-            lines.append(f"{self.possible_agents[deciding]} may call out of turn ({names})")
+            agent = agents[deciding]
+            lines.append(tr("{agent} may call out of turn ({calls})", agent=agent, calls=names))
         else:
-            lines.append(f"to move: {self.possible_agents[game.to_move]}")
+            lines.append(tr("to move: {agent}", agent=agents[game.to_move]))
         r = game.last_result
         if r is not None:
-            lost = f"seat {r.loser} lost a die" if r.loser is not None else "no die lost"
-            gain = f", seat {r.gainer} gained one" if r.gainer is not None else ""
+            lost = tr("no die lost") if r.loser is None else tr("seat {n} lost a die", n=r.loser)
+            gain = tr(", seat {n} gained one", n=r.gainer) if r.gainer is not None else ""
             lifted = ", ".join(str(s) for s in r.revealed)
             lines.append(
-                f"last round: {r.kind} by seat {r.caller} on {r.bid}: {r.shown_count} shown "
-                f"in the cups of seats {lifted}; {lost}{gain}"
+                tr(
+                    "last round: {kind} by seat {caller} on {bid}: {shown} shown in the cups of "
+                    "seats {lifted}; {lost}{gain}",
+                    kind=r.kind,
+                    caller=r.caller,
+                    bid=r.bid,
+                    shown=r.shown_count,
+                    lifted=lifted,
+                    lost=lost,
+                    gain=gain,
+                )
             )
         return "\n".join(lines)
 
@@ -601,9 +621,12 @@ def raw_env(
     max_rounds: int | None = None,
     past_rounds: int = 1,
     observation_mode: str = "dict",
+    lang: str = "en",
 ) -> PerudoEnv:
     """The unwrapped :class:`PerudoEnv` (an illegal action raises ``ValueError``)."""
-    return PerudoEnv(variant, players, render_mode, max_rounds, past_rounds, observation_mode)
+    return PerudoEnv(
+        variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang
+    )
 
 
 def env(
@@ -613,6 +636,7 @@ def env(
     max_rounds: int | None = None,
     past_rounds: int = 1,
     observation_mode: str = "dict",
+    lang: str = "en",
 ) -> Any:
     """``variant`` (an id, a path or a :class:`Variant`) for ``players`` seats, as a PettingZoo
     ``AECEnv``, wrapped like PettingZoo's classic environments.
@@ -620,10 +644,13 @@ def env(
     An illegal action ends the game for everyone, with ``-1`` to the seat that
     took it; an action outside the space raises; stepping before ``reset``
     raises. ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the
-    table as text) or ``"human"`` (every step prints it). ``observation_mode="flat"``:
-    the observation is a ``Box`` and the mask ``info["action_mask"]`` (:class:`PerudoEnv`).
+    table as text) or ``"human"`` (every step prints it); ``lang`` is its language
+    (``"en"``, ``"it"`` or ``"es"``). ``observation_mode="flat"``: the observation is a
+    ``Box`` and the mask ``info["action_mask"]`` (:class:`PerudoEnv`).
     """
-    e: Any = raw_env(variant, players, render_mode, max_rounds, past_rounds, observation_mode)
+    e: Any = raw_env(
+        variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang
+    )
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
@@ -636,11 +663,12 @@ def parallel_env(
     max_rounds: int | None = None,
     past_rounds: int = 1,
     observation_mode: str = "dict",
+    lang: str = "en",
 ) -> Any:
     """:func:`env` as a PettingZoo ``ParallelEnv``, by PettingZoo's
     ``turn_based_aec_to_parallel``: every parallel step is one decision, taken by the agent
     whose mask is not all zeros (``info["active_agent"]`` after a step); the actions given
     for the other agents are ignored. ``aec_to_parallel`` refuses this game: it needs
     every live agent to act once per cycle, and a Perudo step decides who acts next."""
-    aec = env(variant, players, render_mode, max_rounds, past_rounds, observation_mode)
+    aec = env(variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang)
     return conversions.turn_based_aec_to_parallel(aec)

@@ -82,8 +82,9 @@ class Violation:
         """One English sentence why, made from the refusal."""
         return self.refusal.message
 
-    def text(self, lang: str = "en") -> str:
-        """``round 1, step 2 (1:2x4): <reason> [rule]`` in ``lang``."""
+    def text(self, lang: str | None = None) -> str:
+        """``round 1, step 2 (1:2x4): <reason> [rule]`` in ``lang`` (default: the language
+        of the context, :func:`perudo_rules.i18n.use_language`)."""
         place = {"round": self.round, "step": self.step}
         if self.action is None:
             where = format_message("record-at-round", place, lang)

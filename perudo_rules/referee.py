@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perudo_rules.describe import describe_result
+from perudo_rules.i18n import tr
 from perudo_rules.record import check_record, walk
 from perudo_rules.recordformat import RecordError, RecordViolation, Violation, load_record
 from perudo_rules.rules import Citation, cite
@@ -64,9 +65,11 @@ class Verdict:
     def headline(self) -> str:
         """One line: ``valid: seat 2 wins ...`` or ``violation: round 3, step 2 ...``."""
         if self.violation is not None:
-            return f"violation: {self.violation}"
-        end = f"seat {self.winner} wins" if self.winner is not None else "game not finished"
-        return f"valid: {end} ({self.variant}, {self.seats} seats, {len(self.rounds)} rounds)"
+            return tr("violation: {what}", what=self.violation)
+        won = self.winner is not None
+        end = tr("seat {n} wins", n=self.winner) if won else tr("game not finished")
+        facts = {"end": end, "variant": self.variant, "seats": self.seats, "n": len(self.rounds)}
+        return tr("valid: {end} ({variant}, {seats} seats, {n} rounds)", **facts)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form of the verdict."""
@@ -127,7 +130,7 @@ def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
                 palifico=game.palifico,
                 dice_counts=game.dice_counts,
                 actions=len(game.bids),
-                outcome=f"unfinished; seat {game.to_move} to move",
+                outcome=tr("unfinished; seat {n} to move", n=game.to_move),
             )
         )
     return tuple(out)

@@ -15,6 +15,7 @@ from typing import Any
 
 from perudo_rules._yaml import load_yaml_file
 from perudo_rules.errors import VariantError
+from perudo_rules.i18n import ptr, tr
 from perudo_rules.variant import Variant, data_dir
 
 __all__ = ["Citation", "cite", "core_rule_details", "core_rules", "rule_text"]
@@ -49,14 +50,16 @@ def core_rules() -> dict[str, str]:
     return {r["id"]: r["text"] for r in core_rule_details()}
 
 
-def rule_text(rule_id: str, variant: Variant | None = None) -> str:
-    """The statement of a rule: a fixed rule, or a knob rule of ``variant``."""
+def rule_text(rule_id: str, variant: Variant | None = None, lang: str | None = None) -> str:
+    """The statement of a rule: a fixed rule, or a knob rule of ``variant``, in ``lang``
+    (default: the language of the context, :func:`perudo_rules.i18n.use_language`; a
+    house rule's own text that no catalogue knows stays as written)."""
     fixed = core_rules()
     if rule_id in fixed:
-        return fixed[rule_id]
+        return tr(fixed[rule_id], lang)
     if variant is not None:
         knob = variant.knob(rule_id)
-        return knob.text or f"{rule_id} = {knob.value!r}"
+        return tr(knob.text, lang) if knob.text else f"{rule_id} = {knob.value!r}"
     raise KeyError(rule_id)
 
 
@@ -82,19 +85,23 @@ class Citation:
     shared: bool = False
     interpreted: bool = False
 
-    def where(self) -> str:
+    def where(self, lang: str | None = None) -> str:
         """The section and the original words, one line: ``§ Pujar por Paco: «No pujar
-        durante la primera ronda»`` (``""`` when the edition cites nothing)."""
+        durante la primera ronda»`` (``""`` when the edition cites nothing). The section in
+        ``lang`` where its name needs words of ours (default: the context's language); the
+        rulebook's words as printed."""
         if self.source:
-            return f"§ {self.source}" + (f": «{self.quote}»" if self.quote else "")
+            source = ptr("source", self.source, lang)
+            return f"§ {source}" + (f": «{self.quote}»" if self.quote else "")
         if self.quote:
             return f"«{self.quote}»"
-        return f"set in {self.set_in}" if self.set_in else ""
+        return tr("set in {file}", lang, file=self.set_in) if self.set_in else ""
 
-    def line(self) -> str:
-        """``rule: statement [§ section: «quote»]``, one line."""
-        cited = self.where()
-        return f"{self.rule}: {self.statement}" + (f" [{cited}]" if cited else "")
+    def line(self, lang: str | None = None) -> str:
+        """``rule: statement [§ section: «quote»]``, one line, the statement in ``lang``
+        (default: the context's language, :func:`perudo_rules.i18n.use_language`)."""
+        cited = self.where(lang)
+        return f"{self.rule}: {tr(self.statement, lang)}" + (f" [{cited}]" if cited else "")
 
     def to_json(self) -> dict[str, Any]:
         """Every field, JSON-ready."""

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,6 +37,7 @@ from perudo_rules import fastplay
 from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
 from perudo_rules.game import Game, RoundRecord
+from perudo_rules.i18n import N_, tr
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count, short_number
 from perudo_rules.output import Outputs, write_bytes, write_text
 from perudo_rules.record import to_record
@@ -53,6 +55,7 @@ __all__ = [
     "auto_workers",
     "comparison_rows",
     "mean_interval",
+    "metric_label",
     "plot",
     "plot_format",
     "simulate",
@@ -338,6 +341,23 @@ class SimStats:
             },
             "estimates": {name: clean(e.to_dict()) for name, e in self.summary_rows()},
         }
+
+
+#: The reported figures' names, for the catalogues (their keys in JSON stay English).
+METRICS = (
+    N_("rounds per game"), N_("bids per round"), N_("palifico share of rounds"),
+    N_("Calza calls per game"), N_("Calza success rate"), N_("Dudo success rate"),
+)
+
+
+def metric_label(name: str) -> str:
+    """A figure's name (a key of :meth:`SimStats.summary_rows`) in the context's language."""
+    seat = re.fullmatch(r"win rate (seat|position) (\d+)", name)
+    if seat is None:
+        return tr(name)
+    if seat.group(1) == "seat":
+        return tr("win rate seat {n}", n=seat.group(2))
+    return tr("win rate position {n}", n=seat.group(2))
 
 
 def comparison_rows(stats: Sequence[SimStats], digits: int = 3) -> list[list[str]]:

@@ -21,8 +21,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Values and errors that everything shares; no rules. ``messages``: refusals as data
     # (rule id, message id, parameters) and the one table of their English sentences.
     ("base", (
-        "safetext", "limits", "output", "messages", "errors", "_yaml", "frozen", "actions", "knobs",
-        "version",
+        "safetext", "limits", "output", "i18n", "messages", "errors", "_yaml", "frozen",
+        "actions", "knobs", "version",
     )),
     # A variant: the knob table typed, validated, loaded; the fixed core rules.
     ("variant", ("ruleset", "schema", "variant", "rules")),

@@ -548,6 +548,7 @@ def test_check_round_and_json(capsys: Capsys) -> None:
         "reason": "no bid on the wild face as the opening bid",
         "message_id": "no-wild-opening",
         "params": {},
+        "message": "no bid on the wild face as the opening bid",  # in --lang
         "statement": "The opening bid of a round may not be on Pacos.",
         "source": "Pujar por Paco",
         "quote": "No pujar durante la primera ronda",

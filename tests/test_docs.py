@@ -35,10 +35,13 @@ _BUILT: dict[str, Path] = {}
 pytestmark = pytest.mark.xdist_group("docs")
 
 
-def build_docs(base: Path) -> Path:
-    """Build docs/ into ``base`` once per process (``-W --keep-going``); the HTML directory."""
-    if "html" not in _BUILT:
-        out = base / "html"
+def build_docs(base: Path, lang: str = "en") -> Path:
+    """Build docs/ into ``base`` once per process (``-W --keep-going``) in ``lang`` (``-D
+    language=it`` for another than English, as ``make spec`` builds it); the HTML directory."""
+    key = "html" if lang == "en" else f"html-{lang}"
+    if key not in _BUILT:
+        out = base / key
+        language = [] if lang == "en" else ["-D", f"language={lang}"]
         proc = subprocess.run(
             [
                 sys.executable,
@@ -49,8 +52,9 @@ def build_docs(base: Path) -> Path:
                 "-q",
                 "-b",
                 "html",
+                *language,
                 "-d",
-                str(base / "doctrees"),
+                str(base / f"doctrees-{lang}"),
                 str(ROOT / "docs"),
                 str(out),
             ],
@@ -60,8 +64,8 @@ def build_docs(base: Path) -> Path:
         )
         assert proc.returncode == 0, proc.stderr[-5000:]
         assert proc.stderr.strip() == "", proc.stderr[-5000:]
-        _BUILT["html"] = out
-    return _BUILT["html"]
+        _BUILT[key] = out
+    return _BUILT[key]
 
 
 @pytest.fixture(scope="session")
@@ -96,6 +100,7 @@ PAGES = [
     "api",
     "pettingzoo",
     "about",
+    "terms",
 ]
 
 

@@ -57,6 +57,13 @@ def test_wheel_installs_and_loads_every_variant(tmp_path: Path) -> None:
         [str(env_dir / "bin" / "perudo-rules"), "list"], capture_output=True, text=True
     )
     assert cli.returncode == 0 and "italian" in cli.stdout
+    # the compiled catalogues ship too: the installed copy speaks Italian
+    cli = subprocess.run(
+        [str(env_dir / "bin" / "perudo-rules"), "list", "--lang", "it"],
+        capture_output=True,
+        text=True,
+    )
+    assert cli.returncode == 0 and "Perudo (edizione italiana)" in cli.stdout
 
 
 def _make_rules() -> dict[str, tuple[list[str], list[str]]]:

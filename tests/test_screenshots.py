@@ -206,6 +206,36 @@ def test_compare_page_screenshot(html_dir: Path, tmp_path: Path) -> None:
     assert len(data) > 50_000  # a page of text and a coloured table, not a blank image
 
 
+@pytest.fixture(scope="module")
+def it_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_docs(tmp_path_factory.mktemp("docs-it"), lang="it")
+
+
+def test_the_italian_edition_page_reads_italian_in_the_browser(it_dir: Path) -> None:
+    """The Italian spec's page of the Italian edition, laid out by Chromium: it declares
+    Italian, every rule reads in Italian (the rulebook's quotes beside it), no English rule
+    statement is left, and it fits the window like the English page."""
+    from perudo_rules import load_variant
+    from perudo_rules.i18n import tr
+
+    page = it_dir / "editions" / "italian.html"
+    proc = _chromium("--window-size=1400,1000", "--dump-dom", page.as_uri())
+    dom = proc.stdout
+    assert re.search(r'<html[^>]* lang="it"', dom), proc.stderr[-2000:]
+    body = re.sub(r"<script.*?</script>", "", dom, flags=re.S)
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    variant = load_variant("italian")
+    assert "Perudo (edizione italiana)" in text
+    for knob in variant.knobs:
+        assert knob.text is not None
+        english = " ".join(knob.text.split())
+        assert tr(english, "it") in text, knob.path
+        assert english not in text, knob.path
+        if knob.quote:
+            assert " ".join(knob.quote.split()) in text, knob.path
+    assert _overflow(it_dir, "editions/italian", DESKTOP) == "none"
+
+
 #: The comparison matrix, driven as a reader would once the page has loaded: the layout of
 #: each rule id (where its lines break), the rule column with the values scrolled to their
 #: right end, then the controls (differing rows only; choosing editions). The answer is JSON.

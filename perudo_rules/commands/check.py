@@ -22,6 +22,7 @@ from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import PositionError, VariantError
 from perudo_rules.game import Game
+from perudo_rules.i18n import tr
 from perudo_rules.limits import (
     MAX_POSITION_BYTES,
     MAX_STEPS,
@@ -88,6 +89,7 @@ class BidVerdict:
         if self.refusal is not None:
             out["message_id"] = self.refusal.message_id
             out["params"] = dict(self.refusal.params)
+            out["message"] = self.refusal.text()  # the sentence in --lang
         if self.citation is not None:
             out["statement"] = self.citation.statement
             out["source"] = self.citation.source
@@ -120,7 +122,7 @@ def fresh_position(
         )
     bad = seats_verdict(rules, n, variant.id)
     if bad is not None:
-        raise ValueError(bad.message)
+        raise ValueError(bad.text())  # in the language of the context
     cups = [(rules.dice_faces,) * per for _ in range(n)]
     if palifico:
         cups[0] = (rules.dice_faces,)
@@ -265,98 +267,130 @@ def _run(args: argparse.Namespace) -> int:
     ended = game.history[-1] if game.to_move is None and game.history else None
     palifico = game.palifico if ended is None else ended.palifico
     held = game.dice_counts if ended is None else tuple(len(cup) for cup in ended.dice)
-    kind = "palifico round" if palifico else "round"
-    counts = " ".join(map(str, held))
-    print(
-        printable(f"{variant.name} ({variant.id}): ")
-        + f"{kind} {game.round}, {game.players} seats holding "
-        f"{counts} dice ({sum(held)} in play), seat {game.first_player} opens"
-        + (f", after {len(before)} steps" if before else "")
-    )
+    facts = {
+        "name": printable(tr(variant.name)),
+        "id": printable(variant.id),
+        "round": game.round,
+        "players": game.players,
+        "counts": " ".join(map(str, held)),
+        "total": sum(held),
+        "first": game.first_player,
+    }
+    if palifico:
+        head = tr(
+            "{name} ({id}): palifico round {round}, {players} seats holding {counts} dice "
+            "({total} in play), seat {first} opens",
+            **facts,
+        )
+    else:
+        head = tr(
+            "{name} ({id}): round {round}, {players} seats holding {counts} dice "
+            "({total} in play), seat {first} opens",
+            **facts,
+        )
+    print(head + (tr(", after {n} steps", n=len(before)) if before else ""))
     rows = [
         (
             v.index,
             v.bid.player,
             str(v.bid),
             "-" if v.standing is None else str(v.standing),
-            "legal" if v.legal else f"ILLEGAL [{v.rule}] {v.reason}",
+            tr("legal")
+            if v.refusal is None
+            else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.refusal.text()),
         )
         for v in verdicts
     ]
-    print(format_table(["#", "seat", "bid", "standing bid", "verdict"], rows))
+    headers = [tr("#"), tr("seat"), tr("bid"), tr("standing bid"), tr("verdict")]
+    print(format_table(headers, rows))
     bad = [v for v in verdicts if not v.legal]
     cited = {v.citation.rule: v.citation for v in bad if v.citation is not None}
     if cited:
         print()
     for citation in cited.values():  # one line a rule: statement, section, original words
         print(printable(citation.line()))
-    what = "bid" if all(isinstance(v.bid, Bid) for v in verdicts) else "action"
-    if len(verdicts) == 1:
-        print(f"\nThe {what} is {'illegal' if bad else 'legal'}.")
-    elif bad:
-        print(f"\n{len(bad)} of {len(verdicts)} {what}s illegal.")
-    else:
-        print(f"\nAll {len(verdicts)} {what}s legal.")
+    print("\n" + _summary(verdicts, len(bad)))
     if ended is not None and args.position is not None:  # a call ended the round: how
         result = describe_result(ended.result, game.dice_counts, winner=game.winner)
         print()
         print(printable(f"{result}."))
     elif ended is not None:  # a fresh round's dice are placeholders: no outcome to tell
-        print("\nThe call ends the round; give the dice with --position to see how.")
+        print("\n" + tr("The call ends the round; give the dice with --position to see how."))
     return 0 if ok else 1
+
+
+def _summary(verdicts: Sequence[BidVerdict], bad: int) -> str:
+    bids = all(isinstance(v.bid, Bid) for v in verdicts)
+    if len(verdicts) == 1:
+        if bids:
+            return tr("The bid is illegal.") if bad else tr("The bid is legal.")
+        return tr("The action is illegal.") if bad else tr("The action is legal.")
+    n, total = bad, len(verdicts)
+    if bad:
+        if bids:
+            return tr("{n} of {total} bids illegal.", n=n, total=total)
+        return tr("{n} of {total} actions illegal.", n=n, total=total)
+    if bids:
+        return tr("All {total} bids legal.", total=total)
+    return tr("All {total} actions legal.", total=total)
 
 
 def register(subparsers: Any) -> None:
     """Add the ``check`` command."""
     p = subparsers.add_parser(
         "check",
-        help="is each bid a legal raise of the one before, and if not which rule forbids it",
+        help=tr("is each bid a legal raise of the one before, and if not which rule forbids it"),
         description=(
-            "Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
+            tr("Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
             "seat 0; a legal bid stands, an illegal one is refused (naming the rule id and "
             "the reason) and the same seat bids again. Exit 0 if every bid is legal, 1 if "
-            "some bid is illegal, 2 on bad input."
+            "some bid is illegal, 2 on bad input.")
         ),
     )
-    p.add_argument("variant", metavar="VARIANT", help="a bundled id (see 'list') or a .yaml path")
+    p.add_argument(
+        "variant", metavar="VARIANT", help=tr("a bundled id (see 'list') or a .yaml path")
+    )
     p.add_argument(
         "--bids",
         required=True,
         nargs="+",
         metavar="BIDS",
         help=(
-            'bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
-            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat"
+            tr('bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
+            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat")
         ),
     )
     p.add_argument(
         "--palifico",
         action="store_true",
-        help="seat 0 holds one die and opens a palifico round",
+        help=tr("seat 0 holds one die and opens a palifico round"),
     )
     p.add_argument(
-        "--players", type=int, metavar="N", help="seats at the table (default: the variant's most)"
+        "--players",
+        type=int,
+        metavar="N",
+        help=tr("seats at the table (default: the variant's most)"),
     )
     p.add_argument(
         "--dice",
         type=int,
         metavar="N",
-        help="dice per seat (default: the variant's starting dice)",
+        help=tr("dice per seat (default: the variant's starting dice)"),
     )
     p.add_argument(
         "--round",
         type=int,
         default=1,
         metavar="N",
-        help="the round number of the game (default 1; matters for wild-opening rules)",
+        help=tr("the round number of the game (default 1; matters for wild-opening rules)"),
     )
     p.add_argument(
         "--position",
         metavar="FILE.json",
         help=(
-            "start from this position instead (JSON: dice, first_player, palifico, round, "
-            "palifico_used, and actions played before the bids)"
+            tr("start from this position instead (JSON: dice, first_player, palifico, round, "
+            "palifico_used, and actions played before the bids)")
         ),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(handler=_run)

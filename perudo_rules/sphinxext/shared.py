@@ -11,6 +11,7 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 
+from perudo_rules.i18n import tr
 from perudo_rules.variant import Interpretation, format_value
 
 __all__ = [
@@ -118,7 +119,7 @@ def rule_xref(
 
 def scenario_links(ids: Sequence[str]) -> nodes.paragraph:
     """``Scenarios: a, b``: links to the catalogue entries of the scenarios ``ids``."""
-    out = para(label("Scenarios: "), classes=["perudo-rule-meta"])
+    out = para(label(tr("Scenarios: ")), classes=["perudo-rule-meta"])
     join(out, (rule_xref(sid, optional=True, reftype="scenario") for sid in ids))
     return out
 
@@ -126,25 +127,25 @@ def scenario_links(ids: Sequence[str]) -> nodes.paragraph:
 def interpretation_node(interp: Interpretation) -> nodes.container:
     """The boxed interpretation: chosen reading, alternative reading, reason."""
     box = nodes.container(classes=["perudo-interpretation"])
-    box += para(nodes.strong(text="Interpretation"), classes=["perudo-interpretation-title"])
+    box += para(nodes.strong(text=tr("Interpretation")), classes=["perudo-interpretation-title"])
     fields = nodes.field_list()
-    rows: list[tuple[str, nodes.Node]] = [
-        ("Chosen", nodes.paragraph(text=one_line(interp.chosen))),
-        ("Alternative", nodes.paragraph(text=one_line(interp.alternative))),
-        ("Reason", nodes.paragraph(text=one_line(interp.reason))),
+    rows: list[tuple[str, str, nodes.Node]] = [
+        ("Chosen", tr("Chosen"), nodes.paragraph(text=tr(interp.chosen))),
+        ("Alternative", tr("Alternative"), nodes.paragraph(text=tr(interp.alternative))),
+        ("Reason", tr("Reason"), nodes.paragraph(text=tr(interp.reason))),
     ]
     if interp.override:
-        play = para(nodes.Text("the override "))
+        play = para(nodes.Text(tr("the override") + " "))
         for i, (path, value) in enumerate(interp.override):
             if i:
                 play += nodes.Text(", ")
             play += nodes.literal(text=f"{path}: {format_value(value)}")
-        rows.append(("Plays it", play))
+        rows.append(("Plays it", tr("Plays it"), play))
     elif interp.inexpressible:
-        rows.append(("No knob", nodes.paragraph(text=one_line(interp.inexpressible))))
-    for name, body_node in rows:
+        rows.append(("No knob", tr("No knob"), nodes.paragraph(text=tr(interp.inexpressible))))
+    for name, shown, body_node in rows:
         field = nodes.field(classes=[f"perudo-{name.lower().replace(' ', '-')}"])
-        field += nodes.field_name(text=name)
+        field += nodes.field_name(text=shown)
         body = nodes.field_body()
         body += body_node
         field += body

@@ -15,7 +15,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from perudo_rules.errors import PerudoError
-from perudo_rules.simulate import SimStats, comparison_rows, plot, simulate
+from perudo_rules.i18n import tr
+from perudo_rules.simulate import SimStats, comparison_rows, metric_label, plot, simulate
 from perudo_rules.sphinxext.base import PerudoDirective, logger
 from perudo_rules.sphinxext.shared import Cell, scrolling, table
 
@@ -28,7 +29,7 @@ def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.containe
     columns = [dict(s.summary_rows()) for s in stats]
     rows: list[list[Cell]] = []
     for name, *_ in comparison_rows(stats):
-        cells: list[Cell] = [name]
+        cells: list[Cell] = [metric_label(name)]
         for column in columns:
             est = column.get(name)
             if est is None or math.isnan(est.value):
@@ -41,7 +42,7 @@ def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.containe
         rows.append(cells)
     return scrolling(
         table(
-            ["Statistic", *ids],
+            [tr("Statistic"), *ids],
             rows,
             classes=["perudo-stats"],
             widths=[4, *([3] * len(ids))],
@@ -115,9 +116,15 @@ class SimulationDirective(PerudoDirective):
             raise self.error(f"perudo-simulation: {err}") from None
         out: list[nodes.Node] = [
             nodes.paragraph(
-                text=f"{games} games per edition, {players} players, {bot} bots, seed {seed}; "
-                "each figure is the estimate and its 95% confidence interval. Computed when "
-                "the docs are built: the same seed gives the same numbers."
+                text=tr(
+                    "{games} games per edition, {players} players, {bot} bots, seed {seed}; "
+                    "each figure is the estimate and its 95% confidence interval. Computed "
+                    "when the docs are built: the same seed gives the same numbers.",
+                    games=games,
+                    players=players,
+                    bot=bot,
+                    seed=seed,
+                )
             ),
             stats_table([vid for vid, _ in variants], stats),
         ]
