@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.builders import keyword_builder
 from perudo_rules.errors import IllegalAction
 from perudo_rules.kernel import (
     RoundRules,
@@ -45,8 +46,6 @@ __all__ = [
     "round_outcome",
 ]
 
-
-_T = TypeVar("_T")
 
 
 def roll_die(rng: random.Random, faces: int) -> int:
@@ -643,51 +642,9 @@ def _cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
     return tuple(cups)
 
 
-# --- fast construction --------------------------------------------------------------------
-# The transitions build one Game per action; setting the slots directly (each field's
-# descriptor) costs half the dataclass ``__init__``. The builders are generated from the
-# fields, as dataclasses generates ``__init__``: every field they take is a required
-# keyword-only parameter, so a call names each field it sets, and a new field is taken
-# (or copied) without editing them. The result is the same frozen value;
-# tests/test_engine.py checks that.
+# --- fast construction (perudo_rules.builders) ---------------------------------------------
 
-
-def _keyword_builder(cls: type[_T], changes: str | None = None) -> Callable[..., _T]:
-    """A constructor of the slotted dataclass ``cls`` without its ``__init__``.
-
-    Without ``changes``: each field with ``init`` is a required keyword-only parameter
-    (named without a leading ``_``). With ``changes`` (field names): the first argument is
-    an instance to copy, and only those fields are keyword-only parameters (the bid
-    transition changes two fields; naming 14 costs a tenth of the step). Fields without
-    ``init`` get their defaults.
-    """
-    changed = None if changes is None else set(changes.split())
-    env: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    params = [] if changed is None else ["src"]
-    params.append("*")
-    lines = ["    obj = new(cls)"]
-    for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
-        env[f"set_{f.name}"] = cls.__dict__[f.name].__set__
-        if not f.init:
-            assert f.default is not MISSING, f"{cls.__name__}.{f.name} needs a default"
-            value = f"default_{f.name}"
-            env[value] = f.default
-        elif changed is None or f.name in changed:
-            value = f.name.lstrip("_")
-            params.append(value)
-        else:
-            value = f"src.{f.name}"
-        lines.append(f"    set_{f.name}(obj, {value})")
-    assert changed is None or changed <= {f.name for f in fields(cls)}  # type: ignore[arg-type]
-    source = "\n".join([f"def build({', '.join(params)}):", *lines, "    return obj", ""])
-    exec(source, env)  # generated from the field names above, as dataclasses does
-    build: Callable[..., _T] = env["build"]
-    build.__qualname__ = build.__name__ = f"_make_{cls.__name__}"
-    build.__doc__ = f"``{cls.__name__}(...)`` from named fields, fast (``{changes or 'all'}``)."
-    return build
-
-
-_make_game = _keyword_builder(Game)
-_after_bid = _keyword_builder(Game, changes="to_move bids")
-_make_result = _keyword_builder(RoundResult)
-_make_record = _keyword_builder(RoundRecord)
+_make_game = keyword_builder(Game)
+_after_bid = keyword_builder(Game, changes="to_move bids")
+_make_result = keyword_builder(RoundResult)
+_make_record = keyword_builder(RoundRecord)

@@ -19,7 +19,10 @@ MAX_LINES = 700
 # [layers-start]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Values and errors that everything shares; no rules.
-    ("base", ("safetext", "limits", "output", "errors", "_yaml", "actions", "knobs", "version")),
+    ("base", (
+        "safetext", "limits", "output", "errors", "_yaml", "actions", "knobs", "version",
+        "builders",
+    )),
     # A variant: the knob table typed, validated, loaded; the fixed core rules.
     ("variant", ("ruleset", "schema", "variant", "rules")),
     # The rules kernel: the bid table and every decision that varies between editions.
