@@ -5,7 +5,16 @@ interprets them. Start with :func:`load_variant` and :meth:`Game.new`.
 """
 
 from perudo_rules import gamejson as gamejson  # installs Game.to_json, Game.from_json, ...
-from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action, parse_bid
+from perudo_rules.actions import (
+    Action,
+    Bid,
+    Calza,
+    Dudo,
+    Leave,
+    format_action,
+    parse_action,
+    parse_bid,
+)
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
 from perudo_rules.game import (
     Game,
@@ -31,6 +40,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Knob",
+    "Leave",
     "LegalActions",
     "Observation",
     "PastRound",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from perudo_rules.actions import Bid
+from perudo_rules.actions import Bid, Leave
 from perudo_rules.game import RoundResult
 from perudo_rules.position import Step
 
@@ -30,15 +30,20 @@ def _seats(seats: Sequence[int], name: Callable[[int], str]) -> str:
 
 
 def describe_step(step: Step, gerund: bool = False, name: Callable[[int], str] = seat_name) -> str:
-    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"the next round is rolled (...)"``.
+    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"seat 2 leaves the game"``,
+    ``"the next round is rolled (...)"``.
 
     With ``gerund``: ``"seat 0 bidding 3x4"``, ``"seat 1 calling dudo"``.
 
     >>> describe_step(Bid(0, 3, 4)), describe_step(Bid(0, 3, 4), gerund=True)
     ('seat 0 bids 3x4', 'seat 0 bidding 3x4')
+    >>> describe_step(Leave(2)), describe_step(Leave(2), gerund=True)
+    ('seat 2 leaves the game', 'seat 2 leaving the game')
     """
     if isinstance(step, Bid):
         return f"{name(step.player)} {'bidding' if gerund else 'bids'} {step}"
+    if isinstance(step, Leave):
+        return f"{name(step.player)} {'leaving' if gerund else 'leaves'} the game"
     if hasattr(step, "player"):
         return f"{name(step.player)} {'calling' if gerund else 'calls'} {step}"
     cups = ", ".join(f"{name(s)}: {list(c)}" for s, c in enumerate(step.dice) if c)
@@ -70,15 +75,31 @@ loses a die and is out; seat 0 wins the game
     # leaves closed cups secret; result.count, the true count, is the referee's)
     n = result.shown_count
     counted = f"{n} die counts" if n == 1 else f"{n} dice count"
-    parts = [
-        f"{caller} calls {result.kind} on {result.bid} by {name(result.bid.player)}: {counted} "
-        f"in the lifted cups ({_seats(result.revealed, name)})"
-    ]
-    if result.loser is not None:
+    bid = result.bid
+    gone = result.kind == "leave" or bid is None
+    if gone or bid is None:  # play.leave: no call, no cup lifted; its dice leave with the seat
+        seat = result.caller
+        took = result.lost[seat] if seat is not None and seat < len(result.lost) else 0
+        standing = "" if bid is None else f", {bid} by {name(bid.player)} standing"
+        dice = "its die" if took == 1 else f"its {took} dice"
+        parts = [f"{caller} leaves the game with {dice}{standing}"]
+        if result.next_player is not None:
+            parts.append("the round is called off")
+    else:
+        parts = [
+            f"{caller} calls {result.kind} on {bid} by {name(bid.player)}: {counted} "
+            f"in the lifted cups ({_seats(result.revealed, name)})"
+        ]
+    if gone:
+        pass  # the seat's loss is said above
+    elif result.loser is not None:
         lost = result.lost or ()
         # the loser first, then any seat that lost with it (challenge.exact: others_lose)
         for seat in [result.loser, *(s for s, n in enumerate(lost) if n and s != result.loser)]:
             n = lost[seat] if seat < len(lost) else 1
+            if n == 0:  # a bidder that left the round (leave.round: continues)
+                parts.append(f"{name(seat)} has left the game: no die to lose")
+                continue
             text = f"{name(seat)} loses {'a die' if n == 1 else f'{n} dice'}"
             if dice_counts is not None:
                 left = dice_counts[seat]

@@ -14,12 +14,13 @@ every action. Every refusal names its rule id: a knob path, or a fixed rule of
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave
 from perudo_rules.builders import keyword_builder
 from perudo_rules.errors import IllegalAction
 from perudo_rules.kernel import (
@@ -33,7 +34,13 @@ from perudo_rules.kernel import (
 from perudo_rules.legal import LegalActions
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
-from perudo_rules.start import opening, roll_cups, seats_verdict
+from perudo_rules.start import (
+    checked_cups,
+    opening,
+    roll_cups,
+    seats_verdict,
+    whole_number,
+)
 from perudo_rules.variant import Variant
 
 __all__ = [
@@ -47,7 +54,6 @@ __all__ = [
 ]
 
 
-
 def roll_die(rng: random.Random, faces: int) -> int:
     """One die roll from ``rng`` (as :func:`perudo_rules.start.roll_cups` rolls each die)."""
     return roll_cups(faces, (1,), rng)[0][0]
@@ -57,7 +63,10 @@ def roll_die(rng: random.Random, faces: int) -> int:
 class RoundResult:
     """How a round ended.
 
-    ``kind`` is ``"dudo"`` or ``"calza"``; ``count`` the true number of dice
+    ``kind`` is ``"dudo"``, ``"calza"`` or ``"leave"`` (a seat left the game, ``caller``,
+    and the round ended without a call: called off, or won by the last seat with dice;
+    then ``bid`` is the standing bid or ``None``, ``count`` 0 and no cup is lifted);
+    ``count`` the true number of dice
     matching ``bid`` (the referee's view: it counts closed cups too); ``revealed`` the
     seats whose cups were lifted, in order, ``shown`` their dice and ``shown_count`` the
     dice among them that match ``bid`` (all that the players learn of the count:
@@ -71,7 +80,7 @@ class RoundResult:
     """
 
     kind: str
-    bid: Bid
+    bid: Bid | None
     count: int
     loser: int | None
     gainer: int | None
@@ -148,13 +157,15 @@ class RoundRecord:
 class PastRound:
     """What one seat saw of a finished round: public actions, the called ``bid``, the
     lifted cups (``revealed``, ``shown``) and the dice among them matching the bid
-    (``shown_count``), its own dice; never a closed cup nor the true count."""
+    (``shown_count``), its own dice; never a closed cup nor the true count. A round a seat's
+    leaving ended has ``kind`` ``"leave"``, that seat as ``caller`` and ``loser``, and no
+    lifted cup."""
 
     round: int
     first_player: int
     palifico: bool
     actions: tuple[Action, ...]
-    bid: Bid
+    bid: Bid | None
     kind: str
     caller: int | None
     loser: int | None
@@ -169,7 +180,9 @@ class PastRound:
 @dataclass(frozen=True, slots=True)
 class Observation:
     """What seat ``player`` may see: its own dice and everything public, nothing else;
-    ``legal_actions`` is its own :meth:`Game.legal_actions` (lazy; not compared)."""
+    ``actions`` is this round's actions so far (its ``bids``, and any seat's
+    :class:`~perudo_rules.actions.Leave`); ``legal_actions`` is its own
+    :meth:`Game.legal_actions` (lazy; not compared)."""
 
     player: int
     dice: tuple[int, ...]
@@ -184,6 +197,7 @@ class Observation:
     awaiting_roll: bool = False
     palifico_used: frozenset[int] = frozenset()
     first_round: bool = False
+    actions: tuple[Action, ...] = ()
     legal_actions: Sequence[Action] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -202,6 +216,13 @@ def install_json_codecs(**codecs: Callable[..., Any]) -> None:
 
 
 _EMPTY: tuple[int, ...] = ()
+
+
+class _Departures(NamedTuple):
+    """A round that went on after a seat left: the cups as dealt, (bids before, seat) each."""
+
+    dealt: tuple[tuple[int, ...], ...]
+    leaves: tuple[tuple[int, int], ...]
 
 
 def round_outcome(
@@ -251,7 +272,8 @@ class Game:
     resolved while awaiting a roll), ``palifico`` and ``palifico_player`` (of
     this round, or of the round about to be rolled), ``round``,
     ``palifico_used``, ``history`` (finished rounds), ``last_result``,
-    ``winner``, ``first_player`` (who opened this round).
+    ``winner``, ``first_player`` (who opened this round); :attr:`actions` is the round's
+    actions so far, a seat's leave included.
     """
 
     variant: Variant
@@ -270,6 +292,8 @@ class Game:
     # The kernel's rules of the round in play, kept with the position (None between
     # rounds and once over); not part of the value: equality and hashing ignore it.
     _rules_in_play: RoundRules | None = field(default=None, compare=False)
+    # Seats that left the round in play, which went on (leave.round: continues), else None.
+    _departed: _Departures | None = None
 
     # --- construction -------------------------------------------------------------------
 
@@ -290,7 +314,7 @@ class Game:
         palifico round; ``palifico_used`` lists seats that already had theirs.
         """
         rules = variant.rules
-        cups = _cups(dice, rules.dice_faces)
+        cups = checked_cups(dice, rules.dice_faces)
         bad = seats_verdict(rules, len(cups), variant.id)
         if bad is not None:
             raise ValueError(bad[1])
@@ -303,12 +327,12 @@ class Game:
         counts = tuple(len(c) for c in cups)
         if sum(1 for c in counts if c) < 2:
             raise ValueError("at least two seats must hold dice")
-        _whole(first_player, "first_player")
+        whole_number(first_player, "first_player")
         if not (0 <= first_player < n and counts[first_player]):
             raise ValueError(f"first player {first_player} is not a seat with dice")
-        if _whole(round, "round") < 1:
+        if whole_number(round, "round") < 1:
             raise ValueError("rounds are numbered from 1")
-        used = frozenset(_whole(s, "a palifico_used seat") for s in palifico_used)
+        used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
         if any(not 0 <= s < n for s in used):
             raise ValueError("palifico_used names a seat that does not exist")
         if palifico:
@@ -363,6 +387,7 @@ class Game:
             winner=None,
             first_player=first,
             rules_in_play=round_rules(rules, counts, False, 1, None, used),
+            departed=None,
         )
 
     # --- derived views ------------------------------------------------------------------
@@ -397,6 +422,23 @@ class Game:
         if self.to_move is None or not self.bids:
             return None
         return self.bids[-1]
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions of the round in play so far, in order: its bids and any seat's
+        :class:`~perudo_rules.actions.Leave` (empty between rounds and once over; the
+        finished rounds' are in :attr:`history`)."""
+        if self.to_move is None:
+            return ()
+        gone = self._departed
+        if gone is None:
+            return self.bids
+        out: list[Action] = []
+        done = 0
+        for before, seat in gone.leaves:
+            out += [*self.bids[done:before], Leave(seat)]
+            done = before
+        return (*out, *self.bids[done:])
 
     @property
     def is_over(self) -> bool:
@@ -462,7 +504,8 @@ class Game:
         return rr.verdict(self.to_move, self.bids, action)
 
     def is_legal(self, action: Any) -> bool:
-        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`."""
+        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`,
+        but for a seat's :class:`~perudo_rules.actions.Leave` (allowed, never listed)."""
         return self.violation(action) is None
 
     def legal_actions(self, seat: int | None = None) -> LegalActions:
@@ -501,19 +544,22 @@ class Game:
         if type(action) is Bid:
             # the same round: only the player to move and the bids change
             return _after_bid(self, to_move=rr.successor[action.player], bids=(*self.bids, action))
+        if type(action) is Leave:
+            return self._leave(rr, action, to_move)
         assert type(action) is Dudo or type(action) is Calza
-        return self._resolve(rr, action, to_move)
+        result, s = round_outcome(rr, self.dice, self.bids[-1], action, to_move)
+        return self._end_round(action, result, s)
 
-    def _resolve(self, rr: RoundRules, action: Dudo | Calza, to_move: int) -> Game:
-        dice = self.dice
-        result, s = round_outcome(rr, dice, self.bids[-1], action, to_move)
+    def _end_round(self, action: Action, result: RoundResult, s: Settlement) -> Game:
+        """The game after ``action`` ended the round in play as ``result`` and ``s`` say."""
         assert self.first_player is not None
+        gone = self._departed
         record = _make_record(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
-            dice=dice,
-            actions=(*self.bids, action),
+            dice=self.dice if gone is None else gone.dealt,
+            actions=(*self.actions, action),
             result=result,
             palifico_used=self.palifico_used,
         )
@@ -532,6 +578,33 @@ class Game:
             winner=s.winner,
             first_player=self.first_player,
             rules_in_play=None,
+            departed=None,
+        )
+
+    def _leave(self, rr: RoundRules, action: Leave, to_move: int) -> Game:
+        """``action.player`` leaves: the round ends or goes on, as the kernel's
+        :meth:`RoundRules.leave <perudo_rules.kernel.RoundRules.leave>` says."""
+        seat = action.player
+        assert self.first_player is not None
+        s = rr.leave(seat, to_move, self.first_player)
+        if s is not None:  # the round ends: no cup is lifted, the seat's dice are lost
+            bid = self.bids[-1] if self.bids else None
+            lost = rr.lost(s.counts, seat)
+            result = RoundResult("leave", bid, 0, seat, None, (), (), s.next_player, seat,
+                                 s.next_palifico, lost)  # fmt: skip
+            return self._end_round(action, result, s)
+        rest = rr.without(seat)  # leave.round: continues
+        gone = self._departed
+        dealt, leaves = (self.dice, ()) if gone is None else gone
+        dice = list(self.dice)
+        dice[seat] = _EMPTY
+        return dataclasses.replace(
+            self,
+            dice=tuple(dice),
+            dice_counts=rest.counts,
+            to_move=rest.successor[seat] if to_move == seat else to_move,
+            _rules_in_play=rest,
+            _departed=_Departures(dealt, (*leaves, (len(self.bids), seat))),
         )
 
     def roll(
@@ -552,7 +625,7 @@ class Game:
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
-            cups = _cups(dice, faces)
+            cups = checked_cups(dice, faces)
             if len(cups) != len(counts):
                 raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
             for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
@@ -578,6 +651,7 @@ class Game:
             winner=None,
             first_player=first,
             rules_in_play=rr,
+            departed=None,
         )
 
     # --- views for one seat -------------------------------------------------------------
@@ -600,6 +674,7 @@ class Game:
             awaiting_roll=self.awaiting_roll,
             palifico_used=self.palifico_used,
             first_round=self.round == 1,
+            actions=self.actions,
             legal_actions=self.legal_actions(player),
         )
 
@@ -614,32 +689,6 @@ class Game:
         """The game of a :meth:`to_json` document, checked and rebuilt by the engine
         (:func:`perudo_rules.gamejson.game_from_json`)."""
         return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
-
-
-# --- checking explicit input ----------------------------------------------------------
-
-
-def _whole(value: object, what: str) -> int:
-    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``."""
-    if type(value) is not int:
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
-def _cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
-    """``dice`` (one sequence of faces per seat) as tuples; ``ValueError`` unless every die
-    is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two seats)."""
-    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
-    cups = []
-    for seat, cup in enumerate(dice):
-        if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
-            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
-        for d in cup:
-            if type(d) is not int or not 1 <= d <= faces:
-                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
-        cups.append(tuple(cup))
-    return tuple(cups)
 
 
 # --- fast construction (perudo_rules.builders) ---------------------------------------------

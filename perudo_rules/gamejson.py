@@ -126,7 +126,7 @@ def _past_round_json(past: PastRound) -> dict[str, Any]:
         "actions": [format_action(a) for a in past.actions],
         "kind": past.kind,
         "caller": past.caller,
-        "bid": str(past.bid),
+        "bid": None if past.bid is None else str(past.bid),
         "revealed": list(past.revealed),
         "shown": [list(cup) for cup in past.shown],
         "shown_count": past.shown_count,
@@ -138,8 +138,10 @@ def _past_round_json(past: PastRound) -> dict[str, Any]:
 
 
 def observation_to_json(obs: Observation) -> dict[str, Any]:
-    """What one seat may see, JSON-ready: its own dice, the public state, its own legal
-    actions (in the project's notation, ``"seat:QxF"``) and the rounds it saw."""
+    """What one seat may see, JSON-ready: its own dice, the public state, this round's
+    actions (its bids and any seat's leave) and its own legal actions (in the project's
+    notation, ``"seat:QxF"``; a seat may always send ``leave`` too, never listed), and
+    the rounds it saw."""
     return {
         "player": obs.player,
         "dice": list(obs.dice),
@@ -152,6 +154,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "palifico_player": obs.palifico_player,
         "palifico_used": _seats(obs.palifico_used),
         "bids": [format_action(b) for b in obs.bids],
+        "actions": [format_action(a) for a in obs.actions],
         "legal_actions": [format_action(a) for a in obs.legal_actions],
         "past_rounds": [_past_round_json(p) for p in obs.past_rounds],
         "winner": obs.winner,

@@ -44,6 +44,9 @@ Where each rule is decided (rule id: code):
   ``palifico.enabled``, ``palifico.trigger``, ``palifico.once_per_player``,
   ``palifico.heads_up``: :meth:`RoundRules.settle`
 * ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
+* ``play.leave`` (who may leave, and when): :meth:`RoundRules.verdict`; ``leave.round``,
+  ``leave.next_starts`` (and the winner a leave leaves): :meth:`RoundRules.leave`; the rest
+  of a round a seat left (``leave.round: continues``): :meth:`RoundRules.without`
 * what a finished game is worth to each seat (zero-sum): :func:`returns`
 * the most dice a seat can hold, and whether rounds can keep every die:
   :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
@@ -57,7 +60,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave
 from perudo_rules.limits import MAX_BID_QUANTITY, short_number
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
@@ -153,7 +156,9 @@ class RoundRules:
 
     Built by :func:`round_rules` (cached by value) from the ruleset, the dice counts at
     the round's start, whether it is a palifico round (and whose), whether it is the first
-    round of the game, and the seats that already had their palifico round.
+    round of the game, and the seats that already had their palifico round; ``table``
+    (the round's bid table) is given only for the rest of a round a seat left
+    (:meth:`without`).
     """
 
     __slots__ = (
@@ -166,6 +171,7 @@ class RoundRules:
         "ban_open",
         "counts",
         "direction",
+        "first_round",
         "locked",
         "n_calls",
         "one_die",
@@ -189,16 +195,19 @@ class RoundRules:
         first_round: bool,
         palifico_player: int | None,
         used: frozenset[int],
+        table: BidSpace | None = None,
     ) -> None:
         self.rules = rules
         self.counts = counts
         self.palifico = palifico
         self.palifico_player = palifico_player
         self.used = used
+        self.first_round = first_round
         self.direction = direction = rules.direction
         # play.next_seat: each seat's successor with dice this round (the counts are fixed)
         self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
-        table = bid_space(rules, sum(counts), palifico)
+        if table is None:
+            table = bid_space(rules, sum(counts), palifico)
         self.table: BidSpace = table
         # palifico.wilds_count: in a palifico round without wilds the table has none
         self.wild: int | None = table.wild
@@ -437,7 +446,11 @@ class RoundRules:
                 what = "doubt" if type(action) is Dudo else "match"
                 return "play.bid_needed", f"there is no bid to {what} yet"
             return self.call_verdict(to_move, bids[-1].player, action)
-        return "play.turn", f"{action!r} is not a Bid, Dudo or Calza"
+        if type(action) is Leave:  # play.leave: any seat with dice, at any point of a round
+            if self._not_a_seat(action.player):
+                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+            return None
+        return "play.turn", f"{action!r} is not a Bid, Dudo, Calza or Leave"
 
     def _not_a_seat(self, p: object) -> bool:
         counts = self.counts
@@ -504,7 +517,8 @@ class RoundRules:
             loser = caller if count >= bid.quantity else bid.player
             challenge_winner = bid.player if loser == caller else caller
             if self.one_die:
-                counts[loser] -= 1
+                if counts[loser]:  # a bidder that left the round (leave.round) loses nothing
+                    counts[loser] -= 1
             else:  # challenge.loss: one die, or the difference between the bid and the count
                 lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
                 counts[loser] = max(0, counts[loser] - max(lose, 1))
@@ -556,6 +570,64 @@ class RoundRules:
             return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
         return Settlement(new_counts, loser, gainer, None, starter, False, used)
 
+    # --- a seat leaves --------------------------------------------------------------------
+
+    def leave(self, seat: int, to_move: int, opener: int) -> Settlement | None:
+        """How the round stands when ``seat`` (holding dice) leaves the game with ``to_move``
+        to move in a round ``opener`` opened (``play.leave``); ``None`` when the round goes
+        on without it (``leave.round: continues``, two or more seats still holding dice:
+        :meth:`without` gives the rest of the round's rules).
+
+        Otherwise the round ends with ``seat`` as its loser (its dice leave the game): won
+        by the one seat left holding dice, or called off (``leave.round: void``) and rolled
+        again, opened by the seat ``leave.next_starts`` names (the next seat with dice if
+        it left: ``play.next_seat``). A palifico round called off is played again by its
+        palifico player while it holds dice (``palifico.heads_up`` permitting); else the
+        new round is palifico only under ``palifico.trigger: starts_with_one``, for an
+        opener holding one die (``palifico.once_per_player``): nobody lost a die."""
+        rules = self.rules
+        counts = list(self.counts)
+        counts[seat] = 0
+        new_counts = tuple(counts)
+        used = self.used
+        alive = [s for s, c in enumerate(new_counts) if c]
+        if len(alive) == 1:  # the last seat holding dice wins (end.condition)
+            return Settlement(new_counts, seat, None, alive[0], None, False, used)
+        if rules.leave_round == "continues":
+            return None
+        who = rules.leave_next_starts
+        starter = opener if who == "round_opener" else to_move if who == "player_to_move" else seat
+        if not new_counts[starter]:  # play.next_seat: the seat that left passes it on
+            starter = next_seat(new_counts, self.direction, starter)
+        heads_up = rules.palifico_heads_up or len(alive) > 2
+        owner = self.palifico_player
+        if self.palifico and owner is not None and new_counts[owner] and heads_up:
+            return Settlement(new_counts, seat, None, None, owner, True, used)
+        if (
+            rules.palifico_enabled
+            and heads_up
+            and rules.palifico_trigger == "starts_with_one"
+            and new_counts[starter] == 1
+            and not (rules.palifico_once_per_player and starter in used)
+        ):
+            return Settlement(new_counts, seat, None, None, starter, True, used | {starter})
+        return Settlement(new_counts, seat, None, None, starter, False, used)
+
+    def without(self, seat: int) -> RoundRules:
+        """The rules of the rest of this round once ``seat`` has left it (``leave.round:
+        continues``): the seats that still hold dice, their order, who may call, with the
+        round's own bid table (the quantity cap of the round's start, ``bidding.quantity_cap``)."""
+        counts = list(self.counts)
+        counts[seat] = 0
+        return RoundRules(
+            self.rules,
+            tuple(counts),
+            self.palifico,
+            self.first_round,
+            self.palifico_player,
+            self.used,
+            self.table,
+        )
 
     def lost(self, after: tuple[int, ...], loser: int | None) -> tuple[int, ...]:
         """The dice each seat lost in this round's settlement (``after`` its new counts,

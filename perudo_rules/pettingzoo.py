@@ -487,12 +487,14 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         faces = self.variant["dice.faces"]
         obs[at[p + "present"]] = 1
         obs[at[p + "palifico"]] = 1 if r.palifico else 0
-        obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
+        if r.kind != "leave":  # a round a seat's leaving ended marks neither kind
+            obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
         if r.caller is not None:
             obs[at[p + "caller"] + rel(r.caller)] = 1
         bid = r.bid
-        obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
-        obs[at[p + "bidder"] + rel(bid.player)] = 1
+        if bid is not None:
+            obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
+            obs[at[p + "bidder"] + rel(bid.player)] = 1
         for name, seat in (("loser", r.loser), ("gainer", r.gainer)):
             if seat is not None:
                 obs[at[p + name] + rel(seat)] = 1
@@ -548,7 +550,9 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         else:
             lines.append(f"to move: {self.possible_agents[game.to_move]}")
         r = game.last_result
-        if r is not None:
+        if r is not None and r.kind == "leave":
+            lines.append(f"last round: seat {r.caller} left the game")
+        elif r is not None:
             lost = f"seat {r.loser} lost a die" if r.loser is not None else "no die lost"
             gain = f", seat {r.gainer} gained one" if r.gainer is not None else ""
             lifted = ", ".join(str(s) for s in r.revealed)

@@ -14,12 +14,14 @@ from perudo_rules.limits import short_number
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
+    "checked_cups",
     "cut_cups",
     "opening",
     "opening_verdict",
     "roll_cups",
     "roll_off",
     "seats_verdict",
+    "whole_number",
 ]
 
 
@@ -117,3 +119,29 @@ def opening_verdict(
     if rules.setup_first_player != "roll_off" and first_player != 0:
         return "setup.first_player", f"seat 0 opens the first round, not seat {first_player}"
     return None
+
+
+# --- checking explicit input (Game.start, Game.roll) ------------------------------------
+
+
+def whole_number(value: object, what: str) -> int:
+    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``."""
+    if type(value) is not int:
+        raise ValueError(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+def checked_cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
+    """``dice`` (one sequence of faces per seat) as tuples; ``ValueError`` unless every die
+    is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two seats)."""
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
+        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
+    cups = []
+    for seat, cup in enumerate(dice):
+        if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
+            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
+        for d in cup:
+            if type(d) is not int or not 1 <= d <= faces:
+                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
+        cups.append(tuple(cup))
+    return tuple(cups)
