@@ -18,8 +18,6 @@ from perudo_rules.actions import (
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
 from perudo_rules.game import (
     Game,
-    Observation,
-    PastRound,
     RoundRecord,
     RoundResult,
 )
@@ -31,6 +29,7 @@ from perudo_rules.referee import Verdict, referee
 from perudo_rules.rules import core_rules, rule_text
 from perudo_rules.variant import Knob, Variant, available_variants, load_variant
 from perudo_rules.version import __version__ as __version__
+from perudo_rules.views import Observation, PastRound
 
 __all__ = [
     "Action",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -42,11 +42,10 @@ from perudo_rules.start import (
     whole_number,
 )
 from perudo_rules.variant import Variant
+from perudo_rules.views import Observation, PastRound, json_codec
 
 __all__ = [
     "Game",
-    "Observation",
-    "PastRound",
     "RoundRecord",
     "RoundResult",
     "roll_die",
@@ -151,68 +150,6 @@ class RoundRecord:
             )
             object.__setattr__(self, "_views", views)
         return views[player]
-
-
-@dataclass(frozen=True, slots=True)
-class PastRound:
-    """What one seat saw of a finished round: public actions, the called ``bid``, the
-    lifted cups (``revealed``, ``shown``) and the dice among them matching the bid
-    (``shown_count``), its own dice; never a closed cup nor the true count. A round a seat's
-    leaving ended has ``kind`` ``"leave"``, that seat as ``caller`` and ``loser``, and no
-    lifted cup."""
-
-    round: int
-    first_player: int
-    palifico: bool
-    actions: tuple[Action, ...]
-    bid: Bid | None
-    kind: str
-    caller: int | None
-    loser: int | None
-    gainer: int | None
-    revealed: tuple[int, ...]
-    shown: tuple[tuple[int, ...], ...]
-    shown_count: int
-    next_player: int | None
-    own_dice: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What seat ``player`` may see: its own dice and everything public, nothing else;
-    ``actions`` is this round's actions so far (its ``bids``, and any seat's
-    :class:`~perudo_rules.actions.Leave`); ``legal_actions`` is its own
-    :meth:`Game.legal_actions` (lazy; not compared)."""
-
-    player: int
-    dice: tuple[int, ...]
-    dice_counts: tuple[int, ...]
-    round: int
-    to_move: int | None
-    palifico: bool
-    palifico_player: int | None
-    bids: tuple[Bid, ...]
-    past_rounds: tuple[PastRound, ...]
-    winner: int | None
-    awaiting_roll: bool = False
-    palifico_used: frozenset[int] = frozenset()
-    first_round: bool = False
-    actions: tuple[Action, ...] = ()
-    legal_actions: Sequence[Action] = field(default=(), compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """This view as JSON (:func:`perudo_rules.gamejson.observation_to_json`)."""
-        return _JSON_CODECS["observation_to_json"](self)  # type: ignore[no-any-return]
-
-
-# The JSON forms live in perudo_rules.gamejson, a layer above (they need the record's
-# variant encoding and replay); it installs them here when the package is imported.
-_JSON_CODECS: dict[str, Callable[..., Any]] = {}
-
-
-def install_json_codecs(**codecs: Callable[..., Any]) -> None:
-    """Install the JSON forms of games and observations (:mod:`perudo_rules.gamejson`)."""
-    _JSON_CODECS.update(codecs)
 
 
 _EMPTY: tuple[int, ...] = ()
@@ -424,6 +361,13 @@ class Game:
         return self.bids[-1]
 
     @property
+    def dealt(self) -> tuple[tuple[int, ...], ...]:
+        """The cups of the round in play as dealt: :attr:`dice`, but for a seat that left a
+        round that went on (``leave.round: continues``), whose cup ``dice`` no longer holds."""
+        gone = self._departed
+        return self.dice if gone is None else gone.dealt
+
+    @property
     def actions(self) -> tuple[Action, ...]:
         """The actions of the round in play so far, in order: its bids and any seat's
         :class:`~perudo_rules.actions.Leave` (empty between rounds and once over; the
@@ -553,12 +497,11 @@ class Game:
     def _end_round(self, action: Action, result: RoundResult, s: Settlement) -> Game:
         """The game after ``action`` ended the round in play as ``result`` and ``s`` say."""
         assert self.first_player is not None
-        gone = self._departed
         record = _make_record(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
-            dice=self.dice if gone is None else gone.dealt,
+            dice=self.dealt,
             actions=(*self.actions, action),
             result=result,
             palifico_used=self.palifico_used,
@@ -594,8 +537,7 @@ class Game:
                                  s.next_palifico, lost)  # fmt: skip
             return self._end_round(action, result, s)
         rest = rr.without(seat)  # leave.round: continues
-        gone = self._departed
-        dealt, leaves = (self.dice, ()) if gone is None else gone
+        leaves = () if self._departed is None else self._departed.leaves
         dice = list(self.dice)
         dice[seat] = _EMPTY
         return dataclasses.replace(
@@ -604,7 +546,7 @@ class Game:
             dice_counts=rest.counts,
             to_move=rest.successor[seat] if to_move == seat else to_move,
             _rules_in_play=rest,
-            _departed=_Departures(dealt, (*leaves, (len(self.bids), seat))),
+            _departed=_Departures(self.dealt, (*leaves, (len(self.bids), seat))),
         )
 
     def roll(
@@ -682,13 +624,13 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON (:func:`perudo_rules.gamejson.game_to_json`)."""
-        return _JSON_CODECS["game_to_json"](self)  # type: ignore[no-any-return]
+        return json_codec("game_to_json")(self)  # type: ignore[no-any-return]
 
     @classmethod
     def from_json(cls, doc: Any) -> Game:
         """The game of a :meth:`to_json` document, checked and rebuilt by the engine
         (:func:`perudo_rules.gamejson.game_from_json`)."""
-        return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
+        return json_codec("game_from_json")(doc)  # type: ignore[no-any-return]
 
 
 # --- fast construction (perudo_rules.builders) ---------------------------------------------

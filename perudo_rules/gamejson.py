@@ -1,7 +1,7 @@
 """Games and observations as JSON, for game servers: :meth:`Game.to_json
 <perudo_rules.game.Game.to_json>`, :meth:`Game.from_json
 <perudo_rules.game.Game.from_json>` and :meth:`Observation.to_json
-<perudo_rules.game.Observation.to_json>` (installed on those classes when the package is
+<perudo_rules.views.Observation.to_json>` (installed on those classes when the package is
 imported).
 
 A game's state is its game record (:mod:`perudo_rules.record`: the variant as records
@@ -27,11 +27,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from perudo_rules.actions import ACTION_PATTERN, format_action
-from perudo_rules.game import Game, Observation, PastRound, install_json_codecs
+from perudo_rules.game import Game
 from perudo_rules.limits import MAX_PLAYERS
 from perudo_rules.record import replay, to_record
 from perudo_rules.recordformat import SCHEMA_ID as RECORD_SCHEMA_ID
 from perudo_rules.recordformat import RecordError
+from perudo_rules.views import Observation, PastRound, install_json_codecs
 
 __all__ = [
     "FORMAT",

@@ -597,7 +597,7 @@ class RoundRules:
             return None
         who = rules.leave_next_starts
         starter = opener if who == "round_opener" else to_move if who == "player_to_move" else seat
-        if not new_counts[starter]:  # play.next_seat: the seat that left passes it on
+        if new_counts[starter] == 0:  # play.next_seat: the seat that left passes it on
             starter = next_seat(new_counts, self.direction, starter)
         heads_up = rules.palifico_heads_up or len(alive) > 2
         owner = self.palifico_player

@@ -58,10 +58,11 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 
 from perudo_rules.actionmap import action_map
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.game import Game, PastRound
+from perudo_rules.game import Game
 from perudo_rules.kernel import most_dice_per_seat, returns
 from perudo_rules.safetext import printable
 from perudo_rules.variant import Variant, load_variant
+from perudo_rules.views import PastRound
 
 __all__ = [
     "MAX_OBSERVATION",

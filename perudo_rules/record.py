@@ -227,8 +227,7 @@ def to_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
     rounds = [_round_dict(r) for r in game.history]
     if game.to_move is not None:
         assert game.first_player is not None
-        dice = Position.of(game).dice  # as dealt, a cup that left included
-        start = Position(dice, game.first_player, game.palifico, game.round)
+        start = Position(game.dealt, game.first_player, game.palifico, game.round)
         rounds.append(_round_json(start, game.actions))
     # the set-up's palifico_used as the first round began (Game.start adds a palifico
     # round's own player, so it is left implied)
@@ -529,6 +528,13 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
                 ) from None
             yield game
         stated = rnd.get("result")
+        res = game.last_result if game.to_move is None and closed else None
+        if res is not None:  # a redacted record shows every cup the table saw lifted
+            lifted = {*res.revealed, *(stated or {}).get("revealed", ())}
+            if lifted & set(closed):
+                seat = min(lifted & set(closed))
+                reason = f"seat {seat}'s cup was lifted, but the record hides its dice"
+                raise RecordViolation(Violation(number, 0, None, "play.reveal", reason))
         if stated is not None:
             if game.last_result is None or game.to_move is not None:
                 raise RecordViolation(
@@ -542,11 +548,6 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
                     )
                 )
             _check_result(stated, game.last_result, number, bool(closed))
-        res = game.last_result if game.to_move is None and closed else None
-        if res is not None and set(res.revealed) & set(closed):
-            seat = min(set(res.revealed) & set(closed))
-            reason = f"seat {seat}'s cup was lifted, but the record hides its dice"
-            raise RecordViolation(Violation(number, 0, None, "play.reveal", reason))
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]

@@ -167,6 +167,25 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             },
             "next_palifico": {"type": "boolean"},
         },
+        # only a leave may come before any bid
+        "if": {"properties": {"kind": {"const": "leave"}}},
+        "else": {"properties": {"bid": {"type": "string"}}},
+    }
+    # a full record (no viewer) hides no die, and states every call's true count
+    full = {
+        "properties": {
+            "rounds": {
+                "items": {
+                    "properties": {
+                        "dice": {"items": {"items": {"type": "integer"}}},
+                        "result": {
+                            "if": {"properties": {"kind": {"const": "leave"}}},
+                            "else": {"properties": {"count": {"type": "integer"}}},
+                        },
+                    }
+                }
+            }
+        }
     }
     round_ = {
         "type": "object",
@@ -245,6 +264,8 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             "rounds": {"type": "array", "minItems": 1, "items": round_},
             "winner": seat_or_null,
         },
+        "if": {"required": ["viewer"]},
+        "else": full,
     }
 
 

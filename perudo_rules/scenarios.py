@@ -452,9 +452,10 @@ def export_document(scenarios: Sequence[Scenario] | None = None) -> dict[str, An
         "generator": f"perudo-rules {__version__}",
         "steps": (
             "action texts: '<seat>: bid <q>x<f>' (or '<seat>:<q>x<f>'), '<seat>: dudo', "
-            "'<seat>: calza', '<seat>: leave', 'roll <dice per seat>'; 'parsed' gives the same as JSON. An "
-            "action expected 'illegal' is not applied; a legal one is applied unless 'probe' "
-            "is true. An expect key naming a variant holds expectations for that variant only."
+            "'<seat>: calza', '<seat>: leave', 'roll <dice per seat>'; 'parsed' gives the same "
+            "as JSON. An action expected 'illegal' is not applied; a legal one is applied "
+            "unless 'probe' is true. An expect key naming a variant holds expectations for "
+            "that variant only."
         ),
         "variants": variants,
         "scenarios": [_scenario_json(sc) for sc in scs],

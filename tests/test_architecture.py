@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The rules kernel: the bid table and every decision that varies between editions.
     ("kernel", ("ranks", "kernel", "start")),
     # The state: immutable games and pure transitions that ask the kernel.
-    ("game", ("legal", "game")),
+    ("game", ("legal", "views", "game")),
     # What builds on games: the fast path, odds, positions, records.
     ("record", (
         "fastplay", "probability", "describe", "position", "record", "recordformat", "gamejson",
