@@ -343,3 +343,37 @@ def test_random_games_with_leaves_end_with_one_winner_and_replay(
         assert replay(record) == g
         assert referee(record).valid
         assert type(g).from_json(json.loads(json.dumps(g.to_json()))) == g
+
+
+# --- the conformance kit: not observed, never failed -------------------------------------
+
+
+def test_the_conformance_kit_reports_leaving_as_not_observed() -> None:
+    from perudo_rules.conform.protocol import UNCLAIMED_KNOBS, claim_covers, claims_problem
+    from perudo_rules.conform.runner import NOT_OBSERVED, conform
+    from perudo_rules.harness import claim_edition
+    from perudo_rules.harness.stepapi import StepHarness
+    from perudo_rules.scenarios import load_scenarios
+
+    assert set(UNCLAIMED_KNOBS) == {"leave.round", "leave.next_starts"}
+    assert {"play.leave", *UNCLAIMED_KNOBS} <= NOT_OBSERVED
+    # an engine written before the leave knobs existed still claims its editions
+    claim = claim_edition(load_variant("spanish"))
+    older = {k: v for k, v in claim.items() if k not in UNCLAIMED_KNOBS}
+    assert claims_problem([older]) is None
+    assert claim_covers([older], load_variant("spanish").values())
+
+    class Harness(StepHarness):
+        def act(self, action: str) -> dict[str, Any]:
+            assert "leave" not in action  # the runner never sends one
+            return super().act(action)
+
+    class InProcess:
+        def __init__(self) -> None:
+            self.ask = Harness().handle
+
+    leaves = [sc for sc in load_scenarios() if sc.id.startswith("leave-")]
+    report = conform("x", ["spanish"], games=0, scenarios=leaves, channel=InProcess())
+    (rep,) = report.editions
+    assert rep.scenarios and rep.conforms, rep.failed
+    assert all(rep.status(r) == "not observed" for r in ("play.leave", *UNCLAIMED_KNOBS))

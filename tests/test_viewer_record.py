@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from perudo_rules import Bid, Dudo, Game, Leave, load_variant, referee, replay, to_record
 from perudo_rules.cli import main
-from perudo_rules.recordformat import RecordError, check_shape
 from perudo_rules.record import states
+from perudo_rules.recordformat import RecordError, check_shape
 from tests.strategies import choose, new_games
 
 
