@@ -377,3 +377,31 @@ def test_the_conformance_kit_reports_leaving_as_not_observed() -> None:
     (rep,) = report.editions
     assert rep.scenarios and rep.conforms, rep.failed
     assert all(rep.status(r) == "not observed" for r in ("play.leave", *UNCLAIMED_KNOBS))
+
+
+# --- the RL adapters: no action, but a game with a leave does not break them -------------
+
+
+def test_pettingzoo_plays_on_from_a_game_with_a_leave() -> None:
+    pz = pytest.importorskip("perudo_rules.pettingzoo", exc_type=ImportError)
+    e = pz.raw_env("italian", 4)
+    e.reset(seed=1)
+    assert e.ids.num_actions == e.ids.pass_ + 1  # no id stands for a leave
+    at = {s.name: s for s in pz.observation_layout("italian", players=4)}
+    called_off = _table().apply(Leave(3)).roll(seed=5)
+    e.reset_to(called_off)
+    assert e.agents == ["player_0", "player_1", "player_2"]
+    obs = e.observe("player_0")["observation"]
+    kind = at["past[0].kind"]
+    assert not obs[kind.start : kind.stop].any()  # ended by neither Dudo nor Calza
+    caller = at["past[0].caller"]
+    assert obs[caller.start + 3] == 1  # seat 3, relative to seat 0
+    assert "last round: seat 3 left the game" in e.table_text()
+    gone = _table(**CONTINUES).apply(Leave(2))
+    e = pz.raw_env(gone.variant, 4)
+    e.reset(seed=1)
+    e.reset_to(gone)
+    assert e.agents == ["player_0", "player_1", "player_3"] and e.agent_selection == "player_3"
+    for _agent in e.agent_iter(max_iter=200):
+        o, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else int(o["action_mask"].nonzero()[0][0]))

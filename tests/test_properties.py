@@ -618,6 +618,7 @@ def test_observation_of_past_rounds(game: Game, seed: int) -> None:
         "awaiting_roll",
         "palifico_used",
         "first_round",
+        "actions",
         "legal_actions",
     }
     last = game

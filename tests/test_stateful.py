@@ -85,7 +85,10 @@ class PerudoMachine(RuleBasedStateMachine):
             assert r.count == true_count(g.dice, bid.face, wild_active(g))
             delta = sum(nxt.dice_counts) - sum(g.dice_counts)
             if isinstance(action, Dudo):
-                assert r.loser is not None and r.lost[r.loser] >= 1
+                assert r.loser is not None
+                # a bidder that left the round (leave.round: continues) has no die to lose
+                gone = r.loser == bid.player and not g.dice_counts[r.loser]
+                assert r.lost[r.loser] >= 1 or gone
                 assert delta == -sum(r.lost)  # one die, or more (challenge.loss, .exact)
                 assert r.loser == (action.player if r.count >= bid.quantity else bid.player)
             else:
