@@ -109,10 +109,10 @@ class LegalActions(Sequence[Action]):
         yield from self._extras
 
     def __contains__(self, action: object) -> bool:
+        if type(action) is Leave:  # no move of play: never listed (play.leave)
+            return False
         seat = self._seat
-        if (seat is not None and getattr(action, "player", None) != seat) or type(
-            action
-        ) is Leave:
+        if seat is not None and getattr(action, "player", None) != seat:
             return False
         return self._is_legal(action)
 
