@@ -37,6 +37,7 @@ DEFAULT_TESTS = (
     "tests/test_frontends.py",
     "tests/test_visibility.py",
     "tests/test_listing.py",
+    "tests/test_leave.py",
 )
 COPY = ("perudo_rules", "spec", "variants", "tests", "pyproject.toml")
 
@@ -57,6 +58,7 @@ ST = "perudo_rules/start.py"
 R = "perudo_rules/ranks.py"
 RS = "perudo_rules/ruleset.py"
 G = "perudo_rules/game.py"
+LV = "perudo_rules/leaving.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -445,6 +447,42 @@ MUTANTS: tuple[Mutant, ...] = (
         K,
         "if dudo and self.one_die and (reached or unreachable):",
         "if dudo and (reached or unreachable):",
+    ),
+    Mutant(
+        "leave-next-starts-ignored",
+        "after a leave called the round off, its opener opens, whatever leave.next_starts says",
+        LV,
+        'starter = opener if who == "round_opener" else to_move if who == "player_to_move" '
+        "else seat",
+        "starter = opener",
+    ),
+    Mutant(
+        "leave-round-always-void",
+        "a leave calls the round off even under leave.round: continues",
+        LV,
+        'if rules.leave_round == "continues":\n        return None',
+        'if False:\n        return None',
+    ),
+    Mutant(
+        "leave-palifico-not-replayed",
+        "a palifico round called off by a leave is not played again",
+        LV,
+        "if rr.palifico and owner is not None and new_counts[owner] and heads_up:",
+        "if False:",
+    ),
+    Mutant(
+        "leave-table-shrinks",
+        "the rest of a round a seat left gets the bid table of the dice left (a lower cap)",
+        LV,
+        "        rr.used,\n        rr.table,\n    )",
+        "        rr.used,\n    )",
+    ),
+    Mutant(
+        "leaver-keeps-the-turn",
+        "the turn stays with a seat that left a round that goes on",
+        G,
+        "to_move=rest.successor[seat] if to_move == seat else to_move,",
+        "to_move=to_move,",
     ),
 )
 

@@ -5,24 +5,29 @@ interprets them. Start with :func:`load_variant` and :meth:`Game.new`.
 """
 
 from perudo_rules import gamejson as gamejson  # installs Game.to_json, Game.from_json, ...
-from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action, parse_bid
-from perudo_rules.errors import IllegalAction, PerudoError, VariantError
-from perudo_rules.game import (
-    Game,
-    Observation,
-    PastRound,
-    RoundRecord,
-    RoundResult,
+from perudo_rules.actions import (
+    Action,
+    Bid,
+    Calza,
+    Dudo,
+    Leave,
+    format_action,
+    parse_action,
+    parse_bid,
 )
+from perudo_rules.errors import IllegalAction, PerudoError, VariantError
+from perudo_rules.game import Game
 from perudo_rules.legal import LegalActions
 from perudo_rules.messages import Refusal, format_message
 from perudo_rules.position import Position
 from perudo_rules.record import replay, to_record
 from perudo_rules.recordformat import RecordError, load_record
 from perudo_rules.referee import Verdict, referee
+from perudo_rules.rounds import RoundRecord, RoundResult
 from perudo_rules.rules import core_rules, rule_text
 from perudo_rules.variant import Knob, Variant, available_variants, load_variant
 from perudo_rules.version import __version__ as __version__
+from perudo_rules.views import Observation, PastRound
 
 __all__ = [
     "Action",
@@ -32,6 +37,7 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Knob",
+    "Leave",
     "LegalActions",
     "Observation",
     "PastRound",

@@ -1,10 +1,10 @@
 """Actions and their notation: value objects whose ``repr`` pastes back as code.
 
 The notation lives here, in one place. A bid is written ``QxF`` (``str(bid)``,
-:meth:`Bid.parse`); a call is ``dudo`` or ``calza``. With its seat in front,
-as game records and scenarios write it, an action is ``"0:3x4"``, ``"1:dudo"``,
-``"2:calza"`` (:func:`format_action`, :func:`parse_action`). Every parser raises
-:class:`~perudo_rules.errors.ActionSyntaxError` on a malformed text.
+:meth:`Bid.parse`); a call is ``dudo`` or ``calza``; a seat leaving the game is ``leave``.
+With its seat in front, as game records and scenarios write it, an action is ``"0:3x4"``,
+``"1:dudo"``, ``"2:calza"``, ``"2:leave"`` (:func:`format_action`, :func:`parse_action`).
+Every parser raises :class:`~perudo_rules.errors.ActionSyntaxError` on a malformed text.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ __all__ = [
     "Bid",
     "Calza",
     "Dudo",
+    "Leave",
     "bid_unchecked",
     "format_action",
     "parse_action",
@@ -38,7 +39,7 @@ _F = len(str(MAX_FACES))
 #: regular expression; :func:`parse_action` also reads looser spellings. A quantity has at
 #: most nine digits (:data:`~perudo_rules.limits.MAX_BID_QUANTITY`), a face three.
 _BID_BODY = rf"([1-9][0-9]{{0,{_Q - 1}}})x([1-9][0-9]{{0,{_F - 1}}})"
-ACTION_PATTERN = rf"^(0|[1-9][0-9]{{0,5}}):(?:{_BID_BODY}|(dudo|calza))$"
+ACTION_PATTERN = rf"^(0|[1-9][0-9]{{0,5}}):(?:{_BID_BODY}|(dudo|calza|leave))$"
 #: A bid in its canonical form (``"3x4"``), as files write it: the bid part of
 #: :data:`ACTION_PATTERN`, bounded the same way.
 BID_PATTERN = rf"^{_BID_BODY}$"
@@ -46,7 +47,7 @@ BID_PATTERN = rf"^{_BID_BODY}$"
 _BID = re.compile(rf"\s*([0-9]{{1,{_Q}}})\s*(?:[x*]|\s)\s*([0-9]{{1,9}})\s*", re.IGNORECASE)
 _ACTION = re.compile(
     rf"\s*([0-9]{{1,6}})\s*:\s*(?:(?:bid\s+)?([0-9]{{1,{_Q}}})\s*x\s*([0-9]{{1,9}})"
-    r"|(dudo|calza))\s*",
+    r"|(dudo|calza|leave))\s*",
     re.IGNORECASE,
 )
 
@@ -115,8 +116,21 @@ class Calza:
         return "calza"
 
 
-Action = Bid | Dudo | Calza
-for _cls in (Bid, Dudo, Calza):
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``player`` leaves the game (a forfeit, a disconnect, a timeout): its dice leave with
+    it. Not a move of play: any seat with dice may leave while a round is in play, in turn
+    or not, and ``Game.legal_actions`` never lists it (the core rule ``play.leave``; what
+    becomes of the round is the knob ``leave.round``)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return "leave"
+
+
+Action = Bid | Dudo | Calza | Leave
+for _cls in (Bid, Dudo, Calza, Leave):
     pickle_by_fields(_cls)
 
 
@@ -138,12 +152,14 @@ def format_action(action: Action) -> str:
 
     >>> format_action(Bid(2, 5, 4)), format_action(Dudo(1)), format_action(Calza(0))
     ('2:5x4', '1:dudo', '0:calza')
+    >>> format_action(Leave(2))
+    '2:leave'
     """
     return f"{action.player}:{action}"
 
 
 def parse_action(text: str, player: int | None = None) -> Action:
-    """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``.
+    """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``, ``"2:leave"``.
 
     With ``player``, a text without a seat (``"5x4"``, ``"dudo"``) is that seat's, and
     a seat in front must be ``player`` (a server reading what a seat sent).
@@ -161,7 +177,8 @@ def parse_action(text: str, player: int | None = None) -> Action:
     m = _ACTION.fullmatch(full) if isinstance(full, str) else None
     if m is None:
         raise ActionSyntaxError(
-            f"not an action: {_shown(text)} (write seat:QxF, seat:dudo or seat:calza, e.g. 0:5x4)"
+            f"not an action: {_shown(text)} (write seat:QxF, seat:dudo, seat:calza or "
+            "seat:leave, e.g. 0:5x4)"
         )
     seat = int(m[1])
     if player is not None and seat != player:
@@ -171,4 +188,6 @@ def parse_action(text: str, player: int | None = None) -> Action:
         return Dudo(seat)
     if call == "calza":
         return Calza(seat)
+    if call == "leave":
+        return Leave(seat)
     return Bid(seat, int(m[2]), int(m[3]))

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from perudo_rules.actions import Bid
-from perudo_rules.game import RoundResult
+from perudo_rules.actions import Bid, Leave
 from perudo_rules.i18n import tr
 from perudo_rules.position import Step
+from perudo_rules.rounds import RoundResult
 
 __all__ = ["describe_result", "describe_step", "seat_name"]
 
@@ -31,19 +31,27 @@ def _seats(seats: Sequence[int], name: Callable[[int], str]) -> str:
 
 
 def describe_step(step: Step, gerund: bool = False, name: Callable[[int], str] = seat_name) -> str:
-    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"the next round is rolled (...)"``.
+    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"seat 2 leaves the game"``,
+    ``"the next round is rolled (...)"``.
 
     With ``gerund``: ``"seat 0 bidding 3x4"``, ``"seat 1 calling dudo"``. In the language of
     the context (:func:`perudo_rules.i18n.use_language`).
 
     >>> describe_step(Bid(0, 3, 4)), describe_step(Bid(0, 3, 4), gerund=True)
     ('seat 0 bids 3x4', 'seat 0 bidding 3x4')
+    >>> describe_step(Leave(2)), describe_step(Leave(2), gerund=True)
+    ('seat 2 leaves the game', 'seat 2 leaving the game')
     """
     if isinstance(step, Bid):
         who = name(step.player)
         if gerund:
             return tr("{who} bidding {bid}", who=who, bid=step)
         return tr("{who} bids {bid}", who=who, bid=step)
+    if isinstance(step, Leave):
+        who = name(step.player)
+        if gerund:
+            return tr("{who} leaving the game", who=who)
+        return tr("{who} leaves the game", who=who)
     if hasattr(step, "player"):
         who = name(step.player)
         if gerund:
@@ -92,22 +100,43 @@ loses a die and is out; seat 0 wins the game
     # leaves closed cups secret; result.count, the true count, is the referee's)
     n = result.shown_count
     counted = tr("{n} die counts", n=n) if n == 1 else tr("{n} dice count", n=n)
-    parts = [
-        tr(
-            "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups ({seats})",
-            caller=caller,
-            kind=result.kind,
-            bid=result.bid,
-            bidder=name(result.bid.player),
-            counted=counted,
-            seats=_seats(result.revealed, name),
-        )
-    ]
-    if result.loser is not None:
+    bid = result.bid
+    gone = result.kind == "leave" or bid is None
+    if gone or bid is None:  # play.leave: no call, no cup lifted; its dice leave with the seat
+        seat = result.caller
+        took = result.lost[seat] if seat is not None and seat < len(result.lost) else 0
+        if took == 1:
+            text = tr("{who} leaves the game with its die", who=caller)
+        else:
+            text = tr("{who} leaves the game with its {n} dice", who=caller, n=took)
+        if bid is not None:
+            text += tr(", {bid} by {bidder} standing", bid=bid, bidder=name(bid.player))
+        parts = [text]
+        if result.next_player is not None:
+            parts.append(tr("the round is called off"))
+    else:
+        parts = [
+            tr(
+                "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups "
+                "({seats})",
+                caller=caller,
+                kind=result.kind,
+                bid=bid,
+                bidder=name(bid.player),
+                counted=counted,
+                seats=_seats(result.revealed, name),
+            )
+        ]
+    if gone:
+        pass  # the seat's loss is said above
+    elif result.loser is not None:
         lost = result.lost or ()
         # the loser first, then any seat that lost with it (challenge.exact: others_lose)
         for seat in [result.loser, *(s for s, n in enumerate(lost) if n and s != result.loser)]:
             n = lost[seat] if seat < len(lost) else 1
+            if n == 0:  # a bidder that left the round (leave.round: continues)
+                parts.append(tr("{who} has left the game: no die to lose", who=name(seat)))
+                continue
             left = None if dice_counts is None else dice_counts[seat]
             parts.append(_loses(name(seat), n, left))
     elif result.gainer is not None:

@@ -31,9 +31,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from perudo_rules.actions import Action, Bid, Dudo
-from perudo_rules.game import Game, RoundRecord, round_outcome
+from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.game import Game
 from perudo_rules.kernel import round_rules
+from perudo_rules.rounds import RoundRecord, round_outcome
 from perudo_rules.start import Seed, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
@@ -150,11 +151,11 @@ def play(
                 cur = ranks[i]
             bidder = to_move
         action = rr.calls(to_move, bidder)[i - nb]
-        # --- resolution (as Game._resolve) ------------------------------------------------
+        # --- resolution (as Game.apply) --------------------------------------------------
         cur_q, cur_f = table[cur]
         bid = Bid(bidder, cur_q, cur_f)
         if record:
-            assert not isinstance(action, Bid)  # rr.calls lists calls only
+            assert isinstance(action, Dudo | Calza)  # rr.calls lists calls only
             actions.append(action)
             result, s = round_outcome(rr, dice, bid, action, to_move)
             trace.append(

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import _random
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules import leaving
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave
 from perudo_rules.errors import IllegalAction
 from perudo_rules.frozen import install_builder, pickle_by_fields
 from perudo_rules.kernel import (
@@ -34,268 +35,23 @@ from perudo_rules.kernel import (
 from perudo_rules.legal import LegalActions
 from perudo_rules.messages import Refusal
 from perudo_rules.ranks import BidSpace, bid_space
+from perudo_rules.rounds import RoundRecord, RoundResult, round_outcome
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.start import Seed, given_cups, given_start, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
+from perudo_rules.views import Observation, PastRound, json_codec
 
-__all__ = [
-    "Game",
-    "Observation",
-    "PastRound",
-    "RoundRecord",
-    "RoundResult",
-    "roll_die",
-    "round_outcome",
-]
-
-
-
-def roll_die(rng: random.Random, faces: int) -> int:
-    """One die roll from ``rng`` (as :func:`perudo_rules.start.roll_cups` rolls each die)."""
-    return roll_cups(faces, (1,), rng)[0][0]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """How a round ended.
-
-    ``kind`` is ``"dudo"`` or ``"calza"``; ``count`` the true number of dice
-    matching ``bid`` (the referee's view: it counts closed cups too); ``revealed`` the
-    seats whose cups were lifted, in order, ``shown`` their dice and ``shown_count`` the
-    dice among them that match ``bid`` (all that the players learn of the count:
-    :meth:`RoundRules.shown_count <perudo_rules.kernel.RoundRules.shown_count>`);
-    ``loser``/``gainer`` the
-    seat that lost/gained a die or ``None``; ``next_player`` who opens the next
-    round (``None`` when the game is over); ``caller`` who called;
-    ``next_palifico`` whether the next round is a palifico round; ``lost`` the dice each
-    seat lost, by seat (the loser's one die, or more under ``challenge.loss`` and
-    ``challenge.exact``).
-    """
-
-    kind: str
-    bid: Bid
-    count: int
-    loser: int | None
-    gainer: int | None
-    revealed: tuple[int, ...]
-    shown: tuple[tuple[int, ...], ...]
-    next_player: int | None
-    caller: int | None = None
-    next_palifico: bool = False
-    lost: tuple[int, ...] = ()
-    shown_count: int = 0
-
-    @staticmethod
-    def _build(
-        *,
-        kind: str,
-        bid: Bid,
-        count: int,
-        loser: int | None,
-        gainer: int | None,
-        revealed: tuple[int, ...],
-        shown: tuple[tuple[int, ...], ...],
-        next_player: int | None,
-        caller: int | None,
-        next_palifico: bool,
-        lost: tuple[int, ...],
-        shown_count: int,
-    ) -> RoundResult:
-        """A result from every field, without ``__init__`` (as :meth:`Game._build`)."""
-        r: RoundResult = RoundResult.__new__(RoundResult)
-        object.__setattr__(r, "kind", kind)
-        object.__setattr__(r, "bid", bid)
-        object.__setattr__(r, "count", count)
-        object.__setattr__(r, "loser", loser)
-        object.__setattr__(r, "gainer", gainer)
-        object.__setattr__(r, "revealed", revealed)
-        object.__setattr__(r, "shown", shown)
-        object.__setattr__(r, "next_player", next_player)
-        object.__setattr__(r, "caller", caller)
-        object.__setattr__(r, "next_palifico", next_palifico)
-        object.__setattr__(r, "lost", lost)
-        object.__setattr__(r, "shown_count", shown_count)
-        return r
-
-
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
-    """A finished round: its dice, opener, kind, actions in order and result.
-
-    ``palifico_used`` is the seats that had had their palifico round when it began (its
-    own palifico player included): a game record states the first round's as its set-up.
-    """
-
-    round: int
-    first_player: int
-    palifico: bool
-    dice: tuple[tuple[int, ...], ...]
-    actions: tuple[Action, ...]
-    result: RoundResult
-    palifico_used: frozenset[int] = frozenset()
-    _views: tuple[PastRound, ...] | None = field(
-        default=None, init=False, compare=False, repr=False
-    )
-    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
-
-    @staticmethod
-    def _build(
-        *,
-        round: int,
-        first_player: int,
-        palifico: bool,
-        dice: tuple[tuple[int, ...], ...],
-        actions: tuple[Action, ...],
-        result: RoundResult,
-        palifico_used: frozenset[int],
-    ) -> RoundRecord:
-        """A record from every field, without ``__init__`` (as :meth:`Game._build`)."""
-        r: RoundRecord = RoundRecord.__new__(RoundRecord)
-        object.__setattr__(r, "round", round)
-        object.__setattr__(r, "first_player", first_player)
-        object.__setattr__(r, "palifico", palifico)
-        object.__setattr__(r, "dice", dice)
-        object.__setattr__(r, "actions", actions)
-        object.__setattr__(r, "result", result)
-        object.__setattr__(r, "palifico_used", palifico_used)
-        object.__setattr__(r, "_views", None)
-        object.__setattr__(r, "_hash", None)
-        return r
-
-    def __hash__(self) -> int:
-        # by value, computed once: records are shared by every later position and used
-        # as cache keys (e.g. the OpenSpiel adapter's text of past rounds)
-        h = self._hash
-        if h is None:
-            h = hash((self.round, self.first_player, self.palifico, self.dice, self.actions))
-            object.__setattr__(self, "_hash", h)
-        return h
-
-    def seen_by(self, player: int) -> PastRound:
-        """What seat ``player`` saw of this round (the views of all seats are built once,
-        on first use, and kept with the record: history is shared by all later states)."""
-        views = self._views
-        if views is None:
-            res = self.result
-            views = tuple(
-                [
-                    PastRound(
-                        round=self.round,
-                        first_player=self.first_player,
-                        palifico=self.palifico,
-                        actions=self.actions,
-                        bid=res.bid,
-                        kind=res.kind,
-                        caller=res.caller,
-                        loser=res.loser,
-                        gainer=res.gainer,
-                        revealed=res.revealed,
-                        shown=res.shown,
-                        shown_count=res.shown_count,
-                        next_player=res.next_player,
-                        own_dice=own,
-                    )
-                    for own in self.dice
-                ]
-            )
-            object.__setattr__(self, "_views", views)
-        return views[player]
-
-
-@dataclass(frozen=True, slots=True)
-class PastRound:
-    """What one seat saw of a finished round: public actions, the called ``bid``, the
-    lifted cups (``revealed``, ``shown``) and the dice among them matching the bid
-    (``shown_count``), its own dice; never a closed cup nor the true count."""
-
-    round: int
-    first_player: int
-    palifico: bool
-    actions: tuple[Action, ...]
-    bid: Bid
-    kind: str
-    caller: int | None
-    loser: int | None
-    gainer: int | None
-    revealed: tuple[int, ...]
-    shown: tuple[tuple[int, ...], ...]
-    shown_count: int
-    next_player: int | None
-    own_dice: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What seat ``player`` may see: its own dice and everything public, nothing else;
-    ``legal_actions`` is its own :meth:`Game.legal_actions` (lazy; not compared)."""
-
-    player: int
-    dice: tuple[int, ...]
-    dice_counts: tuple[int, ...]
-    round: int
-    to_move: int | None
-    palifico: bool
-    palifico_player: int | None
-    bids: tuple[Bid, ...]
-    past_rounds: tuple[PastRound, ...]
-    winner: int | None
-    awaiting_roll: bool = False
-    palifico_used: frozenset[int] = frozenset()
-    first_round: bool = False
-    legal_actions: Sequence[Action] = field(default=(), compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """This view as JSON (:func:`perudo_rules.gamejson.observation_to_json`)."""
-        return _JSON_CODECS["observation_to_json"](self)  # type: ignore[no-any-return]
-
-
-# The JSON forms live in perudo_rules.gamejson, a layer above (they need the record's
-# variant encoding and replay); it installs them here when the package is imported.
-_JSON_CODECS: dict[str, Callable[..., Any]] = {}
-
-
-def install_json_codecs(**codecs: Callable[..., Any]) -> None:
-    """Install the JSON forms of games and observations (:mod:`perudo_rules.gamejson`)."""
-    _JSON_CODECS.update(codecs)
+__all__ = ["Game"]
 
 
 _EMPTY: tuple[int, ...] = ()
 
 
-def round_outcome(
-    rr: RoundRules,
-    dice: Sequence[tuple[int, ...]],
-    bid: Bid,
-    call: Dudo | Calza,
-    to_move: int,
-) -> tuple[RoundResult, Settlement]:
-    """How a round of rules ``rr`` ends when ``call`` answers the standing ``bid`` with
-    ``to_move`` to move: the :class:`RoundResult` (the true count, the lifted cups, what
-    they show) and the kernel's :class:`~perudo_rules.kernel.Settlement` (the new dice
-    counts, winner, palifico seats). The step API and the fast path both ask this."""
-    caller = call.player
-    dudo = type(call) is Dudo
-    count = rr.count(dice, bid.face)
-    order = rr.reveal(dice, caller, dudo, bid)
-    s = rr.settle(dudo, caller, bid, count, to_move)
-    shown = tuple([dice[x] for x in order])
-    # every cup lifted: the table sees the true count (no second count on the hot path)
-    seen = count if len(order) == rr.alive else rr.shown_count(shown, bid.face)
-    result = RoundResult._build(
-        kind="dudo" if dudo else "calza",
-        bid=bid,
-        count=count,
-        loser=s.loser,
-        gainer=s.gainer,
-        revealed=order,
-        shown=shown,
-        next_player=s.next_player,
-        caller=caller,
-        next_palifico=s.next_palifico,
-        lost=rr.lost(s.counts, s.loser),
-        shown_count=seen,
-    )
-    return result, s
+class _Departures(NamedTuple):
+    """A round that went on after a seat left: the cups as dealt, (bids before, seat) each."""
+
+    dealt: tuple[tuple[int, ...], ...]
+    leaves: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -309,7 +65,8 @@ class Game:
     resolved while awaiting a roll), ``palifico`` and ``palifico_player`` (of
     this round, or of the round about to be rolled), ``round``,
     ``palifico_used``, ``history`` (finished rounds), ``last_result``,
-    ``winner``, ``first_player`` (who opened this round).
+    ``winner``, ``first_player`` (who opened this round); :attr:`actions` is the round's
+    actions so far, a seat's leave included.
     """
 
     variant: Variant
@@ -328,6 +85,8 @@ class Game:
     # The kernel's rules of the round in play, kept with the position (None between
     # rounds and once over); not part of the value: equality and hashing ignore it.
     _rules_in_play: RoundRules | None = field(default=None, compare=False)
+    # Seats that left the round in play, which went on (leave.round: continues), else None.
+    _departed: _Departures | None = None
 
     # --- construction -------------------------------------------------------------------
 
@@ -396,6 +155,7 @@ class Game:
             palifico=False, palifico_player=None, round=1, palifico_used=used, history=(),
             last_result=None, winner=None, first_player=first,
             rules_in_play=round_rules(rules, counts, False, 1, None, used),
+            departed=None,
         )
 
     @staticmethod
@@ -415,6 +175,7 @@ class Game:
         winner: int | None,
         first_player: int | None,
         rules_in_play: RoundRules | None,
+        departed: _Departures | None,
     ) -> Game:
         """A game from every field, without ``__init__`` (perudo_rules.frozen: the compiled
         build's form; pure Python replaces it with a generated one)."""
@@ -433,6 +194,7 @@ class Game:
         object.__setattr__(g, "winner", winner)
         object.__setattr__(g, "first_player", first_player)
         object.__setattr__(g, "_rules_in_play", rules_in_play)
+        object.__setattr__(g, "_departed", departed)
         return g
 
     @staticmethod
@@ -444,6 +206,7 @@ class Game:
             bids=bids, palifico=s.palifico, palifico_player=s.palifico_player, round=s.round,
             palifico_used=s.palifico_used, history=s.history, last_result=s.last_result,
             winner=s.winner, first_player=s.first_player, rules_in_play=s._rules_in_play,
+            departed=s._departed,
         )
 
     # --- derived views ------------------------------------------------------------------
@@ -478,6 +241,30 @@ class Game:
         if self.to_move is None or not self.bids:
             return None
         return self.bids[-1]
+
+    @property
+    def dealt(self) -> tuple[tuple[int, ...], ...]:
+        """The cups of the round in play as dealt: :attr:`dice`, but for a seat that left a
+        round that went on (``leave.round: continues``), whose cup ``dice`` no longer holds."""
+        gone = self._departed
+        return self.dice if gone is None else gone.dealt
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions of the round in play so far, in order: its bids and any seat's
+        :class:`~perudo_rules.actions.Leave` (empty between rounds and once over; the
+        finished rounds' are in :attr:`history`)."""
+        if self.to_move is None:
+            return ()
+        gone = self._departed
+        if gone is None:
+            return self.bids
+        out: list[Action] = []
+        done = 0
+        for before, seat in gone.leaves:
+            out += [*self.bids[done:before], Leave(seat)]
+            done = before
+        return (*out, *self.bids[done:])
 
     @property
     def is_over(self) -> bool:
@@ -544,7 +331,8 @@ class Game:
         return rr.verdict(self.to_move, self.bids, action)
 
     def is_legal(self, action: Any) -> bool:
-        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`."""
+        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`,
+        but for a seat's :class:`~perudo_rules.actions.Leave` (allowed, never listed)."""
         return self.violation(action) is None
 
     def legal_actions(self, seat: int | None = None) -> LegalActions:
@@ -585,19 +373,21 @@ class Game:
             # the same round: only the player to move and the bids change
             nxt = rr.successor[action.player]
             return Game._after_bid(self, to_move=nxt, bids=(*self.bids, action))
+        if type(action) is Leave:
+            return self._leave(rr, action, to_move)
         assert type(action) is Dudo or type(action) is Calza
-        return self._resolve(rr, action, to_move)
+        result, s = round_outcome(rr, self.dice, self.bids[-1], action, to_move)
+        return self._end_round(action, result, s)
 
-    def _resolve(self, rr: RoundRules, action: Dudo | Calza, to_move: int) -> Game:
-        dice = self.dice
-        result, s = round_outcome(rr, dice, self.bids[-1], action, to_move)
+    def _end_round(self, action: Action, result: RoundResult, s: Settlement) -> Game:
+        """The game after ``action`` ended the round in play as ``result`` and ``s`` say."""
         assert self.first_player is not None
         record = RoundRecord._build(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
-            dice=dice,
-            actions=(*self.bids, action),
+            dice=self.dealt,
+            actions=(*self.actions, action),
             result=result,
             palifico_used=self.palifico_used,
         )
@@ -606,7 +396,33 @@ class Game:
             to_move=None, bids=self.bids, palifico=s.next_palifico,
             palifico_player=s.next_player if s.next_palifico else None, round=self.round,
             palifico_used=s.used, history=(*self.history, record), last_result=result,
-            winner=s.winner, first_player=self.first_player, rules_in_play=None,
+            winner=s.winner, first_player=self.first_player, rules_in_play=None, departed=None,
+        )
+
+    def _leave(self, rr: RoundRules, action: Leave, to_move: int) -> Game:
+        """``action.player`` leaves: the round ends or goes on, as the kernel's
+        :func:`perudo_rules.leaving.leave` says."""
+        seat = action.player
+        assert self.first_player is not None
+        s = leaving.leave(rr, seat, to_move, self.first_player)
+        if s is not None:  # the round ends: no cup is lifted, the seat's dice are lost
+            bid = self.bids[-1] if self.bids else None
+            lost = rr.lost(s.counts, seat)
+            result = RoundResult("leave", bid, 0, seat, None, (), (), s.next_player, seat,
+                                 s.next_palifico, lost)  # fmt: skip
+            return self._end_round(action, result, s)
+        rest = leaving.without(rr, seat)  # leave.round: continues
+        leaves = () if self._departed is None else self._departed.leaves
+        dice = list(self.dice)
+        dice[seat] = _EMPTY
+        g = self
+        return Game._build(  # every field, named
+            variant=g.variant, dice=tuple(dice), dice_counts=rest.counts,
+            to_move=rest.successor[seat] if to_move == seat else to_move, bids=g.bids,
+            palifico=g.palifico, palifico_player=g.palifico_player, round=g.round,
+            palifico_used=g.palifico_used, history=g.history, last_result=g.last_result,
+            winner=g.winner, first_player=g.first_player, rules_in_play=rest,
+            departed=_Departures(self.dealt, (*leaves, (len(self.bids), seat))),
         )
 
     def roll(
@@ -642,7 +458,7 @@ class Game:
             variant=self.variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
             palifico=pal, palifico_player=owner, round=nxt, palifico_used=self.palifico_used,
             history=self.history, last_result=self.last_result, winner=None,
-            first_player=first, rules_in_play=rr,
+            first_player=first, rules_in_play=rr, departed=None,
         )
 
     # --- views for one seat -------------------------------------------------------------
@@ -665,6 +481,7 @@ class Game:
             awaiting_roll=self.awaiting_roll,
             palifico_used=self.palifico_used,
             first_round=self.round == 1,
+            actions=self.actions,
             legal_actions=self.legal_actions(player),
         )
 
@@ -672,13 +489,13 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON (:func:`perudo_rules.gamejson.game_to_json`)."""
-        return _JSON_CODECS["game_to_json"](self)  # type: ignore[no-any-return]
+        return json_codec("game_to_json")(self)  # type: ignore[no-any-return]
 
     @classmethod
     def from_json(cls, doc: Any) -> Game:
         """The game of a :meth:`to_json` document, checked and rebuilt by the engine
         (:func:`perudo_rules.gamejson.game_from_json`)."""
-        return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
+        return json_codec("game_from_json")(doc)  # type: ignore[no-any-return]
 
 
 # --- fast construction (perudo_rules.frozen) -----------------------------------------------
@@ -689,7 +506,5 @@ class Game:
 # value (tests/test_compiled.py checks that in both builds).
 install_builder(Game, "_build")
 install_builder(Game, "_after_bid", changes="to_move bids")
-install_builder(RoundResult, "_build")
-install_builder(RoundRecord, "_build")
-for _cls in (RoundResult, RoundRecord, PastRound, Observation, Game):
+for _cls in (PastRound, Observation, Game):
     pickle_by_fields(_cls)

@@ -46,6 +46,10 @@ Where each rule is decided (rule id: code):
   ``palifico.enabled``, ``palifico.trigger``, ``palifico.once_per_player``,
   ``palifico.heads_up``: :meth:`RoundRules.settle`
 * ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
+* ``play.leave`` (who may leave, and when): :meth:`RoundRules.verdict`; ``leave.round``,
+  ``leave.next_starts`` (and the winner a leave leaves): :func:`perudo_rules.leaving.leave`;
+  the rest of a round a seat left (``leave.round: continues``):
+  :func:`perudo_rules.leaving.without`
 * what a finished game is worth to each seat (zero-sum): :func:`returns`
 * the most dice a seat can hold, and whether rounds can keep every die:
   :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
@@ -59,7 +63,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave
 from perudo_rules.limits import MAX_BID_QUANTITY
 from perudo_rules.messages import Refusal, given
 from perudo_rules.ranks import BidSpace, bid_space
@@ -150,7 +154,9 @@ class RoundRules:
 
     Built by :func:`round_rules` (cached by value) from the ruleset, the dice counts at
     the round's start, whether it is a palifico round (and whose), whether it is the first
-    round of the game, and the seats that already had their palifico round.
+    round of the game, and the seats that already had their palifico round; ``table``
+    (the round's bid table) is given only for the rest of a round a seat left
+    (:func:`perudo_rules.leaving.without`).
     """
 
     __slots__ = (
@@ -188,6 +194,7 @@ class RoundRules:
         first_round: bool,
         palifico_player: int | None,
         used: frozenset[int],
+        table: BidSpace | None = None,
     ) -> None:
         self.rules = rules
         self.counts = counts
@@ -198,7 +205,8 @@ class RoundRules:
         self.direction = direction = rules.direction
         # play.next_seat: each seat's successor with dice this round (the counts are fixed)
         self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
-        table = bid_space(rules, sum(counts), palifico)
+        if table is None:
+            table = bid_space(rules, sum(counts), palifico)
         self.table: BidSpace = table
         # palifico.wilds_count: in a palifico round without wilds the table has none
         self.wild: int | None = table.wild
@@ -482,6 +490,10 @@ class RoundRules:
                 code = "dudo-without-bid" if type(action) is Dudo else "calza-without-bid"
                 return Refusal("play.bid_needed", code, {})
             return self.call_verdict(to_move, bids[-1].player, action)
+        if type(action) is Leave:  # play.leave: any seat with dice, at any point of a round
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
+            return None
         return Refusal("play.turn", "not-an-action", {"action": given(action)})
 
     def _not_a_seat(self, p: object) -> bool:
@@ -553,7 +565,8 @@ class RoundRules:
             loser = caller if count >= bid.quantity else bid.player
             challenge_winner = bid.player if loser == caller else caller
             if self.one_die:
-                counts[loser] -= 1
+                if counts[loser]:  # a bidder that left the round (leave.round) loses nothing
+                    counts[loser] -= 1
             else:  # challenge.loss: one die, or the difference between the bid and the count
                 lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
                 counts[loser] = max(0, counts[loser] - max(lose, 1))
@@ -604,7 +617,6 @@ class RoundRules:
         if candidate is not None and not (rules.palifico_once_per_player and candidate in used):
             return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
         return Settlement(new_counts, loser, gainer, None, starter, False, used)
-
 
     def lost(self, after: tuple[int, ...], loser: int | None) -> tuple[int, ...]:
         """The dice each seat lost in this round's settlement (``after`` its new counts,

@@ -512,6 +512,29 @@ KNOBS: tuple[KnobSpec, ...] = (
         ("last_player_standing", "when one seat has dice left; it wins"),
         ("single_round", "after the first round; the seat that did not lose wins (2 seats)"),
     ),
+    _enum(
+        "leave.round",
+        "What becomes of the round in play when a seat leaves the game (play.leave).",
+        (
+            "void",
+            "the round is called off: no die is lost or gained, its bids are void and every "
+            "cup is rolled again for a new round (leave.next_starts opens it)",
+        ),
+        (
+            "continues",
+            "the round goes on without the seat: its cup leaves unseen and no longer counts, "
+            "the bids stand (the quantity cap stays that of the round's start) and the turn "
+            "passes on if it was the seat's",
+        ),
+    ),
+    _enum(
+        "leave.next_starts",
+        "Who opens the round rolled after a seat's leaving called a round off (leave.round "
+        "void); a palifico round called off is played again by its palifico player.",
+        ("round_opener", "the seat that opened the round called off (the next seat if it left)"),
+        ("player_to_move", "the seat whose turn it was (the next seat if it left)"),
+        ("after_leaver", "the next seat with dice after the one that left"),
+    ),
 )
 
 KNOB_PATHS: tuple[str, ...] = tuple(k.path for k in KNOBS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from perudo_rules.actions import Action, Bid, bid_unchecked
+from perudo_rules.actions import Action, Bid, Leave, bid_unchecked
 from perudo_rules.kernel import RoundRules
 
 __all__ = ["LegalActions"]
@@ -21,7 +21,9 @@ class LegalActions(Sequence[Action]):
 
     Bids of the player to move come first in rank order, then Dudo calls,
     then Calza calls, each by seat. ``len``, indexing and ``in`` cost O(1)
-    (``in`` is :meth:`Game.is_legal`); nothing is built until asked for.
+    (``in`` is :meth:`Game.is_legal`); nothing is built until asked for. A
+    :class:`~perudo_rules.actions.Leave` is no move of play: it is never listed (``in``
+    says so too), though any seat with dice may take it (``play.leave``).
     The kernel decides which ranks and calls are open
     (:meth:`RoundRules.raise_ranks <perudo_rules.kernel.RoundRules.raise_ranks>`,
     :meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>`) and what ``in``
@@ -152,6 +154,8 @@ class LegalActions(Sequence[Action]):
         yield from self._extras
 
     def __contains__(self, action: object) -> bool:
+        if type(action) is Leave:  # no move of play: never listed (play.leave)
+            return False
         seat = self._seat
         if seat is not None and getattr(action, "player", None) != seat:
             return False

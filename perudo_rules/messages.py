@@ -106,7 +106,7 @@ ENGLISH: Mapping[str, Template] = {
     "seat-without-dice": "seat {seat} is not a seat with dice",
     "dudo-without-bid": "there is no bid to doubt yet",
     "calza-without-bid": "there is no bid to match yet",
-    "not-an-action": "{action} is not a Bid, Dudo or Calza",
+    "not-an-action": "{action} is not a Bid, Dudo, Calza or Leave",
     # --- the game (Game.violation, Game.roll) ----------------------------------------------
     "game-over": "the game is over; seat {winner} won",
     "round-over": "the round is over; roll the dice for the next round first",
@@ -153,12 +153,14 @@ ENGLISH: Mapping[str, Template] = {
         "seat {seat} rolls {rolled} dice, but holds {held} after round {round}",
     ),
     "record-opener": "seat {expected} opens this round, not seat {seat}",
+    "record-lifted-cup-hidden": "seat {seat}'s cup was lifted, but the record hides its dice",
     "record-palifico-expected": "this round is a palifico round",
     "record-palifico-unexpected": "this round is not a palifico round",
     "record-result-differs": "the record says {key} {stated}, but the rules give {actual}",
     "record-after-end": "the round already ended; no more actions",
     "record-result-without-call": (
-        "the record states a result, but the round did not end with a Dudo or Calza"
+        "the record states a result, but the round did not end with a Dudo, a Calza or a "
+        "seat leaving"
     ),
     "record-winner-unfinished": (
         "the record names seat {seat} the winner, but the game is not over"

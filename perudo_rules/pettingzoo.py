@@ -62,11 +62,12 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 
 from perudo_rules.actionmap import action_map
 from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.game import Game, PastRound
+from perudo_rules.game import Game
 from perudo_rules.i18n import check_language, tr, use_language
 from perudo_rules.kernel import most_dice_per_seat, returns
 from perudo_rules.safetext import printable
 from perudo_rules.variant import Variant, load_variant
+from perudo_rules.views import PastRound
 
 __all__ = [
     "MAX_OBSERVATION",
@@ -522,12 +523,14 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         faces = self.variant["dice.faces"]
         obs[at[p + "present"]] = 1
         obs[at[p + "palifico"]] = 1 if r.palifico else 0
-        obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
+        if r.kind != "leave":  # a round a seat's leaving ended marks neither kind
+            obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
         if r.caller is not None:
             obs[at[p + "caller"] + rel(r.caller)] = 1
         bid = r.bid
-        obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
-        obs[at[p + "bidder"] + rel(bid.player)] = 1
+        if bid is not None:
+            obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
+            obs[at[p + "bidder"] + rel(bid.player)] = 1
         for name, seat in (("loser", r.loser), ("gainer", r.gainer)):
             if seat is not None:
                 obs[at[p + name] + rel(seat)] = 1
@@ -591,7 +594,9 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         else:
             lines.append(tr("to move: {agent}", agent=agents[game.to_move]))
         r = game.last_result
-        if r is not None:
+        if r is not None and r.kind == "leave":
+            lines.append(tr("last round: seat {n} left the game", n=r.caller))
+        elif r is not None:
             lost = tr("no die lost") if r.loser is None else tr("seat {n} lost a die", n=r.loser)
             gain = tr(", seat {n} gained one", n=r.gainer) if r.gainer is not None else ""
             lifted = ", ".join(str(s) for s in r.revealed)

@@ -117,7 +117,9 @@ class Position:
 
     @classmethod
     def of(cls, game: Game) -> Position:
-        """The start of ``game``'s current round (``ValueError`` while it awaits a roll).
+        """The start of ``game``'s current round (``ValueError`` while it awaits a roll):
+        with :attr:`Game.actions <perudo_rules.game.Game.actions>` as steps, it plays to
+        ``game``.
 
         ``variant`` is the reference the game's variant was loaded by, or ``None``
         when it cannot name it (overrides, or a variant built in memory).
@@ -126,7 +128,7 @@ class Position:
             raise ValueError("the game is between rounds: no round has started")
         used = game.palifico_used - ({game.first_player} if game.palifico else set())
         return cls(
-            dice=game.dice,
+            dice=game.dealt,  # a cup that left the round (leave.round: continues) included
             first_player=game.first_player,
             palifico=game.palifico,
             round=game.round,

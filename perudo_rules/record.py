@@ -32,6 +32,12 @@ defined its variant::
   (:mod:`perudo_rules.position`), with ``palifico_used`` stated once, in ``setup``.
   ``result`` (how the round ended) is for readers; when present it must agree
   with the rules. The last round may be unfinished.
+* ``viewer`` (optional) marks a *redacted* record, the one a seat may be given
+  (``to_record(game, viewer=seat)``): its own cups and the cups lifted at a reveal are
+  shown as the table saw them, every other die is ``null``, and ``count`` is ``null``
+  in a round with a hidden die. The referee checks it as far as the public course goes
+  (turn order, every action's legality, every outcome, which only lifted cups decide) and
+  says what it could not check; :func:`replay` refuses it (a game needs every die).
 * ``setup`` (optional, like PGN's SetUp tag) marks a game that started from an
   explicit position (:meth:`Game.start`): its first round may have any number,
   dice counts and palifico flag, and ``setup.palifico_used`` lists the seats that
@@ -60,7 +66,7 @@ from typing import Any
 
 from perudo_rules.actions import Action, Bid, format_action, parse_action
 from perudo_rules.errors import IllegalAction, VariantError
-from perudo_rules.game import Game, RoundRecord, RoundResult
+from perudo_rules.game import Game
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.limits import MAX_RECORD_BIDS
 from perudo_rules.messages import Refusal
@@ -74,6 +80,7 @@ from perudo_rules.recordformat import (
     Violation,
     check_shape,
 )
+from perudo_rules.rounds import RoundRecord, RoundResult
 from perudo_rules.start import opening_verdict, seats_verdict
 from perudo_rules.variant import (
     Interpretation,
@@ -181,8 +188,8 @@ def _result_dict(res: RoundResult) -> dict[str, Any]:
     return {
         "kind": res.kind,
         "caller": res.caller,
-        "bid": str(res.bid),
-        "count": res.count,
+        "bid": None if res.bid is None else str(res.bid),
+        "count": None if res.kind == "leave" else res.count,
         "loser": res.loser,
         "gainer": res.gainer,
         "revealed": list(res.revealed),
@@ -206,17 +213,24 @@ def _round_dict(rec: RoundRecord) -> dict[str, Any]:
     return out
 
 
-def to_record(game: Game) -> dict[str, Any]:
+def to_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
     """The record of ``game`` so far, JSON-ready: every round's dice and actions.
 
     ``replay(to_record(game))`` equals ``game`` in every public field; an unfinished
-    round is recorded as far as it went.
+    round is recorded as far as it went. With ``viewer`` (a seat), the record that seat
+    may be given: every die it never saw is ``null`` (its own cups and the lifted cups
+    stay, as the table saw them), ``viewer`` says so, and the true count of a round with
+    a hidden die is ``null``; it reveals exactly what :meth:`Game.observation
+    <perudo_rules.game.Game.observation>` and :meth:`RoundRecord.seen_by
+    <perudo_rules.game.RoundRecord.seen_by>` show that seat.
     """
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < game.players):
+        raise ValueError(f"no seat {viewer!r}: the game has {game.players} seats")
     rounds = [_round_dict(r) for r in game.history]
     if game.to_move is not None:
         assert game.first_player is not None
-        start = Position(game.dice, game.first_player, game.palifico, game.round)
-        rounds.append(_round_json(start, game.bids))
+        start = Position(game.dealt, game.first_player, game.palifico, game.round)
+        rounds.append(_round_json(start, game.actions))
     # the set-up's palifico_used as the first round began (Game.start adds a palifico
     # round's own player, so it is left implied)
     used_at_start = game.history[0].palifico_used if game.history else game.palifico_used
@@ -242,11 +256,29 @@ def to_record(game: Game) -> dict[str, Any]:
         "variant": record_variant(game.variant),
         "seats": game.players,
     }
+    if viewer is not None:
+        out["viewer"] = viewer
+        _redact(rounds, game, viewer)
     if not standard:
         out["setup"] = {"palifico_used": used_before}
     out["rounds"] = rounds
     out["winner"] = game.winner
     return out
+
+
+def _redact(rounds: list[dict[str, Any]], game: Game, viewer: int) -> None:
+    """Hide in ``rounds`` (``game``'s, as written) every die ``viewer`` never saw."""
+    lifted = [set(rec.result.revealed) for rec in game.history]
+    for i, rnd in enumerate(rounds):
+        shown = {viewer, *lifted[i]} if i < len(lifted) else {viewer}
+        cups = rnd["dice"]
+        hidden = False
+        for seat, cup in enumerate(cups):
+            if seat not in shown and cup:
+                cups[seat] = [None] * len(cup)
+                hidden = True
+        if hidden and "result" in rnd:
+            rnd["result"]["count"] = None  # the true count would tell the closed cups
 
 
 # --- checking -----------------------------------------------------------------------------
@@ -298,6 +330,8 @@ def check_record(data: Any, file: str | None = None) -> Variant:
 def _starter_rule(res: RoundResult) -> str:
     if res.next_palifico:
         return "play.palifico_opener"
+    if res.kind == "leave":
+        return "leave.next_starts"
     return "round.starter" if res.kind == "dudo" else "calza.next_starts"
 
 
@@ -314,13 +348,19 @@ _RESULT_RULES = {
 }
 
 
-def _check_result(stated: Mapping[str, Any], res: RoundResult, number: int) -> None:
+def _check_result(
+    stated: Mapping[str, Any], res: RoundResult, number: int, hidden: bool = False
+) -> None:
+    """``RecordViolation`` unless ``stated`` agrees with ``res``; with ``hidden`` (a round
+    of a redacted record with a hidden die) the true count is not compared."""
     actual = _result_dict(res)
     for key, value in stated.items():
-        if actual[key] != value:
+        if actual[key] != value and not (hidden and key == "count"):
             rule = _RESULT_RULES[key]
             if res.kind == "calza" and rule == "play.dudo":
                 rule = "play.calza"
+            if res.kind == "leave" and key != "next_player":
+                rule = "play.leave"
             if key == "next_player":
                 rule = _starter_rule(res)
             said = {"key": key, "stated": json.dumps(value), "actual": json.dumps(actual[key])}
@@ -369,7 +409,7 @@ def _start_round(
         raise stop(_starter_rule(prev), "record-opener", expected=expected, seat=seat)
     if rnd["palifico"] != prev.next_palifico:
         said = "record-palifico-expected" if prev.next_palifico else "record-palifico-unexpected"
-        raise stop("palifico.trigger", said)
+        raise stop("play.leave" if prev.kind == "leave" else "palifico.trigger", said)
     return game.roll(dice=dice)  # the checks above leave roll() nothing to refuse
 
 
@@ -443,10 +483,22 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
     and the replay takes time linear in the number of bids: what :func:`replay` and
     the referee use. Raises :class:`RecordViolation` at the first step that breaks a
     rule; its ``violation`` says where and which. :func:`states` checks the record first.
+
+    A redacted record (``viewer``) is walked with a placeholder face under every hidden
+    die: the positions are not the game's, but its course is, for no legality nor any
+    outcome depends on a closed cup (a reveal stops early only where the cups lifted
+    decide the outcome, :meth:`RoundRules.reveal <perudo_rules.kernel.RoundRules.reveal>`);
+    the true count of a round with a hidden die is not compared, and a lifted cup that
+    the record hides is a violation (``play.reveal``).
     """
     game: Game | None = None
+    faces = variant.rules.dice_faces
     for rnd in data["rounds"]:
         number = rnd["round"]
+        closed = [s for s, cup in enumerate(rnd["dice"]) if any(d is None for d in cup)]
+        if closed:
+            dice = [[faces if d is None else d for d in cup] for cup in rnd["dice"]]
+            rnd = {**rnd, "dice": dice}
         game = _start_round(game, rnd, variant, data)
         yield game
         actions: Sequence[str] = rnd["actions"]
@@ -470,11 +522,20 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
                 raise RecordViolation(Violation(number, step, text, exc.refusal)) from None
             yield game
         stated = rnd.get("result")
+        res = game.last_result if game.to_move is None and closed else None
+        if res is not None:  # a redacted record shows every cup the table saw lifted
+            # the record's own reveal first: a hidden lifted cup changes the replay's reveal
+            said = [s for s in (stated or {}).get("revealed", ()) if s in closed]
+            replayed = sorted(set(res.revealed) & set(closed))
+            if said or replayed:
+                seat = (said or replayed)[0]
+                hidden = Refusal("play.reveal", "record-lifted-cup-hidden", {"seat": seat})
+                raise RecordViolation(Violation(number, 0, None, hidden))
         if stated is not None:
             if game.last_result is None or game.to_move is not None:
                 unended = Refusal("play.dudo", "record-result-without-call", {})
                 raise RecordViolation(Violation(number, 0, None, unended))
-            _check_result(stated, game.last_result, number)
+            _check_result(stated, game.last_result, number, bool(closed))
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]
@@ -486,13 +547,25 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
         raise RecordViolation(Violation(last, 0, None, said))
 
 
+def _not_redacted(record: Mapping[str, Any], file: str | None) -> None:
+    if "viewer" in record:
+        raise RecordError(
+            f"the record is redacted for seat {record['viewer']}: the dice that seat never "
+            "saw are hidden (null), and a game cannot be rebuilt without them (referee() "
+            "checks a redacted record as far as it can)",
+            file=file,
+            key_path="viewer",
+        )
+
+
 def states(record: Mapping[str, Any], file: str | None = None) -> Iterator[Game]:
     """Every position of a record in order: each round's start and the game after each action.
 
     Raises :class:`RecordError` if the record is malformed or breaks a rule
-    (``.violation`` then says where and which).
+    (``.violation`` then says where and which), or is redacted (as :func:`replay`).
     """
     variant = check_record(record, file)
+    _not_redacted(record, file)
     try:
         yield from walk(record, variant)
     except RecordViolation as stop:
@@ -503,9 +576,12 @@ def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
     """Rebuild the game of ``record`` step by step and return its final position.
 
     ``replay(to_record(game))`` equals ``game`` in every public field. Raises
-    :class:`RecordError` if the record is malformed or breaks a rule.
+    :class:`RecordError` if the record is malformed or breaks a rule, and for a redacted
+    record (``viewer``): a game needs every die, and the record hides some; the referee
+    checks what it can of one.
     """
     variant = check_record(record, file)
+    _not_redacted(record, file)
     game: Game | None = None
     try:
         for state in walk(record, variant, every=False):

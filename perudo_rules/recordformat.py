@@ -165,13 +165,24 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
         "additionalProperties": False,
         "required": ["kind", "caller", "bid", "count"],
         "properties": {
-            "kind": {"enum": ["dudo", "calza"]},
+            "kind": {
+                "enum": ["dudo", "calza", "leave"],
+                "description": (
+                    "leave: the caller left the game and the round ended without a call "
+                    "(called off, or won by the last seat holding dice)."
+                ),
+            },
             "caller": seat,
-            "bid": {"type": "string", "pattern": BID_PATTERN},
+            "bid": {
+                "oneOf": [{"type": "string", "pattern": BID_PATTERN}, {"type": "null"}],
+                "description": "The bid called; a leave's standing bid, or null before any.",
+            },
             "count": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "The true number of dice counting as the bid's face.",
+                "oneOf": [{"type": "integer", "minimum": 0}, {"type": "null"}],
+                "description": (
+                    "The true number of dice counting as the bid's face; null for a leave, "
+                    "and in a redacted record where a die of the round is hidden."
+                ),
             },
             "loser": seat_or_null,
             "gainer": seat_or_null,
@@ -186,6 +197,25 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             },
             "next_palifico": {"type": "boolean"},
         },
+        # only a leave may come before any bid
+        "if": {"properties": {"kind": {"const": "leave"}}},
+        "else": {"properties": {"bid": {"type": "string"}}},
+    }
+    # a full record (no viewer) hides no die, and states every call's true count
+    full = {
+        "properties": {
+            "rounds": {
+                "items": {
+                    "properties": {
+                        "dice": {"items": {"items": {"type": "integer"}}},
+                        "result": {
+                            "if": {"properties": {"kind": {"const": "leave"}}},
+                            "else": {"properties": {"count": {"type": "integer"}}},
+                        },
+                    }
+                }
+            }
+        }
     }
     round_ = {
         "type": "object",
@@ -197,12 +227,20 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             "palifico": {"type": "boolean"},
             "dice": {
                 "type": "array",
-                "description": "One cup per seat, [] for a seat that is out.",
-                "items": {"type": "array", "items": {"type": "integer"}},
+                "description": (
+                    "One cup per seat, [] for a seat that is out; in a redacted record null "
+                    "for each die the viewer never saw."
+                ),
+                "items": {
+                    "type": "array",
+                    "items": {"oneOf": [{"type": "integer"}, {"type": "null"}]},
+                },
             },
             "actions": {
                 "type": "array",
-                "description": "In order: 'seat:QxF' (a bid), 'seat:dudo' or 'seat:calza'.",
+                "description": (
+                    "In order: 'seat:QxF' (a bid), 'seat:dudo', 'seat:calza' or 'seat:leave'."
+                ),
                 "items": {"type": "string", "pattern": ACTION_PATTERN},
             },
             "result": result,
@@ -233,6 +271,15 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
                 ],
             },
             "seats": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS},
+            "viewer": {
+                **seat,
+                "description": (
+                    "Present in a redacted record (perudo_rules.record.to_record(game, "
+                    "viewer=seat)): the seat whose view it is. Its own cups and the cups "
+                    "lifted at a reveal are shown; every other die is null. It can be "
+                    "refereed (legality, turn order, outcomes) but not replayed."
+                ),
+            },
             "names": {
                 "type": "array",
                 "description": "Optional names of the seats, in seat order.",
@@ -247,6 +294,8 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             "rounds": {"type": "array", "minItems": 1, "items": round_},
             "winner": seat_or_null,
         },
+        "if": {"required": ["viewer"]},
+        "else": full,
     }
 
 
@@ -330,7 +379,9 @@ def _count_nodes(data: Any, file: str | None) -> None:
     raise RecordError("record nested too deeply", file=file)
 
 
-_TOP_KEYS = ("format", "version", "variant", "seats", "names", "setup", "rounds", "winner")
+_TOP_KEYS = (
+    "format", "version", "variant", "seats", "viewer", "names", "setup", "rounds", "winner",
+)  # fmt: skip
 _ROUND_KEYS = ("round", "first_player", "palifico", "dice", "actions", "result")
 _RESULT_KEYS = (
     "kind",
@@ -351,6 +402,7 @@ class _Shape:
 
     def __init__(self, file: str | None) -> None:
         self.file = file
+        self.redacted = False
 
     def fail(self, path: str, message: str) -> RecordError:
         return RecordError(message, file=self.file, key_path=path)
@@ -412,6 +464,11 @@ class _Shape:
         elif not isinstance(variant, Mapping):
             raise self.fail("variant", "expected a bundled variant id or a variant document")
         self.integer(top["seats"], "seats", 2, MAX_PLAYERS)
+        if "viewer" in top:
+            self.seat(top["viewer"], "viewer")
+            if top["viewer"] >= top["seats"]:
+                raise self.fail("viewer", f"seat {top['viewer']} does not exist")
+            self.redacted = True
         if "names" in top:
             for i, name in enumerate(self.array(top["names"], "names")):
                 if len(self.text(name, f"names.{i}")) > 200:
@@ -439,27 +496,33 @@ class _Shape:
         self.boolean(rnd["palifico"], f"{path}.palifico")
         for i, cup in enumerate(self.array(rnd["dice"], f"{path}.dice")):
             for j, die in enumerate(self.array(cup, f"{path}.dice.{i}")):
-                if type(die) is not int:
+                if type(die) is not int and not (die is None and self.redacted):
+                    hidden = " (a hidden die is null only in a redacted record)"
                     raise self.fail(
-                        f"{path}.dice.{i}.{j}", f"expected an integer, not {_kind(die)}"
+                        f"{path}.dice.{i}.{j}",
+                        f"expected an integer, not {_kind(die)}{hidden if die is None else ''}",
                     )
         for i, action in enumerate(self.array(rnd["actions"], f"{path}.actions")):
             if not isinstance(action, str) or not _ACTION_RE.fullmatch(action):
                 shown = repr(action[:60]) if isinstance(action, str) else _kind(action)
                 raise self.fail(
                     f"{path}.actions.{i}",
-                    f"not an action: {shown} (write seat:QxF, seat:dudo or seat:calza)",
+                    f"not an action: {shown} (write seat:QxF, seat:dudo, seat:calza or "
+                    "seat:leave)",
                 )
         if "result" in rnd:
             self.result(rnd["result"], f"{path}.result")
 
     def result(self, res: Any, path: str) -> None:
         res = self.obj(res, path, _RESULT_KEYS, _RESULT_KEYS[:4])
-        if res["kind"] not in ("dudo", "calza") or not isinstance(res["kind"], str):
-            raise self.fail(f"{path}.kind", "expected 'dudo' or 'calza'")
+        kind = res["kind"]
+        if not isinstance(kind, str) or kind not in ("dudo", "calza", "leave"):
+            raise self.fail(f"{path}.kind", "expected 'dudo', 'calza' or 'leave'")
         self.seat(res["caller"], f"{path}.caller")
-        self.text(res["bid"], f"{path}.bid", _BID_RE)
-        self.integer(res["count"], f"{path}.count", 0)
+        if res["bid"] is not None or kind != "leave":  # a leave before any bid: null
+            self.text(res["bid"], f"{path}.bid", _BID_RE)
+        if res["count"] is not None or not (kind == "leave" or self.redacted):
+            self.integer(res["count"], f"{path}.count", 0)
         for key in ("loser", "gainer", "next_player"):
             if key in res:
                 self.seat(res[key], f"{path}.{key}", nullable=True)

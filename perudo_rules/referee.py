@@ -6,6 +6,13 @@ valid (with the winner and a summary of every round) or the first
 A record that cannot be read as one (bad JSON, wrong shape or types, unknown
 keys, an unknown or invalid variant, too large) raises
 :class:`~perudo_rules.recordformat.RecordError` instead.
+
+A redacted record (``to_record(game, viewer=seat)``: the dice that seat never saw are
+``null``) is checked as far as its public course goes: the seats, turn order, every
+action's legality, who may call, every outcome and who opens next (the lifted cups
+decide them all). What it cannot check, the faces of the hidden dice and the true count
+of a round with a closed cup, the verdict lists in ``unchecked``, and its headline says
+``legal, counts unchecked``, never ``valid``.
 """
 
 from __future__ import annotations
@@ -44,7 +51,11 @@ class Verdict:
     """The referee's answer. ``valid`` is true when no rule was broken; ``winner`` is
     ``None`` while the game is unfinished; ``violation`` the first broken rule (its
     structured refusal: rule id, message id, parameters) and ``citation`` where the
-    edition states that rule (statement, rulebook section, original words)."""
+    edition states that rule (statement, rulebook section, original words).
+
+    ``viewer`` is the seat a redacted record was written for (else ``None``); then
+    ``unchecked`` says what could not be checked (the hidden dice, the true counts of
+    rounds with a closed cup), and :attr:`complete` is false while it says anything."""
 
     valid: bool
     variant: str
@@ -53,6 +64,8 @@ class Verdict:
     rounds: tuple[RoundSummary, ...]
     violation: Violation | None = None
     citation: Citation | None = None
+    viewer: int | None = None
+    unchecked: tuple[str, ...] = ()
 
     def __bool__(self) -> bool:
         return self.valid
@@ -62,20 +75,44 @@ class Verdict:
         """Whether the recorded game reached its end."""
         return self.winner is not None
 
+    @property
+    def complete(self) -> bool:
+        """Whether everything the record states was checked (nothing left ``unchecked``)."""
+        return not self.unchecked
+
     def headline(self) -> str:
-        """One line: ``valid: seat 2 wins ...`` or ``violation: round 3, step 2 ...``."""
+        """One line: ``valid: seat 2 wins ...``, ``violation: round 3, step 2 ...``, or for
+        a redacted record ``legal, counts unchecked: ... (redacted for seat 1: ...)``."""
         if self.violation is not None:
             return tr("violation: {what}", what=self.violation)
         won = self.winner is not None
         end = tr("seat {n} wins", n=self.winner) if won else tr("game not finished")
         facts = {"end": end, "variant": self.variant, "seats": self.seats, "n": len(self.rounds)}
-        return tr("valid: {end} ({variant}, {seats} seats, {n} rounds)", **facts)
+        if self.viewer is None:
+            return tr("valid: {end} ({variant}, {seats} seats, {n} rounds)", **facts)
+        if not self.unchecked:
+            return tr(
+                "legal, all checked: {end} ({variant}, {seats} seats, {n} rounds; redacted "
+                "for seat {viewer}, no die hidden)",
+                viewer=self.viewer,
+                **facts,
+            )
+        return tr(
+            "legal, counts unchecked: {end} ({variant}, {seats} seats, {n} rounds; redacted "
+            "for seat {viewer}, not checked: {missing})",
+            viewer=self.viewer,
+            missing="; ".join(self.unchecked),
+            **facts,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form of the verdict."""
         v = self.violation
         return {
             "valid": self.valid,
+            "complete": self.complete,
+            "viewer": self.viewer,
+            "unchecked": list(self.unchecked),
             "variant": self.variant,
             "seats": self.seats,
             "winner": self.winner,
@@ -157,6 +194,7 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
         violation = stop.violation
     except RecordError as exc:  # pragma: no cover - check_record validated the actions
         raise RecordError(exc.message, file=file, key_path=exc.key_path) from None
+    viewer = data.get("viewer")
     return Verdict(
         valid=violation is None,
         variant=variant.id,
@@ -165,4 +203,32 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
         rounds=_summaries(game),
         violation=violation,
         citation=None if violation is None else cite(violation.rule, variant),
+        viewer=viewer,
+        unchecked=() if viewer is None else _unchecked(data, game),
     )
+
+
+def _unchecked(data: Mapping[str, Any], game: Game | None) -> tuple[str, ...]:
+    """What a redacted record leaves unchecked: its hidden dice (their faces, so whether
+    the deal was one), and the true count of every round a call ended with a closed cup."""
+    hidden = sum(d is None for rnd in data["rounds"] for cup in rnd["dice"] for d in cup)
+    if not hidden:
+        return ()
+    out = [
+        tr("the faces of {n} hidden die", n=hidden)
+        if hidden == 1
+        else tr("the faces of {n} hidden dice", n=hidden)
+    ]
+    history = () if game is None else game.history
+    counted = [
+        str(rec.round)
+        for rec, rnd in zip(history, data["rounds"], strict=False)
+        if rec.result.kind != "leave" and any(d is None for cup in rnd["dice"] for d in cup)
+    ]
+    if counted:
+        if len(counted) == 1:
+            out.append(tr("the true count of round {n} (play.count)", n=counted[0]))
+        else:
+            rounds = ", ".join(counted)
+            out.append(tr("the true count of rounds {rounds} (play.count)", rounds=rounds))
+    return tuple(out)

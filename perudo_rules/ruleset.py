@@ -89,6 +89,8 @@ class Ruleset:
     palifico_wild_bids: Literal["allowed", "not_as_opening_bid", "forbidden"]
     round_starter: Literal["loser", "challenge_winner", "after_caller"]
     end_condition: Literal["last_player_standing", "single_round"]
+    leave_round: Literal["void", "continues"]
+    leave_next_starts: Literal["round_opener", "player_to_move", "after_leaver"]
     wild: int | None = field(init=False, compare=False, repr=False)
     direction: int = field(init=False, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)

@@ -36,11 +36,12 @@ from typing import Any, TextIO
 from perudo_rules import fastplay
 from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
-from perudo_rules.game import Game, RoundRecord
+from perudo_rules.game import Game
 from perudo_rules.i18n import N_, tr
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count, short_number
 from perudo_rules.output import Outputs, write_bytes, write_text
 from perudo_rules.record import to_record
+from perudo_rules.rounds import RoundRecord
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.safetext import printable
 from perudo_rules.start import seats_verdict

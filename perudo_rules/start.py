@@ -21,6 +21,7 @@ __all__ = [
     "opening",
     "opening_verdict",
     "roll_cups",
+    "roll_die",
     "roll_off",
     "seats_verdict",
     "whole_number",
@@ -200,3 +201,8 @@ def given_start(
             raise ValueError("a palifico round is opened by a seat holding exactly one die")
         used = used | {first}
     return cups, first, number, used
+
+
+def roll_die(rng: random.Random, faces: int) -> int:
+    """One die roll from ``rng`` (as :func:`perudo_rules.start.roll_cups` rolls each die)."""
+    return roll_cups(faces, (1,), rng)[0][0]

@@ -34,6 +34,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "kernel",
     "start",
     "legal",
+    "rounds",
     "game",
     "fastplay",
 )

@@ -38,9 +38,9 @@ from typing import Any
 from perudo_rules.actions import Action, Bid, Dudo
 from perudo_rules.divergence import NewGame, Situation, replay, signature
 from perudo_rules.errors import PerudoError
-from perudo_rules.game import Game, roll_die
+from perudo_rules.game import Game
 from perudo_rules.position import Position, Roll, Step
-from perudo_rules.start import seats_verdict
+from perudo_rules.start import roll_die, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [

@@ -22,14 +22,14 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # (rule id, message id, parameters) and the one table of their English sentences.
     ("base", (
         "safetext", "limits", "output", "i18n", "messages", "errors", "_yaml", "frozen",
-        "actions", "knobs", "version",
+        "actions", "knobs", "version", "builders",
     )),
     # A variant: the knob table typed, validated, loaded; the fixed core rules.
     ("variant", ("ruleset", "schema", "variant", "rules")),
     # The rules kernel: the bid table and every decision that varies between editions.
-    ("kernel", ("ranks", "kernel", "start")),
+    ("kernel", ("ranks", "kernel", "leaving", "start")),
     # The state: immutable games and pure transitions that ask the kernel.
-    ("game", ("legal", "game")),
+    ("game", ("legal", "views", "rounds", "game")),
     # What builds on games: the fast path, odds, positions, records.
     ("record", (
         "fastplay", "probability", "describe", "position", "record", "recordformat", "gamejson",

@@ -24,7 +24,8 @@ from perudo_rules import cli, load_variant, version
 from perudo_rules.actions import Bid, Calza, Dudo, bid_unchecked
 from perudo_rules.fastplay import step_play
 from perudo_rules.frozen import install_builder
-from perudo_rules.game import Game, RoundRecord, RoundResult
+from perudo_rules.game import Game
+from perudo_rules.rounds import RoundRecord, RoundResult
 from perudo_rules.start import opening
 
 EXPECT = os.environ.get("PERUDO_EXPECT_COMPILED", "") == "1"

@@ -491,7 +491,7 @@ def test_same_seed_same_game_and_roll_off() -> None:
 def test_spanish_roll_off_sums_two_dice() -> None:
     import random
 
-    from perudo_rules.game import roll_die
+    from perudo_rules.start import roll_die
 
     for seed in range(20):
         rng = random.Random(seed)
@@ -651,7 +651,7 @@ def test_fast_builders_take_every_field_by_keyword_only() -> None:
     import dataclasses
     import inspect
 
-    from perudo_rules.game import RoundRecord, RoundResult
+    from perudo_rules.rounds import RoundRecord, RoundResult
 
     for build, cls in (
         (Game._build, Game),

@@ -21,9 +21,9 @@ from perudo_rules import load_variant
 from perudo_rules.actions import Bid, Calza, Dudo
 from perudo_rules.errors import IllegalAction, VariantError
 from perudo_rules.fastplay import RandomGame, play, random_games, step_play
-from perudo_rules.game import Game, roll_die
+from perudo_rules.game import Game
 from perudo_rules.knobs import KNOBS
-from perudo_rules.start import opening
+from perudo_rules.start import opening, roll_die
 from perudo_rules.variant import Variant, available_variants
 
 

@@ -73,6 +73,15 @@ def record(game: Game, change: Callable[[dict[str, Any]], object]) -> dict[str, 
     return rec
 
 
+def record_as(
+    game: Game, viewer: int, change: Callable[[dict[str, Any]], object]
+) -> dict[str, Any]:
+    """Seat ``viewer``'s redacted record of ``game``, changed by ``change``."""
+    rec = copy.deepcopy(to_record(game, viewer=viewer))
+    change(rec)
+    return rec
+
+
 def _round0(**fields: Any) -> Callable[[dict[str, Any]], object]:
     return lambda r: r["rounds"][0].update(fields)
 
@@ -421,6 +430,17 @@ CASES: dict[str, tuple[Callable[[], Refusal | None], str, dict[str, Any]]] = {
         ),
         "play.dudo",
         {},
+    ),
+    "record-lifted-cup-hidden": (
+        lambda: violation_of(
+            record_as(
+                after(start(), "0:3x4", "1:dudo"),
+                0,
+                lambda r: r["rounds"][0]["dice"].__setitem__(2, [None] * 5),  # lifted at the reveal
+            )
+        ),
+        "play.reveal",
+        {"seat": 2},
     ),
     "record-winner-unfinished": (
         lambda: violation_of(record(start(), lambda r: r.update(winner=2))),

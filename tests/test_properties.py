@@ -51,8 +51,8 @@ from strategies import (
 )
 
 from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Variant, load_variant
-from perudo_rules.game import roll_die
 from perudo_rules.knobs import KNOB_PATHS, KNOBS
+from perudo_rules.start import roll_die
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -625,6 +625,7 @@ def test_observation_of_past_rounds(game: Game, seed: int) -> None:
         "awaiting_roll",
         "palifico_used",
         "first_round",
+        "actions",
         "legal_actions",
     }
     last = game

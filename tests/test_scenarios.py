@@ -16,7 +16,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from perudo_rules import Bid, Calza, Dudo, Game, available_variants, core_rules, load_variant
+from perudo_rules import (
+    Bid,
+    Calza,
+    Dudo,
+    Game,
+    Leave,
+    available_variants,
+    core_rules,
+    load_variant,
+)
 from perudo_rules.cli import main
 from perudo_rules.commands.variants import diff_variants
 from perudo_rules.errors import ActionSyntaxError
@@ -220,6 +229,7 @@ def test_parse_step() -> None:
     assert parse_step("2:10x6") == Bid(2, 10, 6)
     assert parse_step("1: dudo") == Dudo(1)
     assert parse_step("3: calza") == Calza(3)
+    assert parse_step("3: leave") == parse_step("3:LEAVE") == Leave(3)
     assert parse_step("roll [[1], [], [2, 3]]") == Roll(((1,), (), (2, 3)))
     for bad in ("bid 3x4", "0: bid 3", "roll [1, 2]", "roll [[", "0: pass"):
         with pytest.raises(ActionSyntaxError):
@@ -280,7 +290,7 @@ def _replay(doc: dict[str, Any], sc: dict[str, Any], vid: str) -> None:
             act = (
                 Bid(a["player"], a["quantity"], a["face"])
                 if a["type"] == "bid"
-                else (Dudo if a["type"] == "dudo" else Calza)(a["player"])
+                else {"dudo": Dudo, "calza": Calza, "leave": Leave}[a["type"]](a["player"])
             )
             bad = g.violation(act)
             if "illegal" in expect:

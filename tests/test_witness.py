@@ -316,8 +316,12 @@ def test_every_single_rule_change_gets_a_witness(italian: Variant) -> None:
         assert w.confirmed, w.describe()
         _assert_diverges_any(italian, changed, w)
     # the name of the wild face, a dice cap above what Calza can ever reach (gain_cap 5),
-    # and the roll-off score of one die (its total is its highest die)
-    assert nothing == ["dice.max_per_player", "wild.name", "setup.rolloff_score"]
+    # and the roll-off score of one die (its total is its highest die); and the leave
+    # knobs, which matter only when a seat leaves: no move the search tries (play.leave)
+    assert list(dict.fromkeys(nothing)) == [
+        "dice.max_per_player", "wild.name", "setup.rolloff_score", "leave.round",
+        "leave.next_starts",
+    ]  # fmt: skip
 
 
 def _assert_diverges_any(a: Variant, b: Variant, w: Witness) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, parse_action
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave, parse_action
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import PositionError, VariantError
@@ -209,13 +209,14 @@ def check_bids(
 
 
 def _parse(text: str) -> Action | Callable[[int], Action]:
-    """An action as ``check`` reads it: ``3x4``, ``dudo`` or ``calza`` (by the seat to
-    move when it is checked), or with a seat, ``2:calza``."""
+    """An action as ``check`` reads it: ``3x4``, ``dudo``, ``calza`` or ``leave`` (by the
+    seat to move when it is checked), or with a seat, ``2:calza``."""
     word = text.strip().lower()
     if ":" in word:
         return parse_action(word)
-    if word in ("dudo", "calza"):
-        call = Dudo if word == "dudo" else Calza
+    calls: dict[str, type[Dudo | Calza | Leave]] = {"dudo": Dudo, "calza": Calza, "leave": Leave}
+    if word in calls:
+        call = calls[word]
         return lambda seat: call(seat)
     raw = Bid.parse(text)
     return lambda seat: Bid(seat, raw.quantity, raw.face)

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave, format_action, parse_action
 from perudo_rules.conform.engine import Channel, HarnessError
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
@@ -42,6 +42,8 @@ def permitting_rule(game: Game, action: Action) -> str:
         return "challenge.who"
     if isinstance(action, Calza):
         return "calza.who"
+    if isinstance(action, Leave):  # no move of the protocol (the runner never sends one)
+        return "play.leave"
     rules = game.rules
     current = game.current_bid
     if action.face == rules.wild and rules.wild is not None:
@@ -93,7 +95,7 @@ def _outcome_findings(
     res = after.last_result
     assert res is not None
     dudo = isinstance(action, Dudo)
-    exact = res.count == res.bid.quantity
+    exact = res.bid is not None and res.count == res.bid.quantity
     if dudo:
         rules_of = {
             "delta": "challenge.exact" if exact and before.rules.challenge_exact == "others_lose"

@@ -17,10 +17,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, format_action, parse_action
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave, format_action, parse_action
 from perudo_rules.conform.check import Finding, Session
 from perudo_rules.conform.engine import Channel, Engine, HarnessError
-from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem
+from perudo_rules.conform.protocol import (
+    PROTOCOL,
+    UNCLAIMED_KNOBS,
+    claim_covers,
+    claims_problem,
+)
 from perudo_rules.conform.shrink import Case, shrink
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
@@ -55,12 +60,14 @@ def rule_ids() -> tuple[str, ...]:
 
 
 #: Rule ids the protocol cannot observe: the runner seats the players, deals and rolls the
-#: dice and names the opener; labels and reveals are not part of it.
+#: dice and names the opener; labels and reveals are not part of it, nor a seat leaving the
+#: game (no request says so: a scenario stops before a leave, and claims may omit the
+#: ``leave`` knobs, :data:`~perudo_rules.conform.protocol.UNCLAIMED_KNOBS`).
 NOT_OBSERVED: frozenset[str] = frozenset({
     "players.min", "players.max", "dice.per_player", "wild.name", "setup.first_player",
     "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best", "play.roll",
     "play.reveal", "play.public_counts", "challenge.early_stop",
-    "challenge.stop_when_unreachable",
+    "challenge.stop_when_unreachable", "play.leave", *UNCLAIMED_KNOBS,
 })  # fmt: skip
 
 
@@ -292,8 +299,8 @@ class _Run:
             if isinstance(parsed, Roll):
                 s.roll(parsed.dice)
                 continue
-            if game.to_move is None:
-                return
+            if game.to_move is None or isinstance(parsed, Leave):
+                return  # a leave is no request of the protocol: the rest is not observed
             self.tally(s.check_point(), s, source)
             expect = step.expect_for(self.report.edition)
             if isinstance(parsed, Bid) and parsed.quantity > game.space.cap and (

@@ -19,9 +19,10 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.actions import Action
-from perudo_rules.game import Game, RoundRecord
+from perudo_rules.game import Game
 from perudo_rules.openspiel.nodes import Node, Phase
 from perudo_rules.openspiel.spec import GameSpec
+from perudo_rules.rounds import RoundRecord
 
 __all__ = ["Observer", "cup_text", "history_text", "round_text"]
 
