@@ -1,7 +1,9 @@
 # perudo-rules: two commands from a fresh machine with only python3 and make.
-#   make spec   builds the environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
-#   make test   builds the environment with the test extras and runs the whole suite
+#   make spec   builds the docs environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
+#   make test   builds the environment with the test extras and peers and runs the whole suite
 #               (in parallel: WORKERS=auto by default, WORKERS=0 for one process)
+#   make compiled       the compiled build (mypyc, needs a C compiler) in build/compiled
+#   make test-compiled  the rules tests again, against the compiled build
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -9,29 +11,51 @@ PY     := $(BIN)/python
 # pytest-xdist workers for make test (auto: one per core); the docs tests share one worker.
 WORKERS ?= auto
 
-.PHONY: spec test lint mutants bench clean
+.PHONY: spec test lint mutants bench clean compiled test-compiled catalogs
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-# TextArena (the differential test's peer) is installed without its LLM clients: the
-# package alone, then the three libraries its environment module needs to import (the
-# extra perudo-rules[textarena] installs them all).
-$(VENV)/.installed: pyproject.toml | $(BIN)/activate
-	$(PY) -m pip install --quiet -e '.[test,docs,plot]'
-	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
-	$(PY) -m pip install --quiet -e '.[pettingzoo]' || echo "note: pettingzoo could not be installed; its tests will skip"
-	( $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' && \
-	  $(PY) -m pip install --quiet nltk rich websockets ) || echo "note: textarena could not be installed; its differential test will skip"
+# make spec: what the docs build imports (Sphinx, Furo; matplotlib for the simulation plot).
+# No RL peer: the conformance page certifies those installed and names the extra of the rest.
+$(VENV)/.docs: pyproject.toml | $(BIN)/activate
+	$(PY) -m pip install --quiet -e '.[docs,plot]'
 	touch $@
 
-spec: $(VENV)/.installed
+# make test: the docs environment (the suite builds the docs), the test extras and the peers.
+# TextArena (the differential test's peer) is installed without its LLM clients: first the
+# three libraries its environment module needs to import, then the package alone (the extra
+# perudo-rules[textarena] installs them all). Keep it the last install: pip checks the
+# requirements of what depends on the packages it installs and would report those clients.
+$(VENV)/.installed: pyproject.toml $(VENV)/.docs
+	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
+	$(PY) -m pip install --quiet -e '.[pettingzoo]' || echo "note: pettingzoo could not be installed; its tests will skip"
+	( $(PY) -m pip install --quiet nltk rich websockets && \
+	  $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' ) || echo "note: textarena could not be installed; its differential test will skip"
+	touch $@
+
+# The spec in English (docs/_build/html), Italian and Spanish (docs/_build/html/it, .../es).
+SPEC_LANGS ?= it es
+
+spec: $(VENV)/.docs
 	$(BIN)/perudo-rules compare italian spanish
 	@if [ -f docs/conf.py ]; then \
 	  $(BIN)/sphinx-build -W --keep-going -q -b html docs docs/_build/html && \
-	  echo "HTML spec: $(CURDIR)/docs/_build/html/index.html"; \
+	  for lang in $(SPEC_LANGS); do \
+	    $(BIN)/sphinx-build -W --keep-going -q -b html -D language=$$lang \
+	      -d docs/_build/doctrees-$$lang docs docs/_build/html/$$lang || exit 1; \
+	  done && \
+	  echo "HTML spec: $(CURDIR)/docs/_build/html/index.html (it/, es/ beside it)"; \
 	fi
+
+# The message catalogues (perudo_rules/locale, docs/locale): extract, merge, compile.
+catalogs: $(VENV)/.installed
+	$(PY) tools/catalogs.py update
+	$(PY) tools/catalogs.py compile
+	$(PY) tools/catalogs.py docs
+	$(PY) tools/catalogs.py check
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -39,6 +63,31 @@ lint: $(VENV)/.installed
 
 test: lint
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
+
+# The compiled build: PERUDO_COMPILE=1 makes the wheel's build hook (hatch_build.py) compile
+# perudo_rules.version.COMPILED_MODULES with mypyc. The wheel goes to dist/compiled and is
+# unpacked into build/compiled, which `make test-compiled` and `make bench` put first on
+# the path; the venv and the checkout are not changed.
+COMPILED := build/compiled
+compiled: $(COMPILED)/.built
+
+$(COMPILED)/.built: $(VENV)/.installed pyproject.toml hatch_build.py $(wildcard perudo_rules/*.py)
+	rm -rf $(COMPILED) dist/compiled
+	PERUDO_COMPILE=1 $(PY) -m pip wheel --quiet --no-deps --no-build-isolation -w dist/compiled .
+	$(PY) -m pip install --quiet --no-deps --target $(COMPILED) dist/compiled/perudo_rules-*.whl
+	touch $@
+
+# The rules tests (scenarios, properties, the step API, the fast path, the front ends and
+# the differential tests) against the compiled build; PERUDO_EXPECT_COMPILED makes
+# tests/test_compiled.py fail unless every module of COMPILED_MODULES is compiled.
+COMPILED_TESTS ?= tests/test_compiled.py tests/test_scenarios.py tests/test_properties.py \
+  tests/test_stateful.py tests/test_kernel.py tests/test_engine.py tests/test_fastplay.py \
+  tests/test_frontends.py tests/test_visibility.py tests/test_openspiel_diff.py \
+  tests/test_textarena_diff.py tests/test_openspiel.py tests/test_pettingzoo.py \
+  tests/test_record.py tests/test_gamejson.py tests/test_bots.py tests/test_simulate.py README.md
+test-compiled: compiled
+	PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(COMPILED):$(CURDIR) PERUDO_EXPECT_COMPILED=1 \
+	  $(PY) -m pytest -n $(WORKERS) --dist loadgroup -p no:cacheprovider $(COMPILED_TESTS)
 
 mutants: $(VENV)/.installed
 	$(PY) .ci/mutants.py

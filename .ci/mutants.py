@@ -38,6 +38,7 @@ DEFAULT_TESTS = (
     "tests/test_visibility.py",
     "tests/test_listing.py",
     "tests/test_reroll.py",
+    "tests/test_leave.py",
 )
 COPY = ("perudo_rules", "spec", "variants", "tests", "pyproject.toml")
 
@@ -59,6 +60,7 @@ R = "perudo_rules/ranks.py"
 RS = "perudo_rules/ruleset.py"
 G = "perudo_rules/game.py"
 RR = "perudo_rules/reroll.py"
+LV = "perudo_rules/leaving.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -111,6 +113,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "reached = False",
     ),
     Mutant(
+        "reveal-stops-although-unread",
+        "the reveal stops early where a Dudo costs more than one die (challenge.early_stop "
+        "read although the knob table says challenge.loss: difference never reads it)",
+        K,
+        "if dudo and self.one_die and (reached or unreachable):",
+        "if dudo and (reached or unreachable):",
+    ),
+    Mutant(
         "palifico-once-ignored",
         "palifico rounds repeat for a seat although once_per_player",
         K,
@@ -149,7 +159,7 @@ MUTANTS: tuple[Mutant, ...] = (
         "calza-by-bidder",
         "the bidder may call Calza on their own bid",
         K,
-        'return "calza.who", "the bidder may not call Calza on their own bid"',
+        'return Refusal("calza.who", "calza-own-bid", {})',
         "pass",
     ),
     Mutant(
@@ -275,8 +285,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "no-cap-still-capped",
         "bids above the dice in play are refused although bidding.quantity_cap is none",
         K,
-        "            if table.capped:\n                too_many",
-        "            if True:\n                too_many",
+        "            if table.capped:\n                return Refusal(",
+        "            if True:\n                return Refusal(",
     ),
     Mutant(
         "unreachable-stop-ignored",
@@ -319,6 +329,20 @@ MUTANTS: tuple[Mutant, ...] = (
         K,
         "self.plain = not self.ban_later and not self.locked",
         "self.plain = True",
+    ),
+    Mutant(
+        "fast-verdict-takes-the-standing-bid",
+        "the verdict's plain-round shortcut accepts the standing bid itself as a raise",
+        K,
+        "if standing is not None and rank > standing:",
+        "if standing is not None and rank >= standing:",
+    ),
+    Mutant(
+        "fast-verdict-ignores-the-seat-type",
+        "the verdict's plain-round shortcut takes a bool as the seat to move",
+        K,
+        "if self.plain and p == to_move and type(p) is int:",
+        "if self.plain and p == to_move:",
     ),
     Mutant(
         "raise-window-ignores-lock",
@@ -446,6 +470,42 @@ MUTANTS: tuple[Mutant, ...] = (
         RR,
         "    aside = tuple(sorted(state.set_aside[p] + action.set_aside))",
         "    aside = tuple(sorted(action.set_aside))",
+    ),
+    Mutant(
+        "leave-next-starts-ignored",
+        "after a leave called the round off, its opener opens, whatever leave.next_starts says",
+        LV,
+        'starter = opener if who == "round_opener" else to_move if who == "player_to_move" '
+        "else seat",
+        "starter = opener",
+    ),
+    Mutant(
+        "leave-round-always-void",
+        "a leave calls the round off even under leave.round: continues",
+        LV,
+        'if rules.leave_round == "continues":\n        return None',
+        'if False:\n        return None',
+    ),
+    Mutant(
+        "leave-palifico-not-replayed",
+        "a palifico round called off by a leave is not played again",
+        LV,
+        "if rr.palifico and owner is not None and new_counts[owner] and heads_up:",
+        "if False:",
+    ),
+    Mutant(
+        "leave-table-shrinks",
+        "the rest of a round a seat left gets the bid table of the dice left (a lower cap)",
+        LV,
+        "        rr.used,\n        rr.table,\n    )",
+        "        rr.used,\n    )",
+    ),
+    Mutant(
+        "leaver-keeps-the-turn",
+        "the turn stays with a seat that left a round that goes on",
+        G,
+        "to_move=rest.successor[seat] if to_move == seat else to_move,",
+        "to_move=to_move,",
     ),
 )
 

@@ -1,58 +1,101 @@
-"""A and B again, with the rules kernel compiled by mypyc (``make bench`` runs this second).
+"""The pure-Python package and the compiled build side by side (``make bench`` runs this).
 
-Copies the package and its data into a temporary directory, compiles the kernel's modules
-there with ``mypyc`` (installed with mypy; it needs a C compiler), and runs
-``benchmarks/run.py --only AB`` against that copy, so the figures show what a compiled
-build would give. Nothing is installed and the checkout is not touched. Without a C
-compiler (or mypyc) it says so and exits 0: the compiled figures are informative, the
-Python ones are the ones the targets hold for.
+Runs ``benchmarks/run.py`` twice, each run pairing us with pyspiel in one process: on the
+pure package of the checkout (``--only``, default every benchmark), then on the compiled
+build in ``build/compiled`` (``make compiled``; A, B and the RL paths R). Then it prints
+one table of both builds' ratios to pyspiel with the targets of issue 24, and exits 1 if a
+target is missed. Other options go to both runs (``--quick``, ``--repeats``, ``--wall``).
+
+Without the compiled build it says so and compares nothing (exit 1): build it first.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The rules kernel: the modules every rule decision runs through.
-KERNEL = (
-    "perudo_rules/kernel.py",
-    "perudo_rules/start.py",
-    "perudo_rules/ranks.py",
-    "perudo_rules/ruleset.py",
+COMPILED = ROOT / "build" / "compiled"
+RUN = ROOT / "benchmarks" / "run.py"
+
+#: (benchmark, what, target for the pure build, target for the compiled build); a target
+#: is a least ratio to pyspiel, or None where the figure is reported only.
+ROWS: tuple[tuple[str, str, float | None, float | None], ...] = (
+    ("A", "step API, whole games", 0.6, 1.0),
+    ("B", "fastplay, whole games", 1.8, 3.0),
+    ("R1", "PettingZoo raw_env, AEC loop (steps)", None, None),
+    ("R2", "OpenSpiel adapter, rl_environment (steps)", None, None),
 )
 
 
+def _ratio(report: dict[str, Any], bench: str) -> float | None:
+    if bench in ("A", "B"):
+        entry = report.get("A_B", {}).get("step" if bench == "A" else "fast", {})
+    else:
+        entry = report.get("R", {}).get(bench, {}).get("ours", {})
+    value = entry.get("ratio_to_pyspiel")
+    return float(value) if value is not None else None
+
+
+def _run(argv: list[str], out: Path, env: dict[str, str]) -> dict[str, Any]:
+    code = subprocess.run(
+        [sys.executable, str(RUN), *argv, "--out", str(out)], env=env, check=False
+    ).returncode
+    if code != 0:
+        raise SystemExit(f"benchmarks/run.py failed (exit {code})")
+    data: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return data
+
+
 def main(argv: list[str]) -> int:
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
-    mypyc = shutil.which("mypyc", path=str(Path(sys.executable).parent)) or shutil.which("mypyc")
-    if not cc or not mypyc:
-        print("compiled kernel: skipped (no C compiler or no mypyc on this machine)")
-        return 0
-    with tempfile.TemporaryDirectory(prefix="perudo-mypyc-") as tmp:
-        root = Path(tmp)
-        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so")
-        for name in ("perudo_rules", "variants", "spec"):
-            shutil.copytree(ROOT / name, root / name, ignore=ignore)
-        build = subprocess.run(
-            [mypyc, *KERNEL], cwd=root, capture_output=True, text=True, check=False
-        )
-        if build.returncode != 0:
-            print("compiled kernel: mypyc failed; its last lines:", file=sys.stderr)
-            print("\n".join(build.stderr.splitlines()[-15:]), file=sys.stderr)
-            return 1
-        env = dict(os.environ, PYTHONPATH=str(root))
-        print(f"\nThe same, with {', '.join(KERNEL)} compiled by mypyc:")
-        return subprocess.run(
-            [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--only", "AB", *argv],
-            cwd=root,
-            env=env,
-            check=False,
-        ).returncode
+    args = list(argv)
+    only = "ABCDR"
+    if "--only" in args:
+        i = args.index("--only")
+        only = args[i + 1].upper()
+        del args[i : i + 2]
+    if not (COMPILED / ".built").is_file():
+        print("compiled build: missing (make compiled builds it into build/compiled)")
+        return 1
+    with tempfile.TemporaryDirectory(prefix="perudo-bench-") as tmp:
+        print("== pure Python (the checkout)")
+        pure = _run([*args, "--only", only], Path(tmp) / "pure.json", dict(os.environ))
+        env = dict(os.environ, PYTHONSAFEPATH="1", PYTHONPATH=str(COMPILED))
+        print(f"\n== compiled (mypyc), from {COMPILED.relative_to(ROOT)}")
+        fast_only = "".join(c for c in "ABR" if c in only) or "AB"
+        compiled = _run([*args, "--only", fast_only], Path(tmp) / "compiled.json", env)
+    if compiled.get("kernel") != "compiled (mypyc)":
+        print(f"the compiled run imported {compiled.get('kernel')!r}, not the compiled build")
+        return 1
+    print("\n== side by side: ratio to pyspiel's liars_dice (numdice=5), paired medians")
+    header = ("bench", "what", "pure", "target", "compiled", "target")
+    lines = [header]
+    missed = []
+    for bench, what, want_pure, want_compiled in ROWS:
+        cells = [bench, what]
+        builds = ((pure, want_pure, "pure"), (compiled, want_compiled, "compiled"))
+        for report, want, build in builds:
+            got = _ratio(report, bench)
+            cells.append("-" if got is None else f"{got:.2f}x")
+            cells.append("measured" if want is None else f">= {want:.1f}x")
+            if want is not None and got is not None and got < want:
+                missed.append(f"{bench} {build}: {got:.2f}x < {want:.1f}x")
+        lines.append(tuple(cells))
+    widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
+    for n, row in enumerate(lines):
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+    if missed:
+        print("missed: " + "; ".join(missed))
+        return 1
+    print("every target met")
+    return 0
 
 
 if __name__ == "__main__":

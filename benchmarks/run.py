@@ -22,6 +22,13 @@ Benchmarks:
 * D  per-decision cost of ``legal_actions``, ``is_legal``, ``apply`` and drawing a random
      legal action at 10, 30, 100 and 300 dice in play (bid tables warmed; their one-off
      build cost is reported separately).
+* R  the RL paths (``benchmarks/rl.py``), steps per second against pyspiel's ``liars_dice``
+     through the same loop: R1 the PettingZoo ``raw_env`` (pyspiel's game through Shimmy),
+     R2 the OpenSpiel adapter in OpenSpiel's ``rl_environment``.
+
+The figures are those of the build that is imported: the pure-Python package, or the
+compiled one (``make compiled``; ``benchmarks/compiled.py`` runs both and prints them side
+by side, as ``make bench`` does). The first line of the table says which.
 """
 
 from __future__ import annotations
@@ -41,16 +48,20 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "benchmarks") not in sys.path:
+    sys.path.insert(0, str(ROOT / "benchmarks"))  # rl.py (also under PYTHONSAFEPATH)
 if str(ROOT) not in sys.path and importlib.util.find_spec("perudo_rules") is None:
     sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
-import perudo_rules.kernel  # noqa: E402
+import rl  # noqa: E402  # benchmarks/rl.py, beside this file
+
 from perudo_rules import load_variant  # noqa: E402
 from perudo_rules.actions import Bid, Dudo  # noqa: E402
 from perudo_rules.commands.table import format_table  # noqa: E402
 from perudo_rules.game import Game  # noqa: E402
 from perudo_rules.ranks import BidSpace  # noqa: E402
 from perudo_rules.variant import Variant, VariantError  # noqa: E402
+from perudo_rules.version import build  # noqa: E402
 
 try:
     from perudo_rules import fastplay
@@ -78,12 +89,22 @@ _LIARS_DICE_OVERRIDES = {
     "setup.first_player": "seat_zero",
 }
 
-# Whether the rules kernel runs as Python or compiled (benchmarks/compiled.py builds it with mypyc)
-KERNEL = (
-    "compiled (mypyc)"
-    if not str(perudo_rules.kernel.__file__).endswith(".py")
-    else "Python (not compiled)"
-)
+# Which build runs: pure Python, or compiled by mypyc (make compiled; benchmarks/compiled.py)
+KERNEL = build
+
+COMPILED = KERNEL == "compiled (mypyc)"
+#: The targets of issue 24, by benchmark, for the pure (False) and the compiled (True) build.
+TARGETS: dict[str, dict[bool, str]] = {
+    "A": {False: ">= 0.6x", True: ">= 1.0x"},
+    "B": {False: ">= 1.8x", True: ">= 3.0x"},
+    "R1": {False: "measured", True: "measured"},
+    "R2": {False: "measured", True: "measured"},
+}
+#: The RL paths: what runs on our side, and on pyspiel's (benchmarks/rl.py).
+RL_PATHS = {
+    "R1": ("openspiel-liars-dice 2x5, PettingZoo raw_env, AEC loop", "Shimmy AEC env, AEC loop"),
+    "R2": ("openspiel-liars-dice 2x5, OpenSpiel adapter, rl_environment", "rl_environment"),
+}
 
 # CPU time of this process by default: time the machine spends on other processes does not
 # count (a shared 2-core machine runs several jobs at once); --wall uses perf_counter.
@@ -200,13 +221,15 @@ def compare(peers: dict[str, Runner], repeats: int, target: float) -> dict[str, 
             "games_per_s": statistics.median(r[0] for r in rs),
             "decisions_per_s": statistics.median(r[1] for r in rs),
             "runs_games_per_s": [r[0] for r in rs],
+            "runs_decisions_per_s": [r[1] for r in rs],
         }
     return out
 
 
-def paired_ratio(res: dict[str, Any], a: str, b: str) -> float:
-    xs = res[a]["runs_games_per_s"]
-    ys = res[b]["runs_games_per_s"]
+def paired_ratio(res: dict[str, Any], a: str, b: str, per: str = "games") -> float:
+    """Median over the repeats of ``a``'s rate over ``b``'s (games, or decisions: steps)."""
+    xs = res[a][f"runs_{per}_per_s"]
+    ys = res[b][f"runs_{per}_per_s"]
     return statistics.median(x / y for x, y in zip(xs, ys, strict=True))
 
 
@@ -371,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="repeats per figure (median)")
     parser.add_argument("--seconds", type=float, default=0.3, help="target seconds per run")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter runs")
-    parser.add_argument("--only", default="ABCD", help="which benchmarks, e.g. AB")
+    parser.add_argument("--only", default="ABCDR", help="which benchmarks, e.g. AB")
     parser.add_argument("--out", type=Path, help="JSON output path")
     parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU time")
     args = parser.parse_args(argv)
@@ -399,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
     def rate(r: dict[str, Any]) -> str:
         return f"{r['games_per_s']:,.0f} games/s, {r['decisions_per_s']:,.0f} decisions/s"
 
+    def steps(r: dict[str, Any]) -> str:
+        return f"{r['decisions_per_s']:,.0f} steps/s"
+
     only = args.only.upper()
     if ("A" in only or "B" in only) and pyspiel is not None:
         peers: dict[str, Runner] = {"pyspiel": pyspiel_games(5)}
@@ -410,8 +436,8 @@ def main(argv: list[str] | None = None) -> int:
         report["A_B"] = res
         rows.append(["A/B", "pyspiel liars_dice numdice=5", rate(res["pyspiel"]), "1.00x", ""])
         for key, label, bench, goal in (
-            ("step", f"{ld_source} 2x5, step API", "A", ">= 0.5x"),
-            ("fast", f"{ld_source} 2x5, fastplay", "B", ">= 1.8x"),
+            ("step", f"{ld_source} 2x5, step API", "A", TARGETS["A"][COMPILED]),
+            ("fast", f"{ld_source} 2x5, fastplay", "B", TARGETS["B"][COMPILED]),
         ):
             if key in res:
                 ratio = paired_ratio(res, key, "pyspiel")
@@ -419,6 +445,22 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append([bench, label, rate(res[key]), f"{ratio:.2f}x pyspiel", goal])
     elif "A" in only or "B" in only:
         rows.append(["A/B", "pyspiel not installed: skipped", "", "", ""])
+
+    if "R" in only:
+        found, notes = rl.runners()
+        report["R"] = {}
+        for bench, pair in found.items():
+            res = compare(pair, repeats, target)
+            ratio = paired_ratio(res, "ours", "pyspiel", per="decisions")
+            res["ours"]["ratio_to_pyspiel"] = ratio
+            report["R"][bench] = res
+            ours, theirs = RL_PATHS[bench]
+            goal = TARGETS[bench][COMPILED]
+            rows.append([bench, f"pyspiel, {theirs}", steps(res["pyspiel"]), "1.00x", ""])
+            rows.append([bench, ours, steps(res["ours"]), f"{ratio:.2f}x pyspiel", goal])
+        for note in notes:
+            bench, _, why = note.partition(": ")
+            rows.append([bench, why, "", "", ""])
 
     if "C" in only:
         peers = {"step": step_games(italian, 6)}
@@ -460,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(["D", f"bid table build (once), ms at {dice_txt} dice", builds, "", ""])
         report["D_spread"] = flat
 
-    print(f"kernel: {KERNEL}")
+    print(f"build: {KERNEL}")
     print(format_table(["bench", "what", "median of repeats", "ratio", "target"], rows))
     print(
         "ratios are medians of per-repeat ratios (peers alternate within a repeat); "

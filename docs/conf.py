@@ -37,7 +37,21 @@ autodoc_default_options = {"members": True}
 html_theme = "furo"
 html_static_path = ["_static"]
 html_css_files = ["perudo.css"]
+# the comparison matrix's controls (progressive enhancement: the page reads without it)
+html_js_files = [("perudo.js", {"defer": "defer"})]
 html_title = "perudo-rules spec"
 html_theme_options = {
     "navigation_with_keys": True,
 }
+
+# Sphinx's own i18n: the spec in English (the source), Italian and Spanish. `make spec`
+# builds docs/_build/html (English) and docs/_build/html/it, .../es with -D language=it|es.
+# The prose of the pages is translated by the catalogue docs/locale/<lang>/LC_MESSAGES/
+# docs.po (one catalogue for every page: gettext_compact); the text the perudo-* directives
+# generate (rule statements, interpretations, scenarios, labels) comes out already
+# translated from the package's own catalogues (perudo_rules.i18n), by `language`.
+language = "en"
+locale_dirs = ["locale/"]
+gettext_compact = "docs"
+gettext_uuid = False
+gettext_location = False

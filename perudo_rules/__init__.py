@@ -10,27 +10,25 @@ from perudo_rules.actions import (
     Bid,
     Calza,
     Dudo,
+    Leave,
     Reroll,
     format_action,
     parse_action,
     parse_bid,
 )
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
-from perudo_rules.game import (
-    Game,
-    Observation,
-    PastRound,
-    RoundRecord,
-    RoundResult,
-)
+from perudo_rules.game import Game
 from perudo_rules.legal import LegalActions
+from perudo_rules.messages import Refusal, format_message
 from perudo_rules.position import Position
 from perudo_rules.record import replay, to_record
 from perudo_rules.recordformat import RecordError, load_record
 from perudo_rules.referee import Verdict, referee
+from perudo_rules.rounds import RoundRecord, RoundResult
 from perudo_rules.rules import core_rules, rule_text
 from perudo_rules.variant import Knob, Variant, available_variants, load_variant
 from perudo_rules.version import __version__ as __version__
+from perudo_rules.views import Observation, PastRound
 
 __all__ = [
     "Action",
@@ -40,12 +38,14 @@ __all__ = [
     "Game",
     "IllegalAction",
     "Knob",
+    "Leave",
     "LegalActions",
     "Observation",
     "PastRound",
     "PerudoError",
     "Position",
     "RecordError",
+    "Refusal",
     "Reroll",
     "RoundRecord",
     "RoundResult",
@@ -55,6 +55,7 @@ __all__ = [
     "available_variants",
     "core_rules",
     "format_action",
+    "format_message",
     "load_record",
     "load_variant",
     "parse_action",

@@ -225,5 +225,4 @@ def check_players(v: Variant, players: object) -> None:
     :func:`~perudo_rules.start.seats_verdict` (``players.min``, ``players.max``)."""
     verdict = seats_verdict(v.rules, players, v.id)
     if verdict is not None:
-        rule, reason = verdict
-        raise ValueError(f"{reason} [{rule}]")
+        raise ValueError(str(verdict))

@@ -1,12 +1,13 @@
 """Actions and their notation: value objects whose ``repr`` pastes back as code.
 
 The notation lives here, in one place. A bid is written ``QxF`` (``str(bid)``,
-:meth:`Bid.parse`); a call is ``dudo`` or ``calza``; a re-roll (``reroll.enabled``) is
-``reroll`` and the faces it sets aside, ascending: ``reroll 5,5``. With its seat in front,
-as game records and scenarios write it, an action is ``"0:3x4"``, ``"1:dudo"``,
-``"2:calza"``, ``"2:reroll 5,5"`` (:func:`format_action`, :func:`parse_action`). Every
-parser raises :class:`~perudo_rules.errors.ActionSyntaxError` on a malformed text. The
-chance step that rolls the re-rolled dice is written as every roll is, ``roll [[...], ...]``
+:meth:`Bid.parse`); a call is ``dudo`` or ``calza``; a seat leaving the game is ``leave``;
+a re-roll (``reroll.enabled``) is ``reroll`` and the faces it sets aside, ascending:
+``reroll 5,5``. With its seat in front, as game records and scenarios write it, an action
+is ``"0:3x4"``, ``"1:dudo"``, ``"2:calza"``, ``"2:leave"``, ``"2:reroll 5,5"``
+(:func:`format_action`, :func:`parse_action`). Every parser raises
+:class:`~perudo_rules.errors.ActionSyntaxError` on a malformed text. The chance step that
+rolls the re-rolled dice is written as every roll is, ``roll [[...], ...]``
 (:class:`perudo_rules.position.Roll`).
 """
 
@@ -16,16 +17,19 @@ import re
 from dataclasses import dataclass
 
 from perudo_rules.errors import ActionSyntaxError
+from perudo_rules.frozen import pickle_by_fields
 from perudo_rules.limits import MAX_BID_QUANTITY, MAX_FACES
 
 __all__ = [
     "ACTION_PATTERN",
     "BID_PATTERN",
+    "REDACTED_ROLL_PATTERN",
     "ROLL_PATTERN",
     "Action",
     "Bid",
     "Calza",
     "Dudo",
+    "Leave",
     "Reroll",
     "bid_unchecked",
     "format_action",
@@ -44,7 +48,7 @@ _F = len(str(MAX_FACES))
 _BID_BODY = rf"([1-9][0-9]{{0,{_Q - 1}}})x([1-9][0-9]{{0,{_F - 1}}})"
 _FACE = rf"[1-9][0-9]{{0,{_F - 1}}}"
 ACTION_PATTERN = (
-    rf"^(0|[1-9][0-9]{{0,5}}):(?:{_BID_BODY}|(dudo|calza)|reroll {_FACE}(?:,{_FACE})*)$"
+    rf"^(0|[1-9][0-9]{{0,5}}):(?:{_BID_BODY}|(dudo|calza|leave)|reroll {_FACE}(?:,{_FACE})*)$"
 )
 #: A bid in its canonical form (``"3x4"``), as files write it: the bid part of
 #: :data:`ACTION_PATTERN`, bounded the same way.
@@ -53,11 +57,15 @@ _CUP = rf"\[(?:{_FACE}(?:, {_FACE})*)?\]"
 #: A roll (the chance step) as files write it: ``roll`` and one list of faces per seat,
 #: ``"roll [[2, 5], [], [1]]"`` (:class:`perudo_rules.position.Roll`).
 ROLL_PATTERN = rf"^roll \[(?:{_CUP}(?:, {_CUP})*)?\]$"
+_HIDDEN_CUP = rf"\[(?:(?:{_FACE}|null)(?:, (?:{_FACE}|null))*)?\]"
+#: A roll as a redacted game record writes it (``to_record(game, viewer=seat)``): ``null``
+#: for each die the viewer never saw, ``"roll [[], [null, null], []]"``.
+REDACTED_ROLL_PATTERN = rf"^roll \[(?:{_HIDDEN_CUP}(?:, {_HIDDEN_CUP})*)?\]$"
 
 _BID = re.compile(rf"\s*([0-9]{{1,{_Q}}})\s*(?:[x*]|\s)\s*([0-9]{{1,9}})\s*", re.IGNORECASE)
 _ACTION = re.compile(
     rf"\s*([0-9]{{1,6}})\s*:\s*(?:(?:bid\s+)?([0-9]{{1,{_Q}}})\s*x\s*([0-9]{{1,9}})"
-    r"|(dudo|calza))\s*",
+    r"|(dudo|calza|leave))\s*",
     re.IGNORECASE,
 )
 _REROLL = re.compile(
@@ -94,9 +102,9 @@ class Bid:
         return cls(player, int(m[1]), int(m[2]))
 
 
-_set_bid_player = Bid.__dict__["player"].__set__
-_set_bid_quantity = Bid.__dict__["quantity"].__set__
-_set_bid_face = Bid.__dict__["face"].__set__
+_set_bid_player = vars(Bid)["player"].__set__
+_set_bid_quantity = vars(Bid)["quantity"].__set__
+_set_bid_face = vars(Bid)["face"].__set__
 
 
 def bid_unchecked(player: int, quantity: int, face: int) -> Bid:
@@ -130,6 +138,19 @@ class Calza:
 
 
 @dataclass(frozen=True, slots=True)
+class Leave:
+    """``player`` leaves the game (a forfeit, a disconnect, a timeout): its dice leave with
+    it. Not a move of play: any seat with dice may leave while a round is in play, in turn
+    or not, and ``Game.legal_actions`` never lists it (the core rule ``play.leave``; what
+    becomes of the round is the knob ``leave.round``)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return "leave"
+
+
+@dataclass(frozen=True, slots=True)
 class Reroll:
     """``player`` sets the dice ``set_aside`` (their faces, from its concealed dice) aside
     face up and re-rolls the rest of its concealed dice (``reroll.enabled``). The re-rolled
@@ -154,7 +175,9 @@ class Reroll:
         return f"reroll {shown}" if shown else "reroll"
 
 
-Action = Bid | Dudo | Calza | Reroll
+Action = Bid | Dudo | Calza | Leave | Reroll
+for _cls in (Bid, Dudo, Calza, Leave, Reroll):
+    pickle_by_fields(_cls)
 
 
 def _shown(text: object) -> str:
@@ -175,14 +198,14 @@ def format_action(action: Action) -> str:
 
     >>> format_action(Bid(2, 5, 4)), format_action(Dudo(1)), format_action(Calza(0))
     ('2:5x4', '1:dudo', '0:calza')
-    >>> format_action(Reroll(2, (5, 1)))
-    '2:reroll 1,5'
+    >>> format_action(Leave(2)), format_action(Reroll(2, (5, 1)))
+    ('2:leave', '2:reroll 1,5')
     """
     return f"{action.player}:{action}"
 
 
 def parse_action(text: str, player: int | None = None) -> Action:
-    """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``,
+    """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``, ``"2:leave"``,
     ``"2:reroll 5,5"``.
 
     With ``player``, a text without a seat (``"5x4"``, ``"dudo"``) is that seat's, and
@@ -203,8 +226,8 @@ def parse_action(text: str, player: int | None = None) -> Action:
         r = _REROLL.fullmatch(full) if isinstance(full, str) else None
         if r is None:
             raise ActionSyntaxError(
-                f"not an action: {_shown(text)} (write seat:QxF, seat:dudo, seat:calza or "
-                "seat:reroll F,F, e.g. 0:5x4)"
+                f"not an action: {_shown(text)} (write seat:QxF, seat:dudo, seat:calza, "
+                "seat:leave or seat:reroll F,F, e.g. 0:5x4)"
             )
         seat = int(r[1])
         if player is not None and seat != player:
@@ -218,4 +241,6 @@ def parse_action(text: str, player: int | None = None) -> Action:
         return Dudo(seat)
     if call == "calza":
         return Calza(seat)
+    if call == "leave":
+        return Leave(seat)
     return Bid(seat, int(m[2]), int(m[3]))

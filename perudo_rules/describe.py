@@ -10,22 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from perudo_rules.actions import Bid, Reroll
-from perudo_rules.game import RoundResult
+from perudo_rules.actions import Bid, Leave, Reroll
+from perudo_rules.i18n import tr
 from perudo_rules.position import Step
+from perudo_rules.rounds import RoundResult
 
 __all__ = ["describe_result", "describe_step", "describe_steps", "seat_name"]
 
 
 def seat_name(seat: int) -> str:
-    """``"seat 2"``."""
-    return f"seat {seat}"
+    """``"seat 2"`` (in the language of the context, :mod:`perudo_rules.i18n`)."""
+    return tr("seat {n}", n=seat)
 
 
 def _seats(seats: Sequence[int], name: Callable[[int], str]) -> str:
     if name is seat_name:
-        label = "seats " if len(seats) > 1 else "seat "
-        return label + ", ".join(map(str, seats))
+        listed = ", ".join(map(str, seats))
+        return tr("seats {list}", list=listed) if len(seats) > 1 else tr("seat {n}", n=listed)
     return ", ".join(name(s) for s in seats)
 
 
@@ -35,28 +36,57 @@ def describe_step(
     name: Callable[[int], str] = seat_name,
     rerolled: bool = False,
 ) -> str:
-    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"seat 2 sets 5 5 aside and re-rolls
-    the rest"``, ``"the next round is rolled (...)"`` (with ``rerolled``, a roll inside a
-    round: ``"the re-rolled dice come up (...)"``).
+    """``"seat 0 bids 3x4"``, ``"seat 1 calls dudo"``, ``"seat 2 leaves the game"``,
+    ``"seat 2 sets 5 5 aside and re-rolls the rest"``, ``"the next round is rolled (...)"``
+    (with ``rerolled``, a roll inside a round: ``"the re-rolled dice come up (...)"``).
 
-    With ``gerund``: ``"seat 0 bidding 3x4"``, ``"seat 1 calling dudo"``.
+    With ``gerund``: ``"seat 0 bidding 3x4"``, ``"seat 1 calling dudo"``. In the language of
+    the context (:func:`perudo_rules.i18n.use_language`).
 
     >>> describe_step(Bid(0, 3, 4)), describe_step(Bid(0, 3, 4), gerund=True)
     ('seat 0 bids 3x4', 'seat 0 bidding 3x4')
+    >>> describe_step(Leave(2)), describe_step(Leave(2), gerund=True)
+    ('seat 2 leaves the game', 'seat 2 leaving the game')
     """
     if isinstance(step, Bid):
-        return f"{name(step.player)} {'bidding' if gerund else 'bids'} {step}"
+        who = name(step.player)
+        if gerund:
+            return tr("{who} bidding {bid}", who=who, bid=step)
+        return tr("{who} bids {bid}", who=who, bid=step)
+    if isinstance(step, Leave):
+        who = name(step.player)
+        if gerund:
+            return tr("{who} leaving the game", who=who)
+        return tr("{who} leaves the game", who=who)
     if isinstance(step, Reroll):
+        who = name(step.player)
         faces = " ".join(map(str, step.set_aside))
         if gerund:
-            return f"{name(step.player)} setting {faces} aside and re-rolling the rest"
-        return f"{name(step.player)} sets {faces} aside and re-rolls the rest"
+            return tr("{who} setting {faces} aside and re-rolling the rest", who=who, faces=faces)
+        return tr("{who} sets {faces} aside and re-rolls the rest", who=who, faces=faces)
     if hasattr(step, "player"):
-        return f"{name(step.player)} {'calling' if gerund else 'calls'} {step}"
+        who = name(step.player)
+        if gerund:
+            return tr("{who} calling {call}", who=who, call=step)
+        return tr("{who} calls {call}", who=who, call=step)
     cups = ", ".join(f"{name(s)}: {list(c)}" for s, c in enumerate(step.dice) if c)
     if rerolled:
-        return f"the re-rolled dice come up ({cups})"
-    return f"the next round is rolled ({cups})"
+        return tr("the re-rolled dice come up ({cups})", cups=cups)
+    return tr("the next round is rolled ({cups})", cups=cups)
+
+
+def _loses(who: str, n: int, left: int | None) -> str:
+    if n == 1:
+        if left is None:
+            return tr("{who} loses a die", who=who)
+        if left == 0:
+            return tr("{who} loses a die and is out", who=who)
+        return tr("{who} loses a die ({left} left)", who=who, left=left)
+    if left is None:
+        return tr("{who} loses {n} dice", who=who, n=n)
+    if left == 0:
+        return tr("{who} loses {n} dice and is out", who=who, n=n)
+    return tr("{who} loses {n} dice ({left} left)", who=who, n=n, left=left)
 
 
 def describe_steps(steps: Sequence[Step], name: Callable[[int], str] = seat_name) -> list[str]:
@@ -74,7 +104,7 @@ def describe_result(
     name: Callable[[int], str] = seat_name,
     winner: int | None = None,
 ) -> str:
-    """How a round ended, in one sentence.
+    """How a round ended, in one sentence (in the language of the context).
 
     ``dice_counts`` are the dice every seat holds after the round (``game.dice_counts``
     after the call); with them the sentence says how many dice the loser has left,
@@ -88,40 +118,69 @@ def describe_result(
     seat 1 calls dudo on 2x3 by seat 0: 2 dice count in the lifted cups (seats 0, 1); seat 1 \
 loses a die and is out; seat 0 wins the game
     """
-    caller = "someone" if result.caller is None else name(result.caller)
+    caller = tr("someone") if result.caller is None else name(result.caller)
     # only what the table sees: the dice among the lifted cups (a reveal that stops early
     # leaves closed cups secret; result.count, the true count, is the referee's)
     n = result.shown_count
-    counted = f"{n} die counts" if n == 1 else f"{n} dice count"
-    parts = [
-        f"{caller} calls {result.kind} on {result.bid} by {name(result.bid.player)}: {counted} "
-        f"in the lifted cups ({_seats(result.revealed, name)})"
-    ]
-    if result.loser is not None:
+    counted = tr("{n} die counts", n=n) if n == 1 else tr("{n} dice count", n=n)
+    bid = result.bid
+    gone = result.kind == "leave" or bid is None
+    if gone or bid is None:  # play.leave: no call, no cup lifted; its dice leave with the seat
+        seat = result.caller
+        took = result.lost[seat] if seat is not None and seat < len(result.lost) else 0
+        if took == 1:
+            text = tr("{who} leaves the game with its die", who=caller)
+        else:
+            text = tr("{who} leaves the game with its {n} dice", who=caller, n=took)
+        if bid is not None:
+            text += tr(", {bid} by {bidder} standing", bid=bid, bidder=name(bid.player))
+        parts = [text]
+        if result.next_player is not None:
+            parts.append(tr("the round is called off"))
+    else:
+        parts = [
+            tr(
+                "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups "
+                "({seats})",
+                caller=caller,
+                kind=result.kind,
+                bid=bid,
+                bidder=name(bid.player),
+                counted=counted,
+                seats=_seats(result.revealed, name),
+            )
+        ]
+    if gone:
+        pass  # the seat's loss is said above
+    elif result.loser is not None:
         lost = result.lost or ()
         # the loser first, then any seat that lost with it (challenge.exact: others_lose)
         for seat in [result.loser, *(s for s, n in enumerate(lost) if n and s != result.loser)]:
             n = lost[seat] if seat < len(lost) else 1
-            text = f"{name(seat)} loses {'a die' if n == 1 else f'{n} dice'}"
-            if dice_counts is not None:
-                left = dice_counts[seat]
-                text += " and is out" if left == 0 else f" ({left} left)"
-            parts.append(text)
+            if n == 0:  # a bidder that left the round (leave.round: continues)
+                parts.append(tr("{who} has left the game: no die to lose", who=name(seat)))
+                continue
+            left = None if dice_counts is None else dice_counts[seat]
+            parts.append(_loses(name(seat), n, left))
     elif result.gainer is not None:
-        text = f"{name(result.gainer)} gains a die"
+        who = name(result.gainer)
         if dice_counts is not None:
-            text += f" ({dice_counts[result.gainer]} now)"
-        parts.append(text)
+            parts.append(tr("{who} gains a die ({n} now)", who=who, n=dice_counts[result.gainer]))
+        else:
+            parts.append(tr("{who} gains a die", who=who))
     else:
-        parts.append("the call is exact, but there is no die to gain")
+        parts.append(tr("the call is exact, but there is no die to gain"))
     if result.next_player is not None:
-        kind = "a palifico round" if result.next_palifico else "an ordinary round"
-        parts.append(f"{name(result.next_player)} opens {kind}")
+        who = name(result.next_player)
+        if result.next_palifico:
+            parts.append(tr("{who} opens a palifico round", who=who))
+        else:
+            parts.append(tr("{who} opens an ordinary round", who=who))
     elif winner is not None:
-        parts.append(f"{name(winner)} wins the game")
+        parts.append(tr("{who} wins the game", who=name(winner)))
     elif dice_counts is not None and sum(1 for c in dice_counts if c) == 1:
         last = next(s for s, c in enumerate(dice_counts) if c)
-        parts.append(f"{name(last)} wins the game")
+        parts.append(tr("{who} wins the game", who=name(last)))
     else:
-        parts.append("the game is over")
+        parts.append(tr("the game is over"))
     return "; ".join(parts)

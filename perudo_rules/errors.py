@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from perudo_rules.messages import Refusal
 from perudo_rules.safetext import printable
 
 __all__ = [
@@ -19,7 +20,7 @@ class PerudoError(ValueError):
     """Base class of every error this package raises on bad input.
 
     Every error survives :mod:`pickle` with its attributes (``rule``, ``file``,
-    ``key_path``, ``line``, ``violation``...), so a worker process may raise one to its
+    ``key_path``, ``line``, ``violation``, ``refusal``...), so a worker process may raise one to its
     pool: the copy is rebuilt from its arguments and attributes, not by calling
     ``__init__`` again (whose parameters differ from the message it passes on).
     """
@@ -93,14 +94,23 @@ class VariantError(LocatedError):
 class IllegalAction(PerudoError):
     """An action that the rules do not allow in this position.
 
-    ``rule`` is the id of the rule it breaks: a knob path such as
-    ``bidding.wild_opening`` or a fixed rule id such as ``play.turn``.
+    ``refusal`` is the structured :class:`~perudo_rules.messages.Refusal`: the rule
+    broken, a message id and the values its sentence is made of, for an app that writes
+    its own message. ``rule`` is the id of the rule it breaks (a knob path such as
+    ``bidding.wild_opening`` or a fixed rule id such as ``play.turn``), ``message`` the
+    English sentence made from the refusal; ``str(error)`` is ``"message [rule]"``.
     """
 
-    def __init__(self, rule: str, message: str) -> None:
-        self.rule = rule
-        self.message = message
-        super().__init__(f"{message} [{rule}]")
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        self.rule = refusal.rule
+        self.message = refusal.message
+        super().__init__(f"{self.message} [{self.rule}]")
+
+    def message_in(self, lang: str | None = None) -> str:
+        """``str(error)`` in ``lang`` (default: the language of the context,
+        :func:`perudo_rules.i18n.use_language`): the refusal's sentence and the rule id."""
+        return f"{self.refusal.text(lang)} [{self.rule}]"
 
 
 class OutputError(PerudoError):

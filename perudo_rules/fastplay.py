@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
-from perudo_rules.game import Game, RoundRecord, round_outcome
+from perudo_rules.game import Game
 from perudo_rules.kernel import RoundRules, round_rules
 from perudo_rules.reroll import (
     RerollState,
@@ -45,7 +45,8 @@ from perudo_rules.reroll import (
     round_steps,
     set_aside_dice,
 )
-from perudo_rules.start import opening, roll_cups, seats_verdict
+from perudo_rules.rounds import RoundRecord, round_outcome
+from perudo_rules.start import Seed, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play", "turn_actions"]
@@ -95,17 +96,21 @@ def step_play(variant: Variant, players: int, rng: random.Random) -> Game:
     return game
 
 
-def play(variant: Variant, players: int, rng: random.Random, record: bool = False) -> RandomGame:
+def play(
+    variant: Variant, players: object, rng: random.Random, record: bool = False
+) -> RandomGame:
     """One random game, the same as :func:`step_play` with the same ``rng`` state, fast.
 
     ``record=True`` also returns every round (as the step API's ``RoundRecord``). Every
     rule comes from the kernel's :class:`~perudo_rules.kernel.RoundRules` of each round;
-    this loop only draws among the ranks and calls it opens.
+    this loop only draws among the ranks and calls it opens. ``players`` is an ``int`` the
+    edition allows, else ``ValueError`` (:func:`~perudo_rules.start.seats_verdict`).
     """
     rules = variant.rules
     bad = seats_verdict(rules, players, variant.id)
     if bad is not None:
-        raise ValueError(bad[1])
+        raise ValueError(bad.message)
+    assert isinstance(players, int)  # seats_verdict refuses anything but an int
     rand = rng.random
     faces = rules.dice_faces
     if rules.reroll_enabled:
@@ -159,7 +164,7 @@ def play(variant: Variant, players: int, rng: random.Random, record: bool = Fals
                 cur = ranks[i]
             bidder = to_move
         action = rr.calls(to_move, bidder)[i - nb]
-        # --- resolution (as Game._resolve) ------------------------------------------------
+        # --- resolution (as Game.apply) --------------------------------------------------
         cur_q, cur_f = table[cur]
         bid = Bid(bidder, cur_q, cur_f)
         assert type(action) is Dudo or type(action) is Calza  # rr.calls lists calls only
@@ -282,7 +287,7 @@ def _play_with_rerolls(
 
 
 def random_games(
-    variant: Variant, players: int, games: int, seed: int | None = None
+    variant: Variant, players: int, games: int, seed: Seed = None
 ) -> RandomGames:
     """Play ``games`` random games from one ``random.Random(seed)`` stream and total them."""
     if games < 0:

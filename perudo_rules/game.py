@@ -16,14 +16,16 @@ every action. Every refusal names its rule id: a knob path, or a fixed rule of
 
 from __future__ import annotations
 
+import _random
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, cast
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules import leaving
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave, Reroll
 from perudo_rules.errors import IllegalAction
-from perudo_rules.fastbuild import keyword_builder
+from perudo_rules.frozen import install_builder, pickle_by_fields
 from perudo_rules.kernel import (
     RoundRules,
     Settlement,
@@ -33,233 +35,33 @@ from perudo_rules.kernel import (
     round_rules,
 )
 from perudo_rules.legal import LegalActions
+from perudo_rules.messages import Refusal
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.reroll import (
     RerollState,
     rerolled_dice,
     rolling,
-    rolls_by_seat,
     round_steps,
     set_aside_dice,
     verdict_with_rerolls,
 )
+from perudo_rules.rounds import RoundRecord, RoundResult, round_outcome
 from perudo_rules.ruleset import Ruleset
-from perudo_rules.start import checked_cups, opening, roll_cups, seats_verdict, whole_number
+from perudo_rules.start import Seed, given_cups, given_start, opening, roll_cups, seats_verdict
 from perudo_rules.variant import Variant
+from perudo_rules.views import Observation, PastRound, json_codec
 
-__all__ = [
-    "Game",
-    "Observation",
-    "PastRound",
-    "RoundRecord",
-    "RoundResult",
-    "roll_die",
-    "round_outcome",
-]
-
-
-
-def roll_die(rng: random.Random, faces: int) -> int:
-    """One die roll from ``rng`` (as :func:`perudo_rules.start.roll_cups` rolls each die)."""
-    return roll_cups(faces, (1,), rng)[0][0]
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    """How a round ended.
-
-    ``kind`` is ``"dudo"`` or ``"calza"``; ``count`` the true number of dice
-    matching ``bid`` (the referee's view: it counts closed cups too); ``revealed`` the
-    seats whose cups were lifted, in order, ``shown`` their dice and ``shown_count`` the
-    dice among them that match ``bid`` (all that the players learn of the count:
-    :meth:`RoundRules.shown_count <perudo_rules.kernel.RoundRules.shown_count>`);
-    ``loser``/``gainer`` the
-    seat that lost/gained a die or ``None``; ``next_player`` who opens the next
-    round (``None`` when the game is over); ``caller`` who called;
-    ``next_palifico`` whether the next round is a palifico round; ``lost`` the dice each
-    seat lost, by seat (the loser's one die, or more under ``challenge.loss`` and
-    ``challenge.exact``).
-    """
-
-    kind: str
-    bid: Bid
-    count: int
-    loser: int | None
-    gainer: int | None
-    revealed: tuple[int, ...]
-    shown: tuple[tuple[int, ...], ...]
-    next_player: int | None
-    caller: int | None = None
-    next_palifico: bool = False
-    lost: tuple[int, ...] = ()
-    shown_count: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class RoundRecord:
-    """A finished round: its dice, opener, kind, actions in order and result.
-
-    ``palifico_used`` is the seats that had had their palifico round when it began (its
-    own palifico player included): a game record states the first round's as its set-up.
-    ``dice`` are the dice as the round began; ``rerolls`` the dice each
-    :class:`~perudo_rules.actions.Reroll` among ``actions`` rolled, in order.
-    """
-
-    round: int
-    first_player: int
-    palifico: bool
-    dice: tuple[tuple[int, ...], ...]
-    actions: tuple[Action, ...]
-    result: RoundResult
-    palifico_used: frozenset[int] = frozenset()
-    rerolls: tuple[tuple[int, ...], ...] = ()
-    _views: tuple[PastRound, ...] | None = field(
-        default=None, init=False, compare=False, repr=False
-    )
-    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
-
-    def __hash__(self) -> int:
-        # by value, computed once: records are shared by every later position and used
-        # as cache keys (e.g. the OpenSpiel adapter's text of past rounds)
-        h = self._hash
-        if h is None:
-            h = hash((self.round, self.first_player, self.palifico, self.dice, self.actions))
-            object.__setattr__(self, "_hash", h)
-        return h
-
-    def seen_by(self, player: int) -> PastRound:
-        """What seat ``player`` saw of this round (the views of all seats are built once,
-        on first use, and kept with the record: history is shared by all later states)."""
-        views = self._views
-        if views is None:
-            res = self.result
-            own_rolls = rolls_by_seat(self.actions, self.rerolls, len(self.dice))
-            views = tuple(
-                [
-                    PastRound(
-                        round=self.round,
-                        first_player=self.first_player,
-                        palifico=self.palifico,
-                        actions=self.actions,
-                        bid=res.bid,
-                        kind=res.kind,
-                        caller=res.caller,
-                        loser=res.loser,
-                        gainer=res.gainer,
-                        revealed=res.revealed,
-                        shown=res.shown,
-                        shown_count=res.shown_count,
-                        next_player=res.next_player,
-                        own_dice=own,
-                        own_rerolls=mine,
-                    )
-                    for own, mine in zip(self.dice, own_rolls, strict=True)
-                ]
-            )
-            object.__setattr__(self, "_views", views)
-        return views[player]
-
-
-@dataclass(frozen=True, slots=True)
-class PastRound:
-    """What one seat saw of a finished round: public actions, the called ``bid``, the
-    lifted cups (``revealed``, ``shown``) and the dice among them matching the bid
-    (``shown_count``), its own dice as the round began and the dice it rolled in its own
-    re-rolls (``own_rerolls``); never a closed cup nor the true count."""
-
-    round: int
-    first_player: int
-    palifico: bool
-    actions: tuple[Action, ...]
-    bid: Bid
-    kind: str
-    caller: int | None
-    loser: int | None
-    gainer: int | None
-    revealed: tuple[int, ...]
-    shown: tuple[tuple[int, ...], ...]
-    shown_count: int
-    next_player: int | None
-    own_dice: tuple[int, ...]
-    own_rerolls: tuple[tuple[int, ...], ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What seat ``player`` may see: its own dice and everything public, nothing else;
-    ``legal_actions`` is its own :meth:`Game.legal_actions` (lazy; not compared);
-    ``set_aside`` every seat's dice set aside face up, ``round_actions`` this round's
-    public actions (re-rolls among the bids)."""
-
-    player: int
-    dice: tuple[int, ...]
-    dice_counts: tuple[int, ...]
-    round: int
-    to_move: int | None
-    palifico: bool
-    palifico_player: int | None
-    bids: tuple[Bid, ...]
-    past_rounds: tuple[PastRound, ...]
-    winner: int | None
-    awaiting_roll: bool = False
-    palifico_used: frozenset[int] = frozenset()
-    first_round: bool = False
-    set_aside: tuple[tuple[int, ...], ...] = ()
-    round_actions: tuple[Action, ...] = ()
-    legal_actions: Sequence[Action] = field(default=(), compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        """This view as JSON (:func:`perudo_rules.gamejson.observation_to_json`)."""
-        return _JSON_CODECS["observation_to_json"](self)  # type: ignore[no-any-return]
-
-
-# The JSON forms live in perudo_rules.gamejson, a layer above (they need the record's
-# variant encoding and replay); it installs them here when the package is imported.
-_JSON_CODECS: dict[str, Callable[..., Any]] = {}
-
-
-def install_json_codecs(**codecs: Callable[..., Any]) -> None:
-    """Install the JSON forms of games and observations (:mod:`perudo_rules.gamejson`)."""
-    _JSON_CODECS.update(codecs)
+__all__ = ["Game"]
 
 
 _EMPTY: tuple[int, ...] = ()
 
 
-def round_outcome(
-    rr: RoundRules,
-    dice: Sequence[tuple[int, ...]],
-    bid: Bid,
-    call: Dudo | Calza,
-    to_move: int,
-) -> tuple[RoundResult, Settlement]:
-    """How a round of rules ``rr`` ends when ``call`` answers the standing ``bid`` with
-    ``to_move`` to move: the :class:`RoundResult` (the true count, the lifted cups, what
-    they show) and the kernel's :class:`~perudo_rules.kernel.Settlement` (the new dice
-    counts, winner, palifico seats). The step API and the fast path both ask this."""
-    caller = call.player
-    dudo = type(call) is Dudo
-    count = rr.count(dice, bid.face)
-    order = rr.reveal(dice, caller, dudo, bid)
-    s = rr.settle(dudo, caller, bid, count, to_move)
-    shown = tuple([dice[x] for x in order])
-    # every cup lifted: the table sees the true count (no second count on the hot path)
-    seen = count if len(order) == rr.alive else rr.shown_count(shown, bid.face)
-    result = _make_result(
-        kind="dudo" if dudo else "calza",
-        bid=bid,
-        count=count,
-        loser=s.loser,
-        gainer=s.gainer,
-        revealed=order,
-        shown=shown,
-        next_player=s.next_player,
-        caller=caller,
-        next_palifico=s.next_palifico,
-        lost=rr.lost(s.counts, s.loser),
-        shown_count=seen,
-    )
-    return result, s
+class _Departures(NamedTuple):
+    """A round that went on after a seat left: the cups as dealt, (bids before, seat) each."""
+
+    dealt: tuple[tuple[int, ...], ...]
+    leaves: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -274,7 +76,9 @@ class Game:
     this round, or of the round about to be rolled), ``round``,
     ``palifico_used``, ``history`` (finished rounds), ``last_result``,
     ``winner``, ``first_player`` (who opened this round), ``reroll`` (this round's
-    :class:`~perudo_rules.reroll.RerollState`, ``None`` if nobody re-rolled).
+    :class:`~perudo_rules.reroll.RerollState`, ``None`` if nobody re-rolled:
+    ``reroll.enabled``); :attr:`actions` is the round's actions so far, a seat's leave and
+    re-rolls included.
     """
 
     variant: Variant
@@ -294,6 +98,8 @@ class Game:
     # The kernel's rules of the round in play, kept with the position (None between
     # rounds and once over); not part of the value: equality and hashing ignore it.
     _rules_in_play: RoundRules | None = field(default=None, compare=False)
+    # Seats that left the round in play, which went on (leave.round: continues), else None.
+    _departed: _Departures | None = None
 
     # --- construction -------------------------------------------------------------------
 
@@ -302,92 +108,136 @@ class Game:
         cls,
         variant: Variant,
         dice: Sequence[Sequence[int]],
-        first_player: int,
+        first_player: object,
         palifico: bool = False,
-        round: int = 1,
-        palifico_used: Iterable[int] = (),
+        round: object = 1,
+        palifico_used: Iterable[object] = (),
     ) -> Game:
         """An explicit position at the start of a round (``ValueError`` if it is invalid).
 
         ``dice`` has one list per seat, its length that seat's dice (``[]`` = out).
         ``palifico=True`` makes ``first_player`` (who must hold one die) open a
         palifico round; ``palifico_used`` lists seats that already had theirs.
+        ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
+        float, a string) is refused, never coerced (hence typed ``object``).
         """
         rules = variant.rules
-        cups = checked_cups(dice, rules.dice_faces)
-        bad = seats_verdict(rules, len(cups), variant.id)
-        if bad is not None:
-            raise ValueError(bad[1])
-        for seat, cup in enumerate(cups):
-            if len(cup) > rules.dice_max_per_player:
-                raise ValueError(
-                    f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
-                )
-        n = len(cups)
+        cups, first, round_no, used = given_start(
+            rules, variant.id, dice, first_player, palifico, round, palifico_used
+        )
         counts = tuple(len(c) for c in cups)
-        if sum(1 for c in counts if c) < 2:
-            raise ValueError("at least two seats must hold dice")
-        whole_number(first_player, "first_player")
-        if not (0 <= first_player < n and counts[first_player]):
-            raise ValueError(f"first player {first_player} is not a seat with dice")
-        if whole_number(round, "round") < 1:
-            raise ValueError("rounds are numbered from 1")
-        used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
-        if any(not 0 <= s < n for s in used):
-            raise ValueError("palifico_used names a seat that does not exist")
-        if palifico:
-            if not rules.palifico_enabled:
-                raise ValueError(f"{variant.id} has no palifico rounds")
-            if counts[first_player] != 1:
-                raise ValueError("a palifico round is opened by a seat holding exactly one die")
-            used = used | {first_player}
-        owner = first_player if palifico else None
+        owner = first if palifico else None
         return cls(
             variant=variant,
             dice=cups,
             dice_counts=counts,
-            to_move=first_player,
+            to_move=first,
             palifico=palifico,
             palifico_player=owner,
-            round=round,
+            round=round_no,
             palifico_used=used,
-            first_player=first_player,
-            _rules_in_play=round_rules(rules, counts, palifico, round, owner, used),
+            first_player=first,
+            reroll=None,
+            _rules_in_play=round_rules(rules, counts, palifico, round_no, owner, used),
         )
 
     @classmethod
-    def new(cls, variant: Variant, players: int, seed: int | None = None) -> Game:
+    def new(cls, variant: Variant, players: object, seed: Seed = None) -> Game:
         """A new game: every seat holds ``dice.per_player`` dice, rolled from ``seed``.
 
         ``random.Random(seed)`` first settles who opens (the edition's roll-off,
         ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
+        ``players`` is an ``int`` the edition allows, else ``ValueError`` (typed ``object``:
+        :func:`~perudo_rules.start.seats_verdict` checks it).
         """
         rules = variant.rules
         bad = seats_verdict(rules, players, variant.id)
         if bad is not None:
-            raise ValueError(bad[1])
-        first, cups = opening(rules, players, random.Random(seed))
+            raise ValueError(bad.message)
+        assert isinstance(players, int)  # seats_verdict refuses anything but an int
+        # for an int seed, random.Random's C base draws the very same stream (Random.seed
+        # hands an int to it unchanged), and is made in less time
+        rng = _random.Random(seed) if type(seed) is int else random.Random(seed)
+        first, cups = opening(rules, players, cast(random.Random, rng))
         if cls is not Game:
             return cls.start(variant, cups, first)
         counts = (rules.dice_per_player,) * players
         used: frozenset[int] = frozenset()
         # The dice are valid by construction: skip start()'s checks.
-        return _make_game(
-            variant=variant,
-            dice=cups,
-            dice_counts=counts,
-            to_move=first,
-            bids=(),
-            palifico=False,
-            palifico_player=None,
-            round=1,
-            palifico_used=used,
-            history=(),
-            last_result=None,
-            winner=None,
-            first_player=first,
-            reroll=None,
+        return Game._build(  # every field, named
+            variant=variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=False, palifico_player=None, round=1, palifico_used=used, history=(),
+            last_result=None, winner=None, first_player=first, reroll=None,
             rules_in_play=round_rules(rules, counts, False, 1, None, used),
+            departed=None,
+        )
+
+    @staticmethod
+    def _build(
+        *,
+        variant: Variant,
+        dice: tuple[tuple[int, ...], ...],
+        dice_counts: tuple[int, ...],
+        to_move: int | None,
+        bids: tuple[Bid, ...],
+        palifico: bool,
+        palifico_player: int | None,
+        round: int,
+        palifico_used: frozenset[int],
+        history: tuple[RoundRecord, ...],
+        last_result: RoundResult | None,
+        winner: int | None,
+        first_player: int | None,
+        reroll: RerollState | None,
+        rules_in_play: RoundRules | None,
+        departed: _Departures | None,
+    ) -> Game:
+        """A game from every field, without ``__init__`` (perudo_rules.frozen: the compiled
+        build's form; pure Python replaces it with a generated one)."""
+        g: Game = Game.__new__(Game)
+        object.__setattr__(g, "variant", variant)
+        object.__setattr__(g, "dice", dice)
+        object.__setattr__(g, "dice_counts", dice_counts)
+        object.__setattr__(g, "to_move", to_move)
+        object.__setattr__(g, "bids", bids)
+        object.__setattr__(g, "palifico", palifico)
+        object.__setattr__(g, "palifico_player", palifico_player)
+        object.__setattr__(g, "round", round)
+        object.__setattr__(g, "palifico_used", palifico_used)
+        object.__setattr__(g, "history", history)
+        object.__setattr__(g, "last_result", last_result)
+        object.__setattr__(g, "winner", winner)
+        object.__setattr__(g, "first_player", first_player)
+        object.__setattr__(g, "reroll", reroll)
+        object.__setattr__(g, "_rules_in_play", rules_in_play)
+        object.__setattr__(g, "_departed", departed)
+        return g
+
+    @staticmethod
+    def _after_bid(src: Game, *, to_move: int | None, bids: tuple[Bid, ...]) -> Game:
+        """``src`` with another player to move and bids: all a bid changes (as ``_build``)."""
+        s = src
+        return Game._build(
+            variant=s.variant, dice=s.dice, dice_counts=s.dice_counts, to_move=to_move,
+            bids=bids, palifico=s.palifico, palifico_player=s.palifico_player, round=s.round,
+            palifico_used=s.palifico_used, history=s.history, last_result=s.last_result,
+            winner=s.winner, first_player=s.first_player, reroll=s.reroll,
+            rules_in_play=s._rules_in_play, departed=s._departed,
+        )
+
+    @staticmethod
+    def _after_reroll(
+        src: Game, *, dice: tuple[tuple[int, ...], ...], reroll: RerollState | None
+    ) -> Game:
+        """``src`` with other dice and re-roll state: all a re-roll, or the roll of its dice,
+        changes (as ``_build``)."""
+        s = src
+        return Game._build(
+            variant=s.variant, dice=dice, dice_counts=s.dice_counts, to_move=s.to_move,
+            bids=s.bids, palifico=s.palifico, palifico_player=s.palifico_player, round=s.round,
+            palifico_used=s.palifico_used, history=s.history, last_result=s.last_result,
+            winner=s.winner, first_player=s.first_player, reroll=reroll,
+            rules_in_play=s._rules_in_play, departed=s._departed,
         )
 
     # --- derived views ------------------------------------------------------------------
@@ -424,6 +274,39 @@ class Game:
         return self.bids[-1]
 
     @property
+    def dealt(self) -> tuple[tuple[int, ...], ...]:
+        """The cups of the round in play as dealt: :attr:`dice`, but for a seat that left a
+        round that went on (``leave.round: continues``), whose cup ``dice`` no longer holds,
+        and a seat that re-rolled (``reroll.enabled``), whose cup ``dice`` holds as it is now."""
+        gone = self._departed
+        if gone is not None:
+            return gone.dealt
+        return self.dice if self.reroll is None else self.reroll.start_dice
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions of the round in play so far, in order: its bids, any seat's
+        :class:`~perudo_rules.actions.Leave` and :class:`~perudo_rules.actions.Reroll`
+        (empty between rounds and once over; the finished rounds' are in :attr:`history`)."""
+        if self.to_move is None:
+            return ()
+        out = self._plain_actions()
+        return out if self.reroll is None else round_steps(out, self.reroll)[0]
+
+    def _plain_actions(self) -> tuple[Action, ...]:
+        """The round's bids and leaves in order (its re-rolls are put among them by
+        :func:`perudo_rules.reroll.round_steps`)."""
+        gone = self._departed
+        if gone is None:
+            return self.bids
+        out: list[Action] = []
+        done = 0
+        for before, seat in gone.leaves:
+            out += [*self.bids[done:before], Leave(seat)]
+            done = before
+        return (*out, *self.bids[done:])
+
+    @property
     def is_over(self) -> bool:
         """True once one seat has won."""
         return self.winner is not None
@@ -446,18 +329,9 @@ class Game:
 
     @property
     def set_aside(self) -> tuple[tuple[int, ...], ...]:
-        """The dice each seat has set aside face up this round (``reroll.enabled``)."""
+        """The dice each seat has set aside face up this round (``reroll.enabled``): seen
+        by every seat, counted like the others, aside until the round ends."""
         return ((),) * self.players if self.reroll is None else self.reroll.set_aside
-
-    @property
-    def dice_at_start(self) -> tuple[tuple[int, ...], ...]:
-        """Every seat's dice as this round began, before any re-roll."""
-        return self.dice if self.reroll is None else self.reroll.start_dice
-
-    @property
-    def round_actions(self) -> tuple[Action, ...]:
-        """This round's actions so far in order: its bids, with its re-rolls among them."""
-        return () if self.to_move is None else round_steps(self.bids, self.reroll)[0]
 
     @property
     def dice_in_play(self) -> int:
@@ -503,28 +377,29 @@ class Game:
 
     # --- legality (decided by the kernel) -----------------------------------------------
 
-    def violation(self, action: Any) -> tuple[str, str] | None:
-        """``None`` if ``action`` is legal now, else ``(rule id, reason)``."""
+    def violation(self, action: Any) -> Refusal | None:
+        """``None`` if ``action`` is legal now, else the :class:`~perudo_rules.messages.Refusal`
+        (``.rule``, ``.message_id``, ``.params``, the English ``.message``)."""
         if self.winner is not None:
-            return "play.game_over", f"the game is over; seat {self.winner} won"
+            return Refusal("play.game_over", "game-over", {"winner": self.winner})
         rr = self._rules_in_play
         to_move = self.to_move
         if to_move is None or rr is None:
-            return "play.roll", "the round is over; roll the dice for the next round first"
+            return Refusal("play.roll", "round-over", {})
         if self.reroll is None and type(action) is not Reroll:
             return rr.verdict(to_move, self.bids, action)
         return verdict_with_rerolls(rr, self.dice, self.reroll, to_move, self.bids, action)
 
     def is_legal(self, action: Any) -> bool:
-        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`."""
+        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`,
+        but for a seat's :class:`~perudo_rules.actions.Leave` (allowed, never listed)."""
         return self.violation(action) is None
 
     def legal_actions(self, seat: int | None = None) -> LegalActions:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view);
         with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
         rr = self._rules_in_play if self.winner is None else None
-        to_move, bids = self.to_move, self.bids
-        return LegalActions(rr, to_move, bids, self.is_legal, seat, self.dice, self.reroll)
+        return LegalActions.of(rr, self.to_move, self.bids, seat, self.dice, self.reroll)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
@@ -545,111 +420,128 @@ class Game:
 
     # --- transitions --------------------------------------------------------------------
 
-    def apply(self, action: Action) -> Game:
-        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken."""
+    def apply(self, action: object) -> Game:
+        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken
+        (for anything that is not a :class:`Bid`, :class:`Dudo` or :class:`Calza` too)."""
         rr = self._rules_in_play
         to_move = self.to_move
-        # no round rules: awaiting a roll or over (violation() says which)
-        if rr is None or to_move is None or self.reroll is not None:
+        # no round rules: awaiting a roll or over (violation() says which); re-rolls: the
+        # re-roll rules have their say
+        if rr is None or to_move is None or self.reroll is not None or type(action) is Reroll:
             bad = self.violation(action)
         else:
             bad = rr.verdict(to_move, self.bids, action)
-            if bad is not None and type(action) is Reroll:
-                bad = self.violation(action)  # the kernel judges Bid, Dudo and Calza only
         if bad is not None:
-            raise IllegalAction(bad[0], bad[1])
+            raise IllegalAction(bad)
         assert rr is not None and to_move is not None
         if type(action) is Bid:
             # the same round: only the player to move and the bids change
-            return _after_bid(self, to_move=rr.successor[action.player], bids=(*self.bids, action))
+            nxt = rr.successor[action.player]
+            return Game._after_bid(self, to_move=nxt, bids=(*self.bids, action))
+        if type(action) is Leave:
+            return self._leave(rr, action, to_move)
         if type(action) is Reroll:  # the re-rolled dice are in the air: a chance step
-            dice, state = set_aside_dice(self.dice, self.reroll, len(self.bids), action)
-            return _after_reroll(self, dice=dice, reroll=state)
+            at = len(self.actions) if self._departed is not None else None
+            dice, state = set_aside_dice(self.dice, self.reroll, len(self.bids), action, at)
+            return Game._after_reroll(self, dice=dice, reroll=state)
         assert type(action) is Dudo or type(action) is Calza
-        return self._resolve(rr, action, to_move)
+        result, s = round_outcome(rr, self.dice, self.bids[-1], action, to_move)
+        return self._end_round(action, result, s)
 
-    def _resolve(self, rr: RoundRules, action: Dudo | Calza, to_move: int) -> Game:
-        dice = self.dice
-        result, s = round_outcome(rr, dice, self.bids[-1], action, to_move)
+    def _end_round(self, action: Action, result: RoundResult, s: Settlement) -> Game:
+        """The game after ``action`` ended the round in play as ``result`` and ``s`` say."""
         assert self.first_player is not None
-        actions, rerolls = round_steps((*self.bids, action), self.reroll)
-        record = _make_record(
+        actions, rerolls = round_steps((*self._plain_actions(), action), self.reroll)
+        record = RoundRecord._build(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
-            dice=self.dice_at_start,
+            dice=self.dealt,
             actions=actions,
             result=result,
             palifico_used=self.palifico_used,
             rerolls=rerolls,
         )
-        return _make_game(
-            variant=self.variant,
-            dice=(_EMPTY,) * len(s.counts),
-            dice_counts=s.counts,
-            to_move=None,
-            bids=self.bids,
-            palifico=s.next_palifico,
-            palifico_player=s.next_player if s.next_palifico else None,
-            round=self.round,
-            palifico_used=s.used,
-            history=(*self.history, record),
-            last_result=result,
-            winner=s.winner,
-            first_player=self.first_player,
-            reroll=None,
-            rules_in_play=None,
+        return Game._build(  # every field, named
+            variant=self.variant, dice=(_EMPTY,) * len(s.counts), dice_counts=s.counts,
+            to_move=None, bids=self.bids, palifico=s.next_palifico,
+            palifico_player=s.next_player if s.next_palifico else None, round=self.round,
+            palifico_used=s.used, history=(*self.history, record), last_result=result,
+            winner=s.winner, first_player=self.first_player, reroll=None, rules_in_play=None,
+            departed=None,
+        )
+
+    def _leave(self, rr: RoundRules, action: Leave, to_move: int) -> Game:
+        """``action.player`` leaves: the round ends or goes on, as the kernel's
+        :func:`perudo_rules.leaving.leave` says."""
+        seat = action.player
+        assert self.first_player is not None
+        s = leaving.leave(rr, seat, to_move, self.first_player)
+        if s is not None:  # the round ends: no cup is lifted, the seat's dice are lost
+            bid = self.bids[-1] if self.bids else None
+            lost = rr.lost(s.counts, seat)
+            result = RoundResult("leave", bid, 0, seat, None, (), (), s.next_player, seat,
+                                 s.next_palifico, lost)  # fmt: skip
+            return self._end_round(action, result, s)
+        rest = leaving.without(rr, seat)  # leave.round: continues
+        leaves = () if self._departed is None else self._departed.leaves
+        dice = list(self.dice)
+        dice[seat] = _EMPTY
+        g = self
+        # reroll.*: the seat's set-aside dice leave with it; its dice in the air are not rolled
+        state = None if g.reroll is None else g.reroll.without(seat)
+        return Game._build(  # every field, named
+            variant=g.variant, dice=tuple(dice), dice_counts=rest.counts,
+            to_move=rest.successor[seat] if to_move == seat else to_move, bids=g.bids,
+            palifico=g.palifico, palifico_player=g.palifico_player, round=g.round,
+            palifico_used=g.palifico_used, history=g.history, last_result=g.last_result,
+            winner=g.winner, first_player=g.first_player, reroll=state, rules_in_play=rest,
+            departed=_Departures(self.dealt, (*leaves, (len(self.bids), seat))),
         )
 
     def roll(
         self,
         dice: Sequence[Sequence[int]] | None = None,
-        seed: int | None = None,
+        seed: Seed = None,
         rng: random.Random | None = None,
     ) -> Game:
         """The chance step: start the next round, or roll a re-roll's dice (its player acts
-        next). With explicit ``dice`` (one list per seat of the dice it rolls now: see
-        :attr:`roll_counts`), or rolled from ``seed`` / ``rng`` seat by seat."""
+        next). With explicit ``dice`` (one list per seat of the dice it rolls now, ``[]`` for
+        a seat that rolls none: see :attr:`roll_counts`), or rolled from ``seed`` / ``rng``
+        seat by seat."""
         if self.winner is not None:
-            raise IllegalAction("play.game_over", f"the game is over; seat {self.winner} won")
-        if self.to_move is not None and not self.awaiting_roll:
-            raise IllegalAction("play.roll", "the dice are rolled only between rounds")
+            raise IllegalAction(Refusal("play.game_over", "game-over", {"winner": self.winner}))
         rules = self.rules
+        if self.to_move is not None and not self.awaiting_roll:
+            said = "roll-mid-round-reroll" if rules.reroll_enabled else "roll-mid-round"
+            raise IllegalAction(Refusal("play.roll", said, {}))
         counts = self.roll_counts
         faces = rules.dice_faces
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
-            cups = checked_cups(dice, faces)
+            cups = given_cups(dice, faces)
             if len(cups) != len(counts):
                 raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
             for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
-                if len(cup) != c:
-                    raise ValueError(f"seat {seat} holds {c} dice to roll, not {len(cup)}")
-        if self.reroll is not None and self.to_move is not None:  # a re-roll's dice
-            cups, state = rerolled_dice(self.dice, self.reroll, cups)
-            return _after_reroll(self, dice=cups, reroll=state)
+                if len(cup) != c and self.to_move is None:
+                    raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
+                if len(cup) != c:  # a re-roll's: the seat's concealed dice
+                    raise ValueError(f"seat {seat} rolls {c} dice now, not {len(cup)}")
+        if self.to_move is not None:  # a re-roll's dice
+            assert self.reroll is not None
+            dice, state = rerolled_dice(self.dice, self.reroll, cups)
+            return Game._after_reroll(self, dice=dice, reroll=state)
         assert self.last_result is not None and self.last_result.next_player is not None
         first = self.last_result.next_player
         nxt = self.round + 1
         pal, owner = self.palifico, self.palifico_player
         rr = round_rules(rules, counts, pal, nxt, owner, self.palifico_used)
-        return _make_game(
-            variant=self.variant,
-            dice=cups,
-            dice_counts=counts,
-            to_move=first,
-            bids=(),
-            palifico=pal,
-            palifico_player=owner,
-            round=nxt,
-            palifico_used=self.palifico_used,
-            history=self.history,
-            last_result=self.last_result,
-            winner=None,
-            first_player=first,
-            reroll=None,
-            rules_in_play=rr,
+        return Game._build(  # every field, named
+            variant=self.variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=pal, palifico_player=owner, round=nxt, palifico_used=self.palifico_used,
+            history=self.history, last_result=self.last_result, winner=None,
+            first_player=first, reroll=None, rules_in_play=rr, departed=None,
         )
 
     # --- views for one seat -------------------------------------------------------------
@@ -672,8 +564,8 @@ class Game:
             awaiting_roll=self.awaiting_roll,
             palifico_used=self.palifico_used,
             first_round=self.round == 1,
-            set_aside=() if self.reroll is None else self.reroll.set_aside,
-            round_actions=self.round_actions,
+            actions=self.actions,
+            set_aside=self.set_aside if self.to_move is not None else (),
             legal_actions=self.legal_actions(player),
         )
 
@@ -681,19 +573,23 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON (:func:`perudo_rules.gamejson.game_to_json`)."""
-        return _JSON_CODECS["game_to_json"](self)  # type: ignore[no-any-return]
+        return json_codec("game_to_json")(self)  # type: ignore[no-any-return]
 
     @classmethod
     def from_json(cls, doc: Any) -> Game:
         """The game of a :meth:`to_json` document, checked and rebuilt by the engine
         (:func:`perudo_rules.gamejson.game_from_json`)."""
-        return _JSON_CODECS["game_from_json"](doc)  # type: ignore[no-any-return]
+        return json_codec("game_from_json")(doc)  # type: ignore[no-any-return]
 
 
-# --- fast construction (perudo_rules.fastbuild) ---------------------------------------
-
-_make_game = keyword_builder(Game)
-_after_bid = keyword_builder(Game, changes="to_move bids")
-_after_reroll = keyword_builder(Game, changes="dice reroll")
-_make_result = keyword_builder(RoundResult)
-_make_record = keyword_builder(RoundRecord)
+# --- fast construction (perudo_rules.frozen) -----------------------------------------------
+# The transitions build one Game per action (and a result and a record per round) without
+# the dataclass ``__init__``: in pure Python with builders generated from the fields (these
+# calls replace the hand-written ``_build`` and ``_after_bid``), in the compiled build with
+# those, which mypyc turns into plain stores. Either way the result is the same frozen
+# value (tests/test_compiled.py checks that in both builds).
+install_builder(Game, "_build")
+install_builder(Game, "_after_bid", changes="to_move bids")
+install_builder(Game, "_after_reroll", changes="dice reroll")
+for _cls in (PastRound, Observation, Game):
+    pickle_by_fields(_cls)

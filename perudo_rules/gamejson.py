@@ -1,7 +1,7 @@
 """Games and observations as JSON, for game servers: :meth:`Game.to_json
 <perudo_rules.game.Game.to_json>`, :meth:`Game.from_json
 <perudo_rules.game.Game.from_json>` and :meth:`Observation.to_json
-<perudo_rules.game.Observation.to_json>` (installed on those classes when the package is
+<perudo_rules.views.Observation.to_json>` (installed on those classes when the package is
 imported).
 
 A game's state is its game record (:mod:`perudo_rules.record`: the variant as records
@@ -27,11 +27,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from perudo_rules.actions import ACTION_PATTERN, format_action
-from perudo_rules.game import Game, Observation, PastRound, install_json_codecs
+from perudo_rules.game import Game
 from perudo_rules.limits import MAX_PLAYERS
 from perudo_rules.record import replay, to_record
 from perudo_rules.recordformat import SCHEMA_ID as RECORD_SCHEMA_ID
 from perudo_rules.recordformat import RecordError
+from perudo_rules.views import Observation, PastRound, install_json_codecs
 
 __all__ = [
     "FORMAT",
@@ -127,7 +128,7 @@ def _past_round_json(past: PastRound) -> dict[str, Any]:
         "actions": [format_action(a) for a in past.actions],
         "kind": past.kind,
         "caller": past.caller,
-        "bid": str(past.bid),
+        "bid": None if past.bid is None else str(past.bid),
         "revealed": list(past.revealed),
         "shown": [list(cup) for cup in past.shown],
         "shown_count": past.shown_count,
@@ -140,8 +141,10 @@ def _past_round_json(past: PastRound) -> dict[str, Any]:
 
 
 def observation_to_json(obs: Observation) -> dict[str, Any]:
-    """What one seat may see, JSON-ready: its own dice, the public state, its own legal
-    actions (in the project's notation, ``"seat:QxF"``) and the rounds it saw."""
+    """What one seat may see, JSON-ready: its own dice, the public state, this round's
+    actions (its bids and any seat's leave) and its own legal actions (in the project's
+    notation, ``"seat:QxF"``; a seat may always send ``leave`` too, never listed), and
+    the rounds it saw."""
     return {
         "player": obs.player,
         "dice": list(obs.dice),
@@ -155,7 +158,7 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
         "palifico_used": _seats(obs.palifico_used),
         "bids": [format_action(b) for b in obs.bids],
         "set_aside": [list(cup) for cup in obs.set_aside],
-        "round_actions": [format_action(a) for a in obs.round_actions],
+        "actions": [format_action(a) for a in obs.actions],
         "legal_actions": [format_action(a) for a in obs.legal_actions],
         "past_rounds": [_past_round_json(p) for p in obs.past_rounds],
         "winner": obs.winner,

@@ -4,7 +4,9 @@ Pure functions and precomputed per-round tables over compact values (bid ranks, 
 dice counts, flags). The step API (:class:`~perudo_rules.game.Game` and its
 ``LegalActions``), the fast path (:mod:`perudo_rules.fastplay`) and the OpenSpiel adapter
 all ask this module; none of them decides a rule itself. Each decision names its rule id:
-a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.yaml``.
+a knob path of :mod:`perudo_rules.knobs` or a fixed rule of ``spec/core-rules.yaml``. A
+verdict is ``None`` (legal, the cheap answer) or a :class:`~perudo_rules.messages.Refusal`:
+the rule id, a message id and the values its sentence is made of (built only to refuse).
 
 Where each rule is decided (rule id: code):
 
@@ -48,6 +50,10 @@ Where each rule is decided (rule id: code):
   ``palifico.enabled``, ``palifico.trigger``, ``palifico.once_per_player``,
   ``palifico.heads_up``: :meth:`RoundRules.settle`
 * ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
+* ``play.leave`` (who may leave, and when): :meth:`RoundRules.verdict`; ``leave.round``,
+  ``leave.next_starts`` (and the winner a leave leaves): :func:`perudo_rules.leaving.leave`;
+  the rest of a round a seat left (``leave.round: continues``):
+  :func:`perudo_rules.leaving.without`
 * what a finished game is worth to each seat (zero-sum): :func:`returns`
 * the most dice a seat can hold, and whether rounds can keep every die:
   :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
@@ -59,15 +65,15 @@ The module is plain typed Python that ``mypyc`` compiles (``make bench`` measure
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.limits import MAX_BID_QUANTITY, short_number
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave
+from perudo_rules.limits import MAX_BID_QUANTITY
+from perudo_rules.messages import Refusal, given
 from perudo_rules.ranks import BidSpace, bid_space
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
-    "Refusal",
     "RoundRules",
     "Settlement",
     "calza_gain_limit",
@@ -78,11 +84,6 @@ __all__ = [
     "round_rules",
     "rounds_may_keep_dice",
 ]
-
-Refusal = tuple[str, str] | None
-"""What the kernel's ``*_verdict`` functions answer: ``None`` when an action (or a seat
-count) is allowed, else ``(rule id, reason)``. Not :class:`perudo_rules.referee.Verdict`,
-the referee's judgement of a whole record."""
 
 
 # --- seats ------------------------------------------------------------------------------
@@ -157,19 +158,23 @@ class RoundRules:
 
     Built by :func:`round_rules` (cached by value) from the ruleset, the dice counts at
     the round's start, whether it is a palifico round (and whose), whether it is the first
-    round of the game, and the seats that already had their palifico round.
+    round of the game, and the seats that already had their palifico round; ``table``
+    (the round's bid table) is given only for the rest of a round a seat left
+    (:func:`perudo_rules.leaving.without`).
     """
 
     __slots__ = (
         "_calls",
         "_lost",
         "_offers",
+        "_orders",
         "after_caller",
         "alive",
         "ban_later",
         "ban_open",
         "counts",
         "direction",
+        "first_round",
         "locked",
         "n_calls",
         "one_die",
@@ -194,16 +199,19 @@ class RoundRules:
         first_round: bool,
         palifico_player: int | None,
         used: frozenset[int],
+        table: BidSpace | None = None,
     ) -> None:
         self.rules = rules
         self.counts = counts
         self.palifico = palifico
+        self.first_round = first_round
         self.palifico_player = palifico_player
         self.used = used
         self.direction = direction = rules.direction
         # play.next_seat: each seat's successor with dice this round (the counts are fixed)
         self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
-        table = bid_space(rules, sum(counts), palifico)
+        if table is None:
+            table = bid_space(rules, sum(counts), palifico)
         self.table: BidSpace = table
         # palifico.wilds_count: in a palifico round without wilds the table has none
         self.wild: int | None = table.wild
@@ -234,10 +242,17 @@ class RoundRules:
         self._lost: dict[int, tuple[int, ...]] = {}
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._offers: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._orders: dict[int, tuple[int, ...]] = {}
         alive = [s for s, c in enumerate(counts) if c]
         self.alive = len(alive)  # calza.min_players
         # who may call is the same number of seats for any (player to move, bidder) pair
         self.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # pickled as the key it is built from (round_rules rebuilds it, or finds it cached)
+        round_no = 1 if self.first_round else 2
+        key = (self.rules, self.counts, self.palifico, round_no, self.palifico_player, self.used)
+        return round_rules, key
 
     # --- bids ---------------------------------------------------------------------------
 
@@ -291,43 +306,58 @@ class RoundRules:
             return table.nonwild_above(current)
         return range(current + 1, table.size)
 
-    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal:
-        """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid)."""
-        if bid.player != to_move:
-            return "play.turn", f"it is seat {to_move}'s turn, not seat {bid.player}'s"
-        q, f = bid.quantity, bid.face
+    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal | None:
+        """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid):
+        ``None``, or the :class:`~perudo_rules.messages.Refusal` (rule, message id and
+        the values of its sentence), built only when refusing."""
+        fields: Any = bid  # its fields as given: a Bid may hold anything (Bid(0, 1.0, 2))
+        if fields.player != to_move:
+            seats = {"to_move": to_move, "seat": given(fields.player)}
+            return Refusal("play.turn", "not-your-turn", seats)
+        q, f = fields.quantity, fields.face
         table = self.table
         if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
-            what = f"{short_number(q)}x{short_number(f)}"
-            return "play.bid_range", f"{what} is not a bid on a d{table.faces}"
+            return Refusal(
+                "play.bid_range",
+                "not-a-bid",
+                {"quantity": given(q), "face": given(f), "faces": table.faces},
+            )
         rank = table.rank(q, f)
         if rank is None:
             if q > MAX_BID_QUANTITY:  # what the notation writes (bidding.quantity_cap: none)
-                return "play.bid_range", (
-                    f"{short_number(q)} dice: no bid names more than {MAX_BID_QUANTITY:,} "
-                    "(perudo_rules.limits.MAX_BID_QUANTITY)"
+                return Refusal(
+                    "play.bid_range",
+                    "beyond-notation",
+                    {"quantity": q, "most": MAX_BID_QUANTITY},
                 )
             if table.over_limit(q, f):
-                return "bidding.quantity_limit", f"no bid may name {q} dice of face {f}"
+                return Refusal(
+                    "bidding.quantity_limit", "over-quantity-limit", {"quantity": q, "face": f}
+                )
             if table.capped:
-                too_many = f"only {table.dice} dice are in play; {q} is too many"
-                return "bidding.quantity_cap", too_many
+                return Refusal(
+                    "bidding.quantity_cap", "over-dice-in-play", {"dice": table.dice, "quantity": q}
+                )
         if f == self.rules.wild and self.wild_banned(current is None):
             if self.palifico:
-                when = "as the opening bid" if current is None else "at all"
-                return "palifico.wild_bids", f"no bid on the wild face {when} in a palifico round"
-            when = "as the opening bid" if current is None else "in the first round"
-            return "bidding.wild_opening", f"no bid on the wild face {when}"
+                code = "no-wild-opening-palifico" if current is None else "no-wild-palifico"
+                return Refusal("palifico.wild_bids", code, {})
+            code = "no-wild-opening" if current is None else "no-wild-first-round"
+            return Refusal("bidding.wild_opening", code, {})
         if current is None:
             return None
         if self.locked and f != current.face and not self.face_free(bid.player):
-            return "palifico.face_lock", f"in this palifico round the face stays {current.face}"
+            return Refusal("palifico.face_lock", "face-locked", {"face": current.face})
         if self.partial:  # neither_decreases: O(1) on quantity and face
             cq, cf = current.quantity, current.face
             if q >= cq and f >= cf and (q != cq or f != cf):
                 return None
-            what = "the quantity" if q < cq else ("the face" if f < cf else "nothing")
-            return "bidding.order", f"{q}x{f} lowers {what} of the standing bid {current}"
+            code = (
+                "lowers-quantity"
+                if q < cq
+                else ("lowers-face" if f < cf else "repeats-bid")
+            )
+            return Refusal("bidding.order", code, _against(q, f, current))
         cur_rank = table.rank(current.quantity, current.face)
         if rank is not None and cur_rank is not None:
             if rank > cur_rank:
@@ -336,7 +366,7 @@ class RoundRules:
             return None  # beyond the table (bidding.quantity_cap: none): compared by key
         return self._order_verdict(current, q, f)
 
-    def _order_verdict(self, current: Bid, q: int, f: int) -> tuple[str, str]:
+    def _order_verdict(self, current: Bid, q: int, f: int) -> Refusal:
         rules = self.rules
         k = rules.bidding_wild_worth
         wild = self.wild
@@ -351,14 +381,16 @@ class RoundRules:
             cq = current.quantity
             if f == wild:
                 need = cq // k + 1 if below else -(-cq // k)
-                return "bidding.wild_worth", (
-                    f"after {current} a wild bid needs at least {need} dice"
-                )
-            need = k * cq if below else k * cq + 1
-            return "bidding.wild_worth", (
-                f"after {current} an ordinary bid needs at least {need} dice"
+                code = "wild-bid-needs"
+            else:
+                need = k * cq if below else k * cq + 1
+                code = "ordinary-bid-needs"
+            return Refusal(
+                "bidding.wild_worth",
+                code,
+                {"standing_quantity": cq, "standing_face": current.face, "need": need},
             )
-        return "bidding.order", f"{q}x{f} does not raise the standing bid {current}"
+        return Refusal("bidding.order", "not-a-raise", _against(q, f, current))
 
     # --- calls --------------------------------------------------------------------------
 
@@ -401,7 +433,7 @@ class RoundRules:
         offers = self._offers[key] = tuple(out)
         return offers
 
-    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal:
+    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal | None:
         """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
         p = call.player
         rules = self.rules
@@ -411,39 +443,64 @@ class RoundRules:
                 who == "player_to_move"
                 or (who == "any_except_bidder_in_palifico" and not self.palifico)
             ):
-                return "challenge.who", f"only seat {to_move}, the player to move, may call Dudo"
+                return Refusal("challenge.who", "dudo-only-to-move", {"to_move": to_move})
             if p == bidder:
-                return "challenge.who", "the bidder may not doubt their own bid"
+                return Refusal("challenge.who", "dudo-own-bid", {})
             return None
         if not rules.calza_enabled:
-            return "calza.enabled", "this variant has no Calza"
+            return Refusal("calza.enabled", "no-calza", {})
         if self.alive < rules.calza_min_players:
-            return "calza.min_players", f"no Calza with {self.alive} seats left"
+            return Refusal("calza.min_players", "calza-too-few-seats", {"seats": self.alive})
         if self.palifico and not rules.calza_in_palifico:
-            return "calza.in_palifico", "no Calza in a palifico round"
+            return Refusal("calza.in_palifico", "no-calza-palifico", {})
         calza_who = rules.calza_who
         if p == bidder and calza_who in ("any_except_bidder_and_next", "any_except_bidder"):
-            return "calza.who", "the bidder may not call Calza on their own bid"
+            return Refusal("calza.who", "calza-own-bid", {})
         if p == to_move and calza_who in ("any_except_bidder_and_next", "any_except_next"):
-            return "calza.who", "the player to move may not call Calza"
+            return Refusal("calza.who", "calza-to-move", {})
         if calza_who == "player_to_move" and p != to_move:
-            return "calza.who", f"only seat {to_move}, the player to move, may call Calza"
+            return Refusal("calza.who", "calza-only-to-move", {"to_move": to_move})
         return None
 
-    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal:
-        """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round."""
+    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal | None:
+        """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round:
+        ``None``, or the :class:`~perudo_rules.messages.Refusal`."""
+        # the fields as given (``Any``): an action may hold anything, a float seat too, and
+        # is refused for it below (the compiled build would check them on reading as ints)
+        fields: Any = action
         if type(action) is Bid:
-            if self._not_a_seat(action.player):
-                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+            p = fields.player
+            if self.plain and p == to_move and type(p) is int:
+                # the common case at once: in a plain round every rank of the table above
+                # the standing bid is a raise (and every rank opens, without a ban on
+                # opening with wilds); anything else is decided in full below
+                q, f = fields.quantity, fields.face
+                if type(q) is int and type(f) is int:
+                    rank_of = self.table.rank_of
+                    rank = rank_of.get((q, f))
+                    if rank is not None:
+                        if bids:
+                            cur = bids[-1]
+                            standing = rank_of.get((cur.quantity, cur.face))
+                            if standing is not None and rank > standing:
+                                return None
+                        elif not self.ban_open:
+                            return None
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
             return self.bid_verdict(to_move, bids[-1] if bids else None, action)
         if type(action) is Dudo or type(action) is Calza:
-            if self._not_a_seat(action.player):
-                return "play.seat", f"seat {action.player!r} is not a seat with dice"
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
             if not bids:
-                what = "doubt" if type(action) is Dudo else "match"
-                return "play.bid_needed", f"there is no bid to {what} yet"
+                code = "dudo-without-bid" if type(action) is Dudo else "calza-without-bid"
+                return Refusal("play.bid_needed", code, {})
             return self.call_verdict(to_move, bids[-1].player, action)
-        return "play.turn", f"{action!r} is not a Bid, Dudo or Calza"
+        if type(action) is Leave:  # play.leave: any seat with dice, at any point of a round
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
+            return None
+        return Refusal("play.turn", "not-an-action", {"action": given(action)})
 
     def _not_a_seat(self, p: object) -> bool:
         counts = self.counts
@@ -472,24 +529,28 @@ class RoundRules:
         or ``challenge.exact: others_lose`` the settlement needs the true count, so every
         cup is lifted (else the dice lost would tell what the closed cups hold)."""
         counts = self.counts
-        n = len(counts)
-        direction = self.direction
-        start = caller + direction if dudo else caller
-        order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
+        key = caller if dudo else -1 - caller
+        every = self._orders.get(key)  # every cup with dice, in the order they are lifted
+        if every is None:
+            n = len(counts)
+            direction = self.direction
+            start = caller + direction if dudo else caller
+            order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
+            every = self._orders[key] = tuple(order)
         rules = self.rules
         reached = rules.challenge_early_stop
         unreachable = rules.challenge_stop_when_unreachable
         if dudo and self.one_die and (reached or unreachable):
             running = 0
             down = sum(counts)
-            for i, s in enumerate(order):
+            for i, s in enumerate(every):
                 running += count_matching((dice[s],), bid.face, self.wild)
                 down -= counts[s]
                 if (reached and running >= bid.quantity) or (
                     unreachable and running + down < bid.quantity
                 ):
-                    return tuple(order[: i + 1])
-        return tuple(order)
+                    return every[: i + 1]
+        return every
 
     def shown_count(self, shown: Sequence[tuple[int, ...]], face: int) -> int:
         """The dice among the lifted cups ``shown`` that count as ``face``: the only count
@@ -510,7 +571,8 @@ class RoundRules:
             loser = caller if count >= bid.quantity else bid.player
             challenge_winner = bid.player if loser == caller else caller
             if self.one_die:
-                counts[loser] -= 1
+                if counts[loser]:  # a bidder that left the round (leave.round) loses nothing
+                    counts[loser] -= 1
             else:  # challenge.loss: one die, or the difference between the bid and the count
                 lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
                 counts[loser] = max(0, counts[loser] - max(lose, 1))
@@ -562,7 +624,6 @@ class RoundRules:
             return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
         return Settlement(new_counts, loser, gainer, None, starter, False, used)
 
-
     def lost(self, after: tuple[int, ...], loser: int | None) -> tuple[int, ...]:
         """The dice each seat lost in this round's settlement (``after`` its new counts,
         ``loser`` its loser): kept per loser when a Dudo costs one die (the common case)."""
@@ -574,6 +635,16 @@ class RoundRules:
             if loser is None or after[loser] == self.counts[loser] - 1:
                 return hit
         return tuple([a - b if a > b else 0 for a, b in zip(self.counts, after, strict=True)])
+
+
+def _against(q: int, f: int, current: Bid) -> dict[str, int]:
+    """The parameters of a refused raise: the bid and the standing bid it fails to raise."""
+    return {
+        "quantity": q,
+        "face": f,
+        "standing_quantity": current.quantity,
+        "standing_face": current.face,
+    }
 
 
 def returns(winner: int | None, players: int) -> tuple[float, ...]:

@@ -22,7 +22,11 @@ the environment for its users; in short:
   choice of Dudo / Calza / Pass; the first call ends the round, and when all
   have passed the player to move acts (as the OpenSpiel adapter does).
 * **Observations**: ``{"observation": float32 array, "action_mask": int8
-  array}``; :func:`observation_layout` names every slice of the array.
+  array}``; :func:`observation_layout` names every slice of the array. With
+  ``observation_mode="flat"`` the observation is that array alone (a ``Box``, as
+  SuperSuit's wrappers need) and every agent's mask is ``info["action_mask"]``.
+* **Parallel**: :func:`parallel_env` is the same game through PettingZoo's
+  turn-based conversion (one decision per parallel step).
 * **Rewards** (zero-sum, :func:`perudo_rules.kernel.returns`, as the OpenSpiel
   adapter's returns): over a game the winner collects ``+1`` and every other seat
   ``-1/(players-1)``. A seat that is eliminated gets its ``-1/(players-1)`` when
@@ -51,7 +55,7 @@ try:
     import numpy.typing as npt
     from gymnasium import spaces
     from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
+    from pettingzoo.utils import conversions, wrappers
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         "perudo_rules.pettingzoo needs PettingZoo: pip install 'perudo-rules[pettingzoo]'"
@@ -59,10 +63,12 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 
 from perudo_rules.actionmap import action_map
 from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
-from perudo_rules.game import Game, PastRound
+from perudo_rules.game import Game
+from perudo_rules.i18n import check_language, tr, use_language
 from perudo_rules.kernel import most_dice_per_seat, returns
 from perudo_rules.safetext import printable
 from perudo_rules.variant import Variant, load_variant
+from perudo_rules.views import PastRound
 
 __all__ = [
     "MAX_OBSERVATION",
@@ -71,10 +77,12 @@ __all__ = [
     "env",
     "observation_layout",
     "observation_size",
+    "parallel_env",
     "raw_env",
 ]
 
 Obs = dict[str, "npt.NDArray[Any]"]
+OBSERVATION_MODES = ("dict", "flat")
 
 MAX_OBSERVATION = 4_194_304
 """The most entries the ``observation`` array may hold (16 MiB of ``float32``): a game
@@ -211,7 +219,9 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
     on every step). ``ids`` are the :class:`~perudo_rules.actionmap.ActionMap`;
     ``layout`` the :func:`observation_layout`. An illegal action raises ``ValueError``
     naming the rule (``env()`` wraps this class so that one ends the game instead);
-    ``docs/pettingzoo.rst`` lists every error.
+    ``docs/pettingzoo.rst`` lists every error. ``observation_mode`` is ``"dict"``
+    (``observe`` gives ``observation`` and ``action_mask``) or ``"flat"`` (``observe``
+    gives the ``observation`` array, a ``Box``; ``infos[agent]["action_mask"]`` the mask).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's class-level convention
@@ -227,13 +237,23 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         max_rounds: int | None = None,
         past_rounds: int = 1,
+        observation_mode: str = "dict",
+        lang: str = "en",
     ) -> None:
         super().__init__()
+        self.lang = check_language(lang)  # of the rendered table (perudo_rules.i18n)
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
             raise ValueError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}")
+        if not isinstance(observation_mode, str) or observation_mode not in OBSERVATION_MODES:
+            raise ValueError(
+                "observation_mode must be 'dict' or 'flat', not "
+                + printable(repr(observation_mode))[:60]
+            )
+        self.observation_mode = observation_mode
+        self._flat = observation_mode == "flat"
         self.variant = v
         self.players = players
         self.render_mode = render_mode
@@ -251,11 +271,13 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         n_ids = self.ids.num_actions
         self._action_spaces = {a: spaces.Discrete(n_ids) for a in self.possible_agents}
         # one observation space shared by every agent: its bounds are as large as the array
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(np.float32(0.0), high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(n_ids,), dtype=np.int8),
-            }
+        box = spaces.Box(np.float32(0.0), high, dtype=np.float32)
+        self._observation_space: gymnasium.spaces.Space[Any] = (
+            box
+            if self._flat
+            else spaces.Dict(
+                {"observation": box, "action_mask": spaces.Box(0, 1, (n_ids,), np.int8)}
+            )
         )
         self._rng: random.Random | None = None
         self._pending: tuple[int, ...] = ()
@@ -266,7 +288,8 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
     # -- spaces
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
-        """The (same) observation space of every agent: ``observation`` and ``action_mask``."""
+        """The (same) observation space of every agent: a ``Dict`` of ``observation`` and
+        ``action_mask``, or (``observation_mode="flat"``) the ``observation`` ``Box``."""
         self._seat_of(agent)
         return self._observation_space
 
@@ -344,14 +367,27 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self._agent(self.deciding_seat())
+        self._post_masks()
+
+    def _post_masks(self) -> None:
+        """Flat mode: each agent's mask as ``info["action_mask"]`` (new dicts every step)."""
+        if self._flat:
+            deciding, n = self.deciding_seat(), self.ids.num_actions
+            self.infos = {
+                a: {"action_mask": self._mask(s) if s == deciding else np.zeros(n, np.int8)}
+                for a, s in ((a, self._seat[a]) for a in self.agents)
+            }
 
     def _agent(self, seat: int | None) -> str:
         assert seat is not None
         return self.possible_agents[seat]
 
-    def observe(self, agent: str) -> Obs:
-        """What ``agent`` sees now: its ``observation`` array and its ``action_mask``."""
+    def observe(self, agent: str) -> Obs | npt.NDArray[np.float32]:
+        """What ``agent`` sees now: its ``observation`` array and its ``action_mask``, or
+        (``observation_mode="flat"``) the array alone (the mask is in its ``info``)."""
         seat = self._seat_of(agent)
+        if self._flat:
+            return self._encode(seat)
         return {"observation": self._encode(seat), "action_mask": self._mask(seat)}
 
     def step(self, action: int | None) -> None:
@@ -385,6 +421,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self._agent(self.deciding_seat())
         self._accumulate_rewards()
         self._deads_step_first()
+        self._post_masks()
         if self.render_mode == "human":
             self.render()
 
@@ -410,8 +447,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         if move is not None:
             bad = self.game.violation(move)
             if bad is not None:
-                rule, reason = bad
-                raise ValueError(f"{name} is not legal for {agent} now: {reason} [{rule}]")
+                raise ValueError(f"{name} is not legal for {agent} now: {bad}")
         return move
 
     def _play(self, move: Action) -> None:
@@ -500,12 +536,14 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         faces = self.variant["dice.faces"]
         obs[at[p + "present"]] = 1
         obs[at[p + "palifico"]] = 1 if r.palifico else 0
-        obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
+        if r.kind != "leave":  # a round a seat's leaving ended marks neither kind
+            obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
         if r.caller is not None:
             obs[at[p + "caller"] + rel(r.caller)] = 1
         bid = r.bid
-        obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
-        obs[at[p + "bidder"] + rel(bid.player)] = 1
+        if bid is not None:
+            obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
+            obs[at[p + "bidder"] + rel(bid.player)] = 1
         for name, seat in (("loser", r.loser), ("gainer", r.gainer)):
             if seat is not None:
                 obs[at[p + name] + rel(seat)] = 1
@@ -533,16 +571,22 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         """Every cup, the dice counts, this round's bids and whose decision it is, as text.
 
         How the last round ended is told as the table saw it: the lifted cups and the dice
-        among them that count (``shown_count``), never the closed cups' count."""
+        among them that count (``shown_count``), never the closed cups' count. In the
+        environment's ``lang``."""
+        with use_language(self.lang):
+            return self._table_text()
+
+    def _table_text(self) -> str:
         game = self.game
-        pal = f", palifico round of seat {game.palifico_player}" if game.palifico else ""
-        lines = [f"{printable(self.variant.name)}: round {game.round}{pal}"]
-        rows = [["seat", "agent", "dice", "cup"]]
+        pal = tr(", palifico round of seat {n}", n=game.palifico_player) if game.palifico else ""
+        name = printable(tr(self.variant.name))
+        lines = [tr("{name}: round {round}{palifico}", name=name, round=game.round, palifico=pal)]
+        rows = [[tr("seat"), tr("agent"), tr("dice"), tr("cup")]]
         for seat, agent in enumerate(self.possible_agents):
             cup = " ".join(str(d) for d in game.dice[seat]) or "-"
             if game.set_aside[seat]:
-                cup += f" ({len(game.set_aside[seat])} set aside)"
-            cup = cup if game.dice_counts[seat] else "out"
+                cup += " " + tr("({n} set aside)", n=len(game.set_aside[seat]))
+            cup = cup if game.dice_counts[seat] else tr("out")
             rows.append([str(seat), agent, str(game.dice_counts[seat]), cup])
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         rows.insert(1, ["-" * w for w in widths])
@@ -550,26 +594,39 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
         ]
         if game.to_move is not None:
-            bids = " ".join(f"{b.player}:{b}" for b in game.round_actions) or "(none yet)"
-            lines.append(f"bids: {bids}")
+            bids = " ".join(f"{b.player}:{b}" for b in game.actions) or tr("(none yet)")
+            lines.append(tr("bids: {bids}", bids=bids))
         deciding = self.deciding_seat()
+        agents = self.possible_agents
         if game.winner is not None:
-            lines.append(f"game over: {self.possible_agents[game.winner]} won")
+            lines.append(tr("game over: {agent} won", agent=agents[game.winner]))
         elif game.to_move is None:
-            lines.append("stopped after max_rounds")
+            lines.append(tr("stopped after max_rounds"))
         elif self._pending and deciding is not None:
             names = ", ".join(self.ids.name(i) for i in self.legal_ids(deciding))
-            lines.append(f"{self.possible_agents[deciding]} may call out of turn ({names})")
+            agent = agents[deciding]
+            lines.append(tr("{agent} may call out of turn ({calls})", agent=agent, calls=names))
         else:
-            lines.append(f"to move: {self.possible_agents[game.to_move]}")
+            lines.append(tr("to move: {agent}", agent=agents[game.to_move]))
         r = game.last_result
-        if r is not None:
-            lost = f"seat {r.loser} lost a die" if r.loser is not None else "no die lost"
-            gain = f", seat {r.gainer} gained one" if r.gainer is not None else ""
+        if r is not None and r.kind == "leave":
+            lines.append(tr("last round: seat {n} left the game", n=r.caller))
+        elif r is not None:
+            lost = tr("no die lost") if r.loser is None else tr("seat {n} lost a die", n=r.loser)
+            gain = tr(", seat {n} gained one", n=r.gainer) if r.gainer is not None else ""
             lifted = ", ".join(str(s) for s in r.revealed)
             lines.append(
-                f"last round: {r.kind} by seat {r.caller} on {r.bid}: {r.shown_count} shown "
-                f"in the cups of seats {lifted}; {lost}{gain}"
+                tr(
+                    "last round: {kind} by seat {caller} on {bid}: {shown} shown in the cups of "
+                    "seats {lifted}; {lost}{gain}",
+                    kind=r.kind,
+                    caller=r.caller,
+                    bid=r.bid,
+                    shown=r.shown_count,
+                    lifted=lifted,
+                    lost=lost,
+                    gain=gain,
+                )
             )
         return "\n".join(lines)
 
@@ -583,9 +640,13 @@ def raw_env(
     render_mode: str | None = None,
     max_rounds: int | None = None,
     past_rounds: int = 1,
+    observation_mode: str = "dict",
+    lang: str = "en",
 ) -> PerudoEnv:
     """The unwrapped :class:`PerudoEnv` (an illegal action raises ``ValueError``)."""
-    return PerudoEnv(variant, players, render_mode, max_rounds, past_rounds)
+    return PerudoEnv(
+        variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang
+    )
 
 
 def env(
@@ -594,6 +655,8 @@ def env(
     render_mode: str | None = None,
     max_rounds: int | None = None,
     past_rounds: int = 1,
+    observation_mode: str = "dict",
+    lang: str = "en",
 ) -> Any:
     """``variant`` (an id, a path or a :class:`Variant`) for ``players`` seats, as a PettingZoo
     ``AECEnv``, wrapped like PettingZoo's classic environments.
@@ -601,9 +664,31 @@ def env(
     An illegal action ends the game for everyone, with ``-1`` to the seat that
     took it; an action outside the space raises; stepping before ``reset``
     raises. ``render_mode`` is ``None``, ``"ansi"`` (``render()`` returns the
-    table as text) or ``"human"`` (every step prints it).
+    table as text) or ``"human"`` (every step prints it); ``lang`` is its language
+    (``"en"``, ``"it"`` or ``"es"``). ``observation_mode="flat"``: the observation is a
+    ``Box`` and the mask ``info["action_mask"]`` (:class:`PerudoEnv`).
     """
-    e: Any = raw_env(variant, players, render_mode, max_rounds, past_rounds)
+    e: Any = raw_env(
+        variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang
+    )
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
+
+
+def parallel_env(
+    variant: str | Path | Variant = "italian",
+    players: int = 4,
+    render_mode: str | None = None,
+    max_rounds: int | None = None,
+    past_rounds: int = 1,
+    observation_mode: str = "dict",
+    lang: str = "en",
+) -> Any:
+    """:func:`env` as a PettingZoo ``ParallelEnv``, by PettingZoo's
+    ``turn_based_aec_to_parallel``: every parallel step is one decision, taken by the agent
+    whose mask is not all zeros (``info["active_agent"]`` after a step); the actions given
+    for the other agents are ignored. ``aec_to_parallel`` refuses this game: it needs
+    every live agent to act once per cycle, and a Perudo step decides who acts next."""
+    aec = env(variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang)
+    return conversions.turn_based_aec_to_parallel(aec)

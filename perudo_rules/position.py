@@ -34,6 +34,7 @@ from typing import Any
 from perudo_rules.actions import Action, format_action, parse_action
 from perudo_rules.errors import ActionSyntaxError, PositionError
 from perudo_rules.game import Game
+from perudo_rules.i18n import tr
 from perudo_rules.variant import Variant, load_variant
 
 __all__ = ["Position", "Roll", "Step", "format_step", "parse_line", "parse_step"]
@@ -116,7 +117,9 @@ class Position:
 
     @classmethod
     def of(cls, game: Game) -> Position:
-        """The start of ``game``'s current round (``ValueError`` while it awaits a roll).
+        """The start of ``game``'s current round (``ValueError`` while it awaits a roll):
+        with :attr:`Game.actions <perudo_rules.game.Game.actions>` as steps, it plays to
+        ``game``.
 
         ``variant`` is the reference the game's variant was loaded by, or ``None``
         when it cannot name it (overrides, or a variant built in memory).
@@ -125,7 +128,7 @@ class Position:
             raise ValueError("the game is between rounds: no round has started")
         used = game.palifico_used - ({game.first_player} if game.palifico else set())
         return cls(
-            dice=game.dice,
+            dice=game.dealt,  # a cup that left the round (leave.round: continues) included
             first_player=game.first_player,
             palifico=game.palifico,
             round=game.round,
@@ -150,17 +153,23 @@ class Position:
         )
 
     def describe(self) -> str:
-        """One sentence: the seats, their dice and who opens what kind of round."""
-        cups = ", ".join(f"seat {s} {list(c)}" for s, c in enumerate(self.dice))
-        kind = "a palifico round" if self.palifico else "an ordinary round"
-        text = (
-            f"{self.players} seats ({cups}), round {self.round}, "
-            f"seat {self.first_player} opens {kind}"
-        )
+        """One sentence: the seats, their dice and who opens what kind of round (in the
+        language of the context, :mod:`perudo_rules.i18n`)."""
+        cups = ", ".join(tr("seat {n} {dice}", n=s, dice=list(c)) for s, c in enumerate(self.dice))
+        facts = {"n": self.players, "cups": cups, "round": self.round, "first": self.first_player}
+        if self.palifico:
+            text = tr(
+                "{n} seats ({cups}), round {round}, seat {first} opens a palifico round", **facts
+            )
+        else:
+            text = tr(
+                "{n} seats ({cups}), round {round}, seat {first} opens an ordinary round", **facts
+            )
         used = [s for s in self.palifico_used if not (self.palifico and s == self.first_player)]
         if used:
-            seats = ("seats " if len(used) > 1 else "seat ") + ", ".join(map(str, used))
-            text += f"; {seats} already had a palifico round"
+            listed = ", ".join(map(str, used))
+            seats = tr("seats {list}", list=listed) if len(used) > 1 else tr("seat {n}", n=listed)
+            text += "; " + tr("{seats} already had a palifico round", seats=seats)
         return text
 
     def to_json(self, steps: Sequence[Step] = ()) -> dict[str, Any]:

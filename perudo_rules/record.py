@@ -34,6 +34,12 @@ defined its variant::
   (:mod:`perudo_rules.position`), with ``palifico_used`` stated once, in ``setup``.
   ``result`` (how the round ended) is for readers; when present it must agree
   with the rules. The last round may be unfinished.
+* ``viewer`` (optional) marks a *redacted* record, the one a seat may be given
+  (``to_record(game, viewer=seat)``): its own cups and the cups lifted at a reveal are
+  shown as the table saw them, every other die is ``null``, and ``count`` is ``null``
+  in a round with a hidden die. The referee checks it as far as the public course goes
+  (turn order, every action's legality, every outcome, which only lifted cups decide) and
+  says what it could not check; :func:`replay` refuses it (a game needs every die).
 * ``setup`` (optional, like PGN's SetUp tag) marks a game that started from an
   explicit position (:meth:`Game.start`): its first round may have any number,
   dice counts and palifico flag, and ``setup.palifico_used`` lists the seats that
@@ -57,14 +63,15 @@ import dataclasses
 import functools
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Reroll
+from perudo_rules.actions import Action, Bid, Leave, Reroll
 from perudo_rules.errors import IllegalAction, VariantError
-from perudo_rules.game import Game, RoundRecord, RoundResult
+from perudo_rules.game import Game
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.limits import MAX_RECORD_BIDS
+from perudo_rules.messages import Refusal
 from perudo_rules.position import Position, Roll, Step, parse_step
 from perudo_rules.recordformat import (
     FORMAT,
@@ -75,6 +82,8 @@ from perudo_rules.recordformat import (
     Violation,
     check_shape,
 )
+from perudo_rules.redact import hidden_dice, placeholders, redact
+from perudo_rules.rounds import RoundRecord, RoundResult
 from perudo_rules.start import opening_verdict, seats_verdict
 from perudo_rules.variant import (
     Interpretation,
@@ -182,8 +191,8 @@ def _result_dict(res: RoundResult) -> dict[str, Any]:
     return {
         "kind": res.kind,
         "caller": res.caller,
-        "bid": str(res.bid),
-        "count": res.count,
+        "bid": None if res.bid is None else str(res.bid),
+        "count": None if res.kind == "leave" else res.count,
         "loser": res.loser,
         "gainer": res.gainer,
         "revealed": list(res.revealed),
@@ -203,7 +212,7 @@ def _steps(
         out.append(a)
         if type(a) is Reroll:
             dice = next(rolled, None)
-            if dice is not None:
+            if dice:  # () when its seat left before its dice were rolled
                 out.append(Roll(tuple([dice if s == a.player else () for s in range(seats)])))
     return out
 
@@ -224,18 +233,25 @@ def _round_dict(rec: RoundRecord) -> dict[str, Any]:
     return out
 
 
-def to_record(game: Game) -> dict[str, Any]:
+def to_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
     """The record of ``game`` so far, JSON-ready: every round's dice and actions.
 
     ``replay(to_record(game))`` equals ``game`` in every public field; an unfinished
-    round is recorded as far as it went.
+    round is recorded as far as it went. With ``viewer`` (a seat), the record that seat
+    may be given: every die it never saw is ``null`` (its own cups and the lifted cups
+    stay, as the table saw them), ``viewer`` says so, and the true count of a round with
+    a hidden die is ``null``; it reveals exactly what :meth:`Game.observation
+    <perudo_rules.game.Game.observation>` and :meth:`RoundRecord.seen_by
+    <perudo_rules.game.RoundRecord.seen_by>` show that seat.
     """
+    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < game.players):
+        raise ValueError(f"no seat {viewer!r}: the game has {game.players} seats")
     rounds = [_round_dict(r) for r in game.history]
     if game.to_move is not None:
         assert game.first_player is not None
-        start = Position(game.dice_at_start, game.first_player, game.palifico, game.round)
-        rolled = () if game.reroll is None else [s.rolled for s in game.reroll.steps if s.rolled]
-        steps = _steps(game.round_actions, rolled, game.players)
+        start = Position(game.dealt, game.first_player, game.palifico, game.round)
+        rolled = () if game.reroll is None else game.reroll.rolled
+        steps = _steps(game.actions, rolled, game.players)
         rounds.append(_round_json(start, steps))
     # the set-up's palifico_used as the first round began (Game.start adds a palifico
     # round's own player, so it is left implied)
@@ -262,6 +278,9 @@ def to_record(game: Game) -> dict[str, Any]:
         "variant": record_variant(game.variant),
         "seats": game.players,
     }
+    if viewer is not None:
+        out["viewer"] = viewer
+        redact(rounds, [rec.result.revealed for rec in game.history], viewer)
     if not standard:
         out["setup"] = {"palifico_used": used_before}
     out["rounds"] = rounds
@@ -318,6 +337,8 @@ def check_record(data: Any, file: str | None = None) -> Variant:
 def _starter_rule(res: RoundResult) -> str:
     if res.next_palifico:
         return "play.palifico_opener"
+    if res.kind == "leave":
+        return "leave.next_starts"
     return "round.starter" if res.kind == "dudo" else "calza.next_starts"
 
 
@@ -334,24 +355,24 @@ _RESULT_RULES = {
 }
 
 
-def _check_result(stated: Mapping[str, Any], res: RoundResult, number: int) -> None:
+def _check_result(
+    stated: Mapping[str, Any], res: RoundResult, number: int, hidden: bool = False
+) -> None:
+    """``RecordViolation`` unless ``stated`` agrees with ``res``; with ``hidden`` (a round
+    of a redacted record with a hidden die) the true count is not compared."""
     actual = _result_dict(res)
     for key, value in stated.items():
-        if actual[key] != value:
+        if actual[key] != value and not (hidden and key == "count"):
             rule = _RESULT_RULES[key]
             if res.kind == "calza" and rule == "play.dudo":
                 rule = "play.calza"
+            if res.kind == "leave" and key != "next_player":
+                rule = "play.leave"
             if key == "next_player":
                 rule = _starter_rule(res)
+            said = {"key": key, "stated": json.dumps(value), "actual": json.dumps(actual[key])}
             raise RecordViolation(
-                Violation(
-                    number,
-                    0,
-                    None,
-                    rule,
-                    f"the record says {key} {json.dumps(value)}, but the rules give "
-                    f"{json.dumps(actual[key])}",
-                )
+                Violation(number, 0, None, Refusal(rule, "record-result-differs", said))
             )
 
 
@@ -363,74 +384,76 @@ def _start_round(
     dice = rnd["dice"]
     seats = data["seats"]
 
-    def stop(rule: str, reason: str) -> RecordViolation:
-        return RecordViolation(Violation(number, 0, None, rule, reason))
+    def stop(rule: str, message_id: str, **params: int | str) -> RecordViolation:
+        return RecordViolation(Violation(number, 0, None, Refusal(rule, message_id, params)))
 
     if len(dice) != seats:
-        raise stop("play.roll", f"the round lists {len(dice)} cups for {seats} seats")
+        raise stop("play.roll", "record-cups", cups=len(dice), seats=seats)
     for seat, cup in enumerate(dice):
         for d in cup:
             if not 1 <= d <= rules.dice_faces:
                 faces = rules.dice_faces
-                raise stop("play.roll", f"seat {seat} shows {d}, not a face of a d{faces}")
+                raise stop("play.roll", "record-not-a-face", seat=seat, die=d, faces=faces)
         if len(cup) > rules.dice_max_per_player:
-            raise stop(
-                "dice.max_per_player",
-                f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}",
-            )
+            too_many = {"seat": seat, "held": len(cup), "most": rules.dice_max_per_player}
+            raise stop("dice.max_per_player", "record-too-many-dice", **too_many)
     if game is None:
-        bad = seats_verdict(rules, seats, variant.id)
-        if bad is not None:
-            raise stop(*bad)
-        setup = data.get("setup")
-        first = rnd["first_player"]
-        if setup is None:
-            counts = [len(cup) for cup in dice]
-            bad = opening_verdict(rules, counts, first, rnd["palifico"], number)
-            if bad is not None:
-                raise stop(*bad)
-            used: Sequence[int] = ()
-        else:
-            used = setup.get("palifico_used", ())
-        if first >= seats or not dice[first]:
-            raise stop("play.next_seat", f"seat {first} opens but holds no dice")
-        cups = tuple(tuple(cup) for cup in dice)
-        try:
-            return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
-        except ValueError as exc:
-            text = str(exc)
-            rule = "play.roll"
-            if "no palifico rounds" in text:
-                rule = "palifico.enabled"
-            elif "palifico round is opened" in text:
-                rule = "play.palifico_opener"
-            raise stop(rule, f"not a valid starting position: {exc}") from None
-    if game.is_over:
-        raise stop("play.game_over", f"the game was over; seat {game.winner} had won")
+        return _first_round(rnd, variant, data, stop)
+    if game.winner is not None:
+        raise stop("play.game_over", "record-game-over", winner=game.winner)
     if not game.awaiting_roll:
-        raise stop("play.roll", "a new round starts before the previous one ended")
+        raise stop("play.roll", "record-round-not-ended")
     prev = game.last_result
-    assert prev is not None
+    assert prev is not None and prev.next_player is not None  # the game goes on
     if number != game.round + 1:
-        raise stop("play.roll", f"round {game.round} is followed by round {number}")
+        raise stop("play.roll", "record-round-number", previous=game.round, round=number)
     for seat, (cup, held) in enumerate(zip(dice, game.dice_counts, strict=True)):
         if len(cup) != held:
-            raise stop(
-                "play.roll",
-                f"seat {seat} rolls {len(cup)} dice, but holds {held} after round {game.round}",
-            )
+            rolled = {"seat": seat, "rolled": len(cup), "held": held, "round": game.round}
+            raise stop("play.roll", "record-rolled", **rolled)
     if rnd["first_player"] != prev.next_player:
-        raise stop(
-            _starter_rule(prev),
-            f"seat {prev.next_player} opens this round, not seat {rnd['first_player']}",
-        )
+        expected, seat = prev.next_player, rnd["first_player"]
+        raise stop(_starter_rule(prev), "record-opener", expected=expected, seat=seat)
     if rnd["palifico"] != prev.next_palifico:
-        said = "is" if prev.next_palifico else "is not"
-        raise stop("palifico.trigger", f"this round {said} a palifico round")
-    try:
-        return game.roll(dice=dice)
-    except ValueError as exc:  # pragma: no cover - the checks above come first
-        raise stop("play.roll", str(exc)) from None
+        said = "record-palifico-expected" if prev.next_palifico else "record-palifico-unexpected"
+        raise stop("play.leave" if prev.kind == "leave" else "palifico.trigger", said)
+    return game.roll(dice=dice)  # the checks above leave roll() nothing to refuse
+
+
+def _first_round(
+    rnd: Mapping[str, Any],
+    variant: Variant,
+    data: Mapping[str, Any],
+    stop: Callable[..., RecordViolation],
+) -> Game:
+    """The game at the record's first round, every check of :meth:`Game.start` made first
+    so that each refusal names its rule and its values."""
+    rules = variant.rules
+    number, dice, seats, first = rnd["round"], rnd["dice"], data["seats"], rnd["first_player"]
+    bad = seats_verdict(rules, seats, variant.id)
+    if bad is not None:
+        raise RecordViolation(Violation(number, 0, None, bad))
+    setup = data.get("setup")
+    counts = [len(cup) for cup in dice]
+    used: Sequence[int] = ()
+    if setup is None:
+        bad = opening_verdict(rules, counts, first, rnd["palifico"], number)
+        if bad is not None:
+            raise RecordViolation(Violation(number, 0, None, bad))
+    else:
+        used = setup.get("palifico_used", ())
+    if first >= seats or not dice[first]:
+        raise stop("play.next_seat", "record-opener-without-dice", seat=first)
+    if sum(1 for c in counts if c) < 2:
+        raise stop("play.roll", "record-two-seats")
+    if rnd["palifico"]:
+        if not rules.palifico_enabled:
+            raise stop("palifico.enabled", "record-no-palifico", edition=variant.id)
+        if counts[first] != 1:
+            held = counts[first]
+            raise stop("play.palifico_opener", "record-palifico-opener", seat=first, held=held)
+    cups = tuple(tuple(cup) for cup in dice)
+    return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
 
 
 def _bids(game: Game, actions: Sequence[str]) -> tuple[Game, int]:
@@ -461,17 +484,26 @@ def _bids(game: Game, actions: Sequence[str]) -> tuple[Game, int]:
 def _reroll_step(game: Game, step: Step, number: int, at: int, text: str) -> Game:
     """The game after the chance step of a re-roll inside a round (``step``: its roll)."""
 
-    def stop(reason: str) -> RecordViolation:
-        return RecordViolation(Violation(number, at, text, "play.roll", reason))
+    def stop(message_id: str, **params: int | str) -> RecordViolation:
+        refusal = Refusal("play.roll", message_id, params)
+        return RecordViolation(Violation(number, at, text, refusal))
 
     if not game.awaiting_roll:
-        raise stop("no re-roll is waiting for its dice")
+        raise stop("record-no-reroll-waiting")
     if not isinstance(step, Roll):
-        raise stop("the re-rolled dice are still to be rolled")
-    try:
-        return game.roll(dice=step.dice)
-    except ValueError as exc:
-        raise stop(str(exc)) from None
+        assert game.reroll is not None
+        raise stop("reroll-dice-in-the-air", seat=game.reroll.steps[-1].action.player)
+    counts = game.roll_counts
+    if len(step.dice) != len(counts):
+        raise stop("record-cups", cups=len(step.dice), seats=len(counts))
+    faces = game.rules.dice_faces
+    for seat, (cup, held) in enumerate(zip(step.dice, counts, strict=True)):
+        for d in cup:
+            if not 1 <= d <= faces:
+                raise stop("record-not-a-face", seat=seat, die=d, faces=faces)
+        if len(cup) != held:
+            raise stop("record-rerolled", seat=seat, rolled=len(cup), held=held)
+    return game.roll(dice=step.dice)
 
 
 def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> Iterator[Game]:
@@ -483,10 +515,22 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
     and the replay takes time linear in the number of bids: what :func:`replay` and
     the referee use. Raises :class:`RecordViolation` at the first step that breaks a
     rule; its ``violation`` says where and which. :func:`states` checks the record first.
+
+    A redacted record (``viewer``) is walked with a placeholder face under every hidden
+    die: the positions are not the game's, but its course is, for no legality nor any
+    outcome depends on a closed cup (a reveal stops early only where the cups lifted
+    decide the outcome, :meth:`RoundRules.reveal <perudo_rules.kernel.RoundRules.reveal>`);
+    the true count of a round with a hidden die is not compared, and a lifted cup that
+    the record hides is a violation (``play.reveal``).
     """
     game: Game | None = None
+    faces = variant.rules.dice_faces
     for rnd in data["rounds"]:
         number = rnd["round"]
+        closed: list[int] = []
+        hidden = hidden_dice(rnd) > 0
+        if hidden:
+            rnd, closed = placeholders(rnd, faces)
         game = _start_round(game, rnd, variant, data)
         yield game
         actions: Sequence[str] = rnd["actions"]
@@ -499,54 +543,66 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
             action = parse_step(text)
             if game.is_over or game.to_move is None:
                 rule = "play.game_over" if game.is_over else "play.roll"
-                raise RecordViolation(
-                    Violation(number, step, text, rule, "the round already ended; no more actions")
-                )
-            if isinstance(action, Roll) or game.awaiting_roll:
+                ended = Refusal(rule, "record-after-end", {})
+                raise RecordViolation(Violation(number, step, text, ended))
+            if isinstance(action, Roll) or (game.awaiting_roll and type(action) is not Leave):
                 game = _reroll_step(game, action, number, step, text)
                 yield game
                 continue
             bad = game.violation(action)
             if bad is not None:
-                raise RecordViolation(Violation(number, step, text, bad[0], bad[1]))
+                raise RecordViolation(Violation(number, step, text, bad))
             try:
                 game = game.apply(action)
             except IllegalAction as exc:  # pragma: no cover - violation() said it was legal
-                raise RecordViolation(
-                    Violation(number, step, text, exc.rule, exc.message)
-                ) from None
+                raise RecordViolation(Violation(number, step, text, exc.refusal)) from None
             yield game
         stated = rnd.get("result")
+        res = game.last_result if game.to_move is None and closed else None
+        if res is not None:  # a redacted record shows every cup the table saw lifted
+            # the record's own reveal first: a hidden lifted cup changes the replay's reveal
+            said = [s for s in (stated or {}).get("revealed", ()) if s in closed]
+            replayed = sorted(set(res.revealed) & set(closed))
+            if said or replayed:
+                seat = (said or replayed)[0]
+                hidden = Refusal("play.reveal", "record-lifted-cup-hidden", {"seat": seat})
+                raise RecordViolation(Violation(number, 0, None, hidden))
         if stated is not None:
             if game.last_result is None or game.to_move is not None:
-                raise RecordViolation(
-                    Violation(
-                        number,
-                        0,
-                        None,
-                        "play.dudo",
-                        "the record states a result, but the "
-                        "round did not end with a Dudo or Calza",
-                    )
-                )
-            _check_result(stated, game.last_result, number)
+                unended = Refusal("play.dudo", "record-result-without-call", {})
+                raise RecordViolation(Violation(number, 0, None, unended))
+            _check_result(stated, game.last_result, number, hidden)
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]
         if game.winner is None:
-            reason = f"the record names seat {data['winner']} the winner, but the game is not over"
+            unfinished = {"seat": data["winner"]}
+            wrong = Refusal("play.elimination", "record-winner-unfinished", unfinished)
         else:
-            reason = f"seat {game.winner} won, not {json.dumps(data['winner'])}"
-        raise RecordViolation(Violation(last, 0, None, "play.elimination", reason))
+            stated = {"winner": game.winner, "stated": json.dumps(data["winner"])}
+            wrong = Refusal("play.elimination", "record-winner-differs", stated)
+        raise RecordViolation(Violation(last, 0, None, wrong))
+
+
+def _not_redacted(record: Mapping[str, Any], file: str | None) -> None:
+    if "viewer" in record:
+        raise RecordError(
+            f"the record is redacted for seat {record['viewer']}: the dice that seat never "
+            "saw are hidden (null), and a game cannot be rebuilt without them (referee() "
+            "checks a redacted record as far as it can)",
+            file=file,
+            key_path="viewer",
+        )
 
 
 def states(record: Mapping[str, Any], file: str | None = None) -> Iterator[Game]:
     """Every position of a record in order: each round's start and the game after each action.
 
     Raises :class:`RecordError` if the record is malformed or breaks a rule
-    (``.violation`` then says where and which).
+    (``.violation`` then says where and which), or is redacted (as :func:`replay`).
     """
     variant = check_record(record, file)
+    _not_redacted(record, file)
     try:
         yield from walk(record, variant)
     except RecordViolation as stop:
@@ -557,9 +613,12 @@ def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
     """Rebuild the game of ``record`` step by step and return its final position.
 
     ``replay(to_record(game))`` equals ``game`` in every public field. Raises
-    :class:`RecordError` if the record is malformed or breaks a rule.
+    :class:`RecordError` if the record is malformed or breaks a rule, and for a redacted
+    record (``viewer``): a game needs every die, and the record hides some; the referee
+    checks what it can of one.
     """
     variant = check_record(record, file)
+    _not_redacted(record, file)
     game: Game | None = None
     try:
         for state in walk(record, variant, every=False):

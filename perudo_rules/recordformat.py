@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import ACTION_PATTERN, BID_PATTERN, ROLL_PATTERN
+from perudo_rules.actions import ACTION_PATTERN, BID_PATTERN, REDACTED_ROLL_PATTERN, ROLL_PATTERN
 from perudo_rules.errors import LocatedError, PerudoError
 from perudo_rules.limits import (
     MAX_NODES,
@@ -27,6 +27,7 @@ from perudo_rules.limits import (
     MAX_RECORD_NODES,
     read_bounded,
 )
+from perudo_rules.messages import Refusal, format_message
 
 __all__ = [
     "FORMAT",
@@ -52,6 +53,7 @@ SCHEMA_ID = "https://perudo-rules.invalid/spec/record.schema.json"
 VARIANT_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 _ACTION_RE = re.compile(ACTION_PATTERN)
 _ROLL_RE = re.compile(ROLL_PATTERN)
+_HIDDEN_ROLL_RE = re.compile(REDACTED_ROLL_PATTERN)
 _ID_RE = re.compile(VARIANT_ID_PATTERN)
 
 
@@ -61,22 +63,51 @@ class Violation:
 
     ``round`` is the round number, ``step`` the 1-based index of the action in
     the round (0 for the round itself: its number, dice, opener, or its
-    result), ``action`` the action text (``None`` at step 0), ``rule`` the rule
-    id broken (a knob path or a fixed rule of ``spec/core-rules.yaml``) and
-    ``reason`` one sentence why.
+    result), ``action`` the action text (``None`` at step 0) and ``refusal`` the
+    structured :class:`~perudo_rules.messages.Refusal`: the rule id broken (a knob
+    path or a fixed rule of ``spec/core-rules.yaml``, also ``rule``), a message id
+    and the values of its sentence (``reason``, in English).
     """
 
     round: int
     step: int
     action: str | None
-    rule: str
-    reason: str
+    refusal: Refusal
+
+    @property
+    def rule(self) -> str:
+        """The rule id broken."""
+        return self.refusal.rule
+
+    @property
+    def reason(self) -> str:
+        """One English sentence why, made from the refusal."""
+        return self.refusal.message
+
+    def text(self, lang: str | None = None) -> str:
+        """``round 1, step 2 (1:2x4): <reason> [rule]`` in ``lang`` (default: the language
+        of the context, :func:`perudo_rules.i18n.use_language`)."""
+        place = {"round": self.round, "step": self.step}
+        if self.action is None:
+            where = format_message("record-at-round", place, lang)
+        else:
+            where = format_message("record-at-step", {**place, "action": self.action}, lang)
+        return f"{where}: {self.refusal.text(lang)} [{self.rule}]"
+
+    def to_json(self) -> dict[str, Any]:
+        """Where, the rule, the English reason, the message id and its parameters."""
+        return {
+            "round": self.round,
+            "step": self.step,
+            "action": self.action,
+            "rule": self.rule,
+            "reason": self.reason,
+            "message_id": self.refusal.message_id,
+            "params": dict(self.refusal.params),
+        }
 
     def __str__(self) -> str:
-        where = f"round {self.round}, step {self.step}"
-        if self.action is not None:
-            where += f" ({self.action})"
-        return f"{where}: {self.reason} [{self.rule}]"
+        return self.text()
 
 
 class RecordError(LocatedError):
@@ -136,13 +167,24 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
         "additionalProperties": False,
         "required": ["kind", "caller", "bid", "count"],
         "properties": {
-            "kind": {"enum": ["dudo", "calza"]},
+            "kind": {
+                "enum": ["dudo", "calza", "leave"],
+                "description": (
+                    "leave: the caller left the game and the round ended without a call "
+                    "(called off, or won by the last seat holding dice)."
+                ),
+            },
             "caller": seat,
-            "bid": {"type": "string", "pattern": BID_PATTERN},
+            "bid": {
+                "oneOf": [{"type": "string", "pattern": BID_PATTERN}, {"type": "null"}],
+                "description": "The bid called; a leave's standing bid, or null before any.",
+            },
             "count": {
-                "type": "integer",
-                "minimum": 0,
-                "description": "The true number of dice counting as the bid's face.",
+                "oneOf": [{"type": "integer", "minimum": 0}, {"type": "null"}],
+                "description": (
+                    "The true number of dice counting as the bid's face; null for a leave, "
+                    "and in a redacted record where a die of the round is hidden."
+                ),
             },
             "loser": seat_or_null,
             "gainer": seat_or_null,
@@ -157,6 +199,30 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             },
             "next_palifico": {"type": "boolean"},
         },
+        # only a leave may come before any bid
+        "if": {"properties": {"kind": {"const": "leave"}}},
+        "else": {"properties": {"bid": {"type": "string"}}},
+    }
+    # a full record (no viewer) hides no die, and states every call's true count
+    full = {
+        "properties": {
+            "rounds": {
+                "items": {
+                    "properties": {
+                        "dice": {"items": {"items": {"type": "integer"}}},
+                        "actions": {
+                            "items": {
+                                "anyOf": [{"pattern": ACTION_PATTERN}, {"pattern": ROLL_PATTERN}]
+                            }
+                        },
+                        "result": {
+                            "if": {"properties": {"kind": {"const": "leave"}}},
+                            "else": {"properties": {"count": {"type": "integer"}}},
+                        },
+                    }
+                }
+            }
+        }
     }
     round_ = {
         "type": "object",
@@ -168,19 +234,26 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             "palifico": {"type": "boolean"},
             "dice": {
                 "type": "array",
-                "description": "One cup per seat, [] for a seat that is out.",
-                "items": {"type": "array", "items": {"type": "integer"}},
+                "description": (
+                    "One cup per seat, [] for a seat that is out; in a redacted record null "
+                    "for each die the viewer never saw."
+                ),
+                "items": {
+                    "type": "array",
+                    "items": {"oneOf": [{"type": "integer"}, {"type": "null"}]},
+                },
             },
             "actions": {
                 "type": "array",
                 "description": (
-                    "In order: 'seat:QxF' (a bid), 'seat:dudo', 'seat:calza' or 'seat:reroll "
-                    "F,F' (a re-roll), each re-roll followed by the roll of its dice, "
-                    "'roll [[], [2, 5]]' (one list per seat)."
+                    "In order: 'seat:QxF' (a bid), 'seat:dudo', 'seat:calza', 'seat:leave' or "
+                    "'seat:reroll F,F' (a re-roll), each re-roll followed by the roll of its "
+                    "dice, 'roll [[], [2, 5]]' (one list per seat; null for a die the viewer "
+                    "of a redacted record never saw)."
                 ),
                 "items": {
                     "type": "string",
-                    "anyOf": [{"pattern": ACTION_PATTERN}, {"pattern": ROLL_PATTERN}],
+                    "anyOf": [{"pattern": ACTION_PATTERN}, {"pattern": REDACTED_ROLL_PATTERN}],
                 },
             },
             "result": result,
@@ -211,6 +284,15 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
                 ],
             },
             "seats": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS},
+            "viewer": {
+                **seat,
+                "description": (
+                    "Present in a redacted record (perudo_rules.record.to_record(game, "
+                    "viewer=seat)): the seat whose view it is. Its own cups and the cups "
+                    "lifted at a reveal are shown; every other die is null. It can be "
+                    "refereed (legality, turn order, outcomes) but not replayed."
+                ),
+            },
             "names": {
                 "type": "array",
                 "description": "Optional names of the seats, in seat order.",
@@ -225,6 +307,8 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             "rounds": {"type": "array", "minItems": 1, "items": round_},
             "winner": seat_or_null,
         },
+        "if": {"required": ["viewer"]},
+        "else": full,
     }
 
 
@@ -308,7 +392,9 @@ def _count_nodes(data: Any, file: str | None) -> None:
     raise RecordError("record nested too deeply", file=file)
 
 
-_TOP_KEYS = ("format", "version", "variant", "seats", "names", "setup", "rounds", "winner")
+_TOP_KEYS = (
+    "format", "version", "variant", "seats", "viewer", "names", "setup", "rounds", "winner",
+)  # fmt: skip
 _ROUND_KEYS = ("round", "first_player", "palifico", "dice", "actions", "result")
 _RESULT_KEYS = (
     "kind",
@@ -329,6 +415,7 @@ class _Shape:
 
     def __init__(self, file: str | None) -> None:
         self.file = file
+        self.redacted = False
 
     def fail(self, path: str, message: str) -> RecordError:
         return RecordError(message, file=self.file, key_path=path)
@@ -390,6 +477,11 @@ class _Shape:
         elif not isinstance(variant, Mapping):
             raise self.fail("variant", "expected a bundled variant id or a variant document")
         self.integer(top["seats"], "seats", 2, MAX_PLAYERS)
+        if "viewer" in top:
+            self.seat(top["viewer"], "viewer")
+            if top["viewer"] >= top["seats"]:
+                raise self.fail("viewer", f"seat {top['viewer']} does not exist")
+            self.redacted = True
         if "names" in top:
             for i, name in enumerate(self.array(top["names"], "names")):
                 if len(self.text(name, f"names.{i}")) > 200:
@@ -417,29 +509,39 @@ class _Shape:
         self.boolean(rnd["palifico"], f"{path}.palifico")
         for i, cup in enumerate(self.array(rnd["dice"], f"{path}.dice")):
             for j, die in enumerate(self.array(cup, f"{path}.dice.{i}")):
-                if type(die) is not int:
+                if type(die) is not int and not (die is None and self.redacted):
+                    hidden = " (a hidden die is null only in a redacted record)"
                     raise self.fail(
-                        f"{path}.dice.{i}.{j}", f"expected an integer, not {_kind(die)}"
+                        f"{path}.dice.{i}.{j}",
+                        f"expected an integer, not {_kind(die)}{hidden if die is None else ''}",
                     )
         for i, action in enumerate(self.array(rnd["actions"], f"{path}.actions")):
+            roll = _HIDDEN_ROLL_RE if self.redacted else _ROLL_RE
             if not isinstance(action, str) or not (
-                _ACTION_RE.fullmatch(action) or _ROLL_RE.fullmatch(action)
+                _ACTION_RE.fullmatch(action) or roll.fullmatch(action)
             ):
                 shown = repr(action[:60]) if isinstance(action, str) else _kind(action)
+                hidden = ""
+                if isinstance(action, str) and _HIDDEN_ROLL_RE.fullmatch(action):
+                    hidden = " (a hidden die is null only in a redacted record)"
                 raise self.fail(
                     f"{path}.actions.{i}",
-                    f"not an action: {shown} (write seat:QxF, seat:dudo or seat:calza)",
+                    f"not an action: {shown} (write seat:QxF, seat:dudo, seat:calza, "
+                    f"seat:leave, seat:reroll F,F or roll [[F, F], []]){hidden}",
                 )
         if "result" in rnd:
             self.result(rnd["result"], f"{path}.result")
 
     def result(self, res: Any, path: str) -> None:
         res = self.obj(res, path, _RESULT_KEYS, _RESULT_KEYS[:4])
-        if res["kind"] not in ("dudo", "calza") or not isinstance(res["kind"], str):
-            raise self.fail(f"{path}.kind", "expected 'dudo' or 'calza'")
+        kind = res["kind"]
+        if not isinstance(kind, str) or kind not in ("dudo", "calza", "leave"):
+            raise self.fail(f"{path}.kind", "expected 'dudo', 'calza' or 'leave'")
         self.seat(res["caller"], f"{path}.caller")
-        self.text(res["bid"], f"{path}.bid", _BID_RE)
-        self.integer(res["count"], f"{path}.count", 0)
+        if res["bid"] is not None or kind != "leave":  # a leave before any bid: null
+            self.text(res["bid"], f"{path}.bid", _BID_RE)
+        if res["count"] is not None or not (kind == "leave" or self.redacted):
+            self.integer(res["count"], f"{path}.count", 0)
         for key in ("loser", "gainer", "next_player"):
             if key in res:
                 self.seat(res[key], f"{path}.{key}", nullable=True)

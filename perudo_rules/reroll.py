@@ -22,8 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
-from perudo_rules.kernel import Refusal, RoundRules
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave, Reroll
+from perudo_rules.kernel import RoundRules
+from perudo_rules.messages import Refusal, given
 from perudo_rules.ruleset import Ruleset
 
 __all__ = [
@@ -45,10 +46,13 @@ __all__ = [
 
 
 class RerollStep(NamedTuple):
-    """One re-roll of a round: ``at`` bids had been made before it, ``action`` says who and
-    what it set aside, ``rolled`` the re-rolled dice (``None`` until they are rolled)."""
+    """One re-roll of a round: ``at`` actions of the round came before it (bids, leaves and
+    re-rolls), ``bids`` of them bids; ``action`` says who and what it set aside, ``rolled``
+    the re-rolled dice (``None`` until they are rolled; ``()`` if its seat left the game
+    before they were)."""
 
     at: int
+    bids: int
     action: Reroll
     rolled: tuple[int, ...] | None
 
@@ -71,7 +75,29 @@ class RerollState:
     def rerolled_now(self, to_move: int, bids_made: int) -> bool:
         """Whether ``to_move`` has re-rolled in its current turn (no bid since)."""
         last = self.steps[-1]
-        return last.at == bids_made and last.action.player == to_move
+        return last.bids == bids_made and last.action.player == to_move
+
+    def rerolled(self, seat: int) -> bool:
+        """Whether ``seat`` has re-rolled in this round (``reroll.limit: once_per_round``)."""
+        return any(s.action.player == seat for s in self.steps)
+
+    def without(self, seat: int) -> RerollState:
+        """The state once ``seat`` left a round that goes on (``leave.round: continues``):
+        its dice, set aside ones too, leave with it, and a re-roll of its own whose dice
+        were in the air is never rolled."""
+        aside = list(self.set_aside)
+        aside[seat] = ()
+        steps = self.steps
+        last = steps[-1]
+        if last.rolled is None and last.action.player == seat:
+            steps = (*steps[:-1], last._replace(rolled=()))
+        return RerollState(self.start_dice, tuple(aside), steps)
+
+    @property
+    def rolled(self) -> tuple[tuple[int, ...], ...]:
+        """The dice each re-roll rolled so far, in order (``()`` for one whose seat left
+        before they were rolled; none for one whose dice are in the air)."""
+        return tuple([s.rolled for s in self.steps if s.rolled is not None])
 
     def rolls(self, seat: int) -> tuple[tuple[int, ...], ...]:
         """The dice ``seat`` rolled in its re-rolls this round, in order (its own secret)."""
@@ -129,20 +155,25 @@ def bid_open(rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> bool:
 
 def _may_reroll(
     rules: Ruleset, state: RerollState | None, seat: int, bids_made: int, open_bid: bool
-) -> Refusal:
+) -> Refusal | None:
     if not rules.reroll_enabled:
-        return "reroll.enabled", "this variant has no re-roll"
+        return Refusal("reroll.enabled", "no-reroll", {})
     if rules.reroll_must_bid and not open_bid:
-        return "reroll.must_bid", "a re-roll must be followed by a bid, and no bid is left"
+        return Refusal("reroll.must_bid", "reroll-no-bid-left", {})
     if state is None:
         return None
     if state.pending:
-        return "play.roll", "the re-rolled dice are still to be rolled"
+        return _in_the_air(state)
     if state.rerolled_now(seat, bids_made):
-        return "reroll.limit", f"seat {seat} has re-rolled in this turn already"
-    if rules.reroll_limit == "once_per_round" and state.set_aside[seat]:
-        return "reroll.limit", f"seat {seat} has re-rolled in this round already"
+        return Refusal("reroll.limit", "reroll-once-per-turn", {"seat": seat})
+    if rules.reroll_limit == "once_per_round" and state.rerolled(seat):
+        return Refusal("reroll.limit", "reroll-once-per-round", {"seat": seat})
     return None
+
+
+def _in_the_air(state: RerollState) -> Refusal:
+    seat = state.steps[-1].action.player
+    return Refusal("play.roll", "reroll-dice-in-the-air", {"seat": seat})
 
 
 def reroll_options(
@@ -169,18 +200,18 @@ def reroll_verdict(
     bids_made: int,
     action: Reroll,
     open_bid: bool,
-) -> Refusal:
+) -> Refusal | None:
     """Whether ``action`` is legal with ``to_move`` to move after ``bids_made`` bids this
     round (``reroll.enabled``, ``reroll.limit``, ``reroll.min_hidden``,
     ``reroll.must_bid``, ``play.reroll``, ``play.seat``, ``play.turn``); ``open_bid`` is
     :func:`bid_open`."""
     p = action.player
     if not rules.reroll_enabled:
-        return "reroll.enabled", "this variant has no re-roll"
+        return Refusal("reroll.enabled", "no-reroll", {})
     if type(p) is not int or not 0 <= p < len(dice) or (not dice[p] and p != to_move):
-        return "play.seat", f"seat {p!r} is not a seat with dice"
+        return Refusal("play.seat", "seat-without-dice", {"seat": given(p)})
     if p != to_move:
-        return "play.turn", f"it is seat {to_move}'s turn, not seat {p}'s"
+        return Refusal("play.turn", "not-your-turn", {"to_move": to_move, "seat": p})
     bad = _may_reroll(rules, state, p, bids_made, open_bid)
     if bad is not None:
         return bad
@@ -188,39 +219,42 @@ def reroll_verdict(
     if not isinstance(faces, tuple) or any(
         type(f) is not int or not 1 <= f <= rules.dice_faces for f in faces
     ):
-        return "play.reroll", f"{action} names no faces of a d{rules.dice_faces}"
+        listed = isinstance(faces, tuple)
+        shown = ",".join([str(given(f)) for f in faces]) if listed else given(faces)
+        return Refusal(
+            "play.reroll", "reroll-not-faces", {"faces": shown, "sides": rules.dice_faces}
+        )
     if not faces:
-        return "play.reroll", "a re-roll sets at least one die aside"
+        return Refusal("play.reroll", "reroll-nothing-aside", {})
     hidden = list(concealed(dice[p], state, p))
     for f in faces:
         if f not in hidden:
-            shown = " ".join(map(str, sorted(concealed(dice[p], state, p))))
-            return "play.reroll", (
-                f"seat {p}'s concealed dice ({shown}) hold no more {f}s to set aside"
+            held = " ".join(map(str, sorted(concealed(dice[p], state, p))))
+            return Refusal(
+                "play.reroll", "reroll-not-held", {"seat": p, "dice": held, "face": f}
             )
         hidden.remove(f)
     if len(hidden) < rules.reroll_min_hidden:
-        return "reroll.min_hidden", (
-            f"a re-roll leaves at least {rules.reroll_min_hidden} dice concealed"
-        )
+        least = rules.reroll_min_hidden
+        return Refusal("reroll.min_hidden", "reroll-min-hidden", {"least": least})
     return None
 
 
 def turn_verdict(
     rules: Ruleset, state: RerollState, to_move: int, bids_made: int, action: object
-) -> Refusal:
+) -> Refusal | None:
     """Whether a bid or call the kernel allows may be made in a round with re-rolls: nothing
     while re-rolled dice are in the air (``play.roll``); after a re-roll in this turn only
     its player acts (``play.turn``), and it must bid when ``reroll.must_bid``."""
-    if state.pending:
-        return "play.roll", f"seat {to_move}'s re-rolled dice are still to be rolled"
+    if state.pending and type(action) is not Leave:
+        return _in_the_air(state)
     if not state.rerolled_now(to_move, bids_made):
         return None
     p = getattr(action, "player", None)
     if p != to_move and type(action) in (Dudo, Calza):
-        return "play.turn", f"seat {to_move} has re-rolled and acts next"
+        return Refusal("play.turn", "reroll-acts-next", {"seat": to_move})
     if rules.reroll_must_bid and p == to_move and type(action) in (Dudo, Calza):
-        return "reroll.must_bid", f"seat {to_move} has re-rolled, so it must bid"
+        return Refusal("reroll.must_bid", "reroll-must-bid", {"seat": to_move})
     return None
 
 
@@ -231,16 +265,17 @@ def verdict_with_rerolls(
     to_move: int,
     bids: Sequence[Bid],
     action: object,
-) -> Refusal:
+) -> Refusal | None:
     """Whether ``action`` is legal in a round of rules ``rr`` with re-rolls: a re-roll as
-    :func:`reroll_verdict` says; nothing while re-rolled dice are in the air; any other
+    :func:`reroll_verdict` says; nothing while re-rolled dice are in the air but a seat's
+    :class:`~perudo_rules.actions.Leave` (``play.leave``: at any point); any other
     action as the kernel's :meth:`RoundRules.verdict
     <perudo_rules.kernel.RoundRules.verdict>` says, then :func:`turn_verdict`."""
     if type(action) is Reroll:
         open_bid = not rr.rules.reroll_must_bid or bid_open(rr, to_move, bids)
         return reroll_verdict(rr.rules, dice, state, to_move, len(bids), action, open_bid)
-    if state is not None and state.pending:
-        return "play.roll", f"seat {to_move}'s re-rolled dice are still to be rolled"
+    if state is not None and state.pending and type(action) is not Leave:
+        return _in_the_air(state)
     bad = rr.verdict(to_move, bids, action)  # the kernel's own rule, where it refuses
     if bad is not None or state is None:
         return bad
@@ -252,18 +287,25 @@ def set_aside_dice(
     state: RerollState | None,
     bids_made: int,
     action: Reroll,
+    at: int | None = None,
+    dealt: tuple[tuple[int, ...], ...] | None = None,
 ) -> tuple[tuple[tuple[int, ...], ...], RerollState]:
-    """The dice and re-roll state after the legal ``action``: its dice join the seat's
-    set-aside ones; the rest are in the air (the seat holds only its set-aside dice)."""
+    """The dice and re-roll state after the legal ``action``, made after ``bids_made``
+    bids and ``at`` actions of the round in all (default: the bids and re-rolls so far, a
+    round no seat left), in a round dealt as ``dealt`` (default ``dice``): its dice join
+    the seat's set-aside ones; the rest are in the air (the seat holds only its set-aside
+    dice)."""
     p = action.player
     if state is None:
-        state = RerollState(dice, ((),) * len(dice), ())
+        state = RerollState(dice if dealt is None else dealt, ((),) * len(dice), ())
+    if at is None:
+        at = bids_made + len(state.steps)
     aside = tuple(sorted(state.set_aside[p] + action.set_aside))
     cups = list(dice)
     cups[p] = aside
     all_aside = list(state.set_aside)
     all_aside[p] = aside
-    step = RerollStep(bids_made, action, None)
+    step = RerollStep(at, bids_made, action, None)
     return tuple(cups), RerollState(state.start_dice, tuple(all_aside), (*state.steps, step))
 
 
@@ -282,25 +324,18 @@ def rerolled_dice(
 
 
 def round_steps(
-    bids: Sequence[Action], state: RerollState | None
+    actions: Sequence[Action], state: RerollState | None
 ) -> tuple[tuple[Action, ...], tuple[tuple[int, ...], ...]]:
-    """A round's actions in order, its re-rolls among its bids (``bids``, and a call if it
-    ended), and the dice each re-roll rolled, in order: what a round record keeps."""
+    """A round's actions in order, its re-rolls among its other actions (``actions``: its
+    bids and leaves, and a call if it ended), and the dice each re-roll rolled, in order
+    (``()`` for one whose seat left before they were rolled; none for one whose dice are
+    still in the air): what a round record keeps."""
     if state is None:
-        return tuple(bids), ()
-    out: list[Action] = []
+        return tuple(actions), ()
+    out = list(actions)
     rolled: list[tuple[int, ...]] = []
-    steps = state.steps
-    k = 0
-    for i, a in enumerate(bids):
-        while k < len(steps) and steps[k].at == i:
-            out.append(steps[k].action)
-            if steps[k].rolled is not None:
-                rolled.append(steps[k].rolled)  # type: ignore[arg-type]
-            k += 1
-        out.append(a)
-    for s in steps[k:]:
-        out.append(s.action)
+    for s in state.steps:  # each knows how many actions came before it, earlier re-rolls too
+        out.insert(s.at, s.action)
         if s.rolled is not None:
             rolled.append(s.rolled)
     return tuple(out), tuple(rolled)

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from perudo_rules.frozen import pickle_by_fields
 from perudo_rules.knobs import KNOB_PATHS
 
 __all__ = ["Ruleset", "field_name"]
@@ -92,6 +93,8 @@ class Ruleset:
     palifico_wild_bids: Literal["allowed", "not_as_opening_bid", "forbidden"]
     round_starter: Literal["loser", "challenge_winner", "after_caller"]
     end_condition: Literal["last_player_standing", "single_round"]
+    leave_round: Literal["void", "continues"]
+    leave_next_starts: Literal["round_opener", "player_to_move", "after_leaver"]
     wild: int | None = field(init=False, compare=False, repr=False)
     direction: int = field(init=False, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
@@ -117,3 +120,6 @@ class Ruleset:
         if path not in KNOB_PATHS:
             raise KeyError(path)
         return getattr(self, field_name(path))
+
+
+pickle_by_fields(Ruleset)  # the compiled build's Ruleset has no dataclass slot state

@@ -12,6 +12,7 @@ Steps are texts in the notation of :func:`~perudo_rules.position.parse_step`::
     "0: bid 3x4"     seat 0 bids three fours (also written "0:3x4")
     "1: dudo"        seat 1 calls Dudo
     "2: calza"       seat 2 calls Calza
+    "2: leave"       seat 2 leaves the game (play.leave)
     "roll [[2, 3], [], [1]]"   the chance step between rounds, with explicit dice
 
 A step is either such a text (it must be legal) or a mapping ``{action,
@@ -36,7 +37,7 @@ from typing import Any
 import jsonschema
 
 from perudo_rules._yaml import YamlDoc, load_yaml_file
-from perudo_rules.actions import Bid, Dudo, Reroll
+from perudo_rules.actions import Bid, Dudo, Leave, Reroll
 from perudo_rules.errors import ActionSyntaxError, IllegalAction, LocatedError, VariantError
 from perudo_rules.game import Game
 from perudo_rules.position import Position, Roll, parse_step
@@ -180,7 +181,8 @@ def _action_json(text: str) -> dict[str, Any]:
         return {"type": "bid", "player": a.player, "quantity": a.quantity, "face": a.face}
     if isinstance(a, Reroll):
         return {"type": "reroll", "player": a.player, "set_aside": list(a.set_aside)}
-    return {"type": "dudo" if isinstance(a, Dudo) else "calza", "player": a.player}
+    kind = "dudo" if isinstance(a, Dudo) else "leave" if isinstance(a, Leave) else "calza"
+    return {"type": kind, "player": a.player}
 
 
 # --- loading ------------------------------------------------------------------------------
@@ -389,18 +391,20 @@ def run_scenario(scenario: Scenario, variant_id: str) -> None:
         if want_rule is not None:
             if bad is None:
                 raise AssertionError(f"{where}: legal, expected illegal by {want_rule}")
-            if bad[0] != want_rule:
-                raise AssertionError(
-                    f"{where}: illegal by {bad[0]} ({bad[1]}), expected illegal by {want_rule}"
-                )
+            if bad.rule != want_rule:
+                got = f"illegal by {bad.rule} ({bad.message})"
+                raise AssertionError(f"{where}: {got}, expected illegal by {want_rule}")
             if game.is_legal(action) or action in game.legal_actions():
                 raise AssertionError(f"{where}: is_legal/legal_actions disagree with violation")
             _check(game, expect, where)
             continue
         if bad is not None:
-            raise AssertionError(f"{where}: illegal by {bad[0]} ({bad[1]}), expected legal")
-        # a bid beyond the listed table (bidding.quantity_cap: none) is legal, not listed
-        listed = not isinstance(action, Bid) or action.quantity <= game.space.cap
+            raise AssertionError(f"{where}: illegal by {bad.rule} ({bad.message}), expected legal")
+        # a bid beyond the listed table (bidding.quantity_cap: none) is legal, not listed;
+        # a Leave is no move of play: legal, never listed (play.leave)
+        listed = not isinstance(action, Leave) and (
+            not isinstance(action, Bid) or action.quantity <= game.space.cap
+        )
         if listed and action not in list(game.legal_actions()):
             raise AssertionError(f"{where}: legal but missing from legal_actions()")
         if not step.probe:
@@ -453,9 +457,10 @@ def export_document(scenarios: Sequence[Scenario] | None = None) -> dict[str, An
         "generator": f"perudo-rules {__version__}",
         "steps": (
             "action texts: '<seat>: bid <q>x<f>' (or '<seat>:<q>x<f>'), '<seat>: dudo', "
-            "'<seat>: calza', 'roll <dice per seat>'; 'parsed' gives the same as JSON. An "
-            "action expected 'illegal' is not applied; a legal one is applied unless 'probe' "
-            "is true. An expect key naming a variant holds expectations for that variant only."
+            "'<seat>: calza', '<seat>: leave', 'roll <dice per seat>'; 'parsed' gives the same "
+            "as JSON. An action expected 'illegal' is not applied; a legal one is applied "
+            "unless 'probe' is true. An expect key naming a variant holds expectations for "
+            "that variant only."
         ),
         "variants": variants,
         "scenarios": [_scenario_json(sc) for sc in scs],

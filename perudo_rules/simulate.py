@@ -24,6 +24,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -36,22 +37,27 @@ from perudo_rules import fastplay
 from perudo_rules.actions import Bid
 from perudo_rules.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.errors import PerudoError
-from perudo_rules.game import Game, RoundRecord
+from perudo_rules.game import Game
+from perudo_rules.i18n import N_, tr
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count, short_number
 from perudo_rules.output import Outputs, write_bytes, write_text
 from perudo_rules.record import to_record
+from perudo_rules.rounds import RoundRecord
 from perudo_rules.ruleset import Ruleset
 from perudo_rules.safetext import printable
 from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant
 
 __all__ = [
+    "AUTO_WORKERS_GAMES",
     "UNIFORM",
     "Estimate",
     "GameSummary",
     "SimStats",
+    "auto_workers",
     "comparison_rows",
     "mean_interval",
+    "metric_label",
     "plot",
     "plot_format",
     "simulate",
@@ -339,6 +345,23 @@ class SimStats:
         }
 
 
+#: The reported figures' names, for the catalogues (their keys in JSON stay English).
+METRICS = (
+    N_("rounds per game"), N_("bids per round"), N_("palifico share of rounds"),
+    N_("Calza calls per game"), N_("Calza success rate"), N_("Dudo success rate"),
+)
+
+
+def metric_label(name: str) -> str:
+    """A figure's name (a key of :meth:`SimStats.summary_rows`) in the context's language."""
+    seat = re.fullmatch(r"win rate (seat|position) (\d+)", name)
+    if seat is None:
+        return tr(name)
+    if seat.group(1) == "seat":
+        return tr("win rate seat {n}", n=seat.group(2))
+    return tr("win rate position {n}", n=seat.group(2))
+
+
 def comparison_rows(stats: Sequence[SimStats], digits: int = 3) -> list[list[str]]:
     """One row per metric: the metric, then ``value [low, high]`` for each of ``stats``.
 
@@ -393,6 +416,21 @@ def _run_chunk(
     return out
 
 
+AUTO_WORKERS_GAMES = 400
+"""From this many games a variant on, the command line's ``simulate`` (and ``conform``,
+over its editions' random games) uses every core by default (:func:`auto_workers`):
+below it, starting the worker processes costs more than they save."""
+
+
+def auto_workers(games: int, cpus: int | None = None) -> int:
+    """The default number of worker processes for ``games`` games: one per CPU
+    (``os.cpu_count()``, or ``cpus``) from :data:`AUTO_WORKERS_GAMES` games on, else 1.
+    The result never depends on it: game ``i`` is seeded from ``(seed, i)`` alone."""
+    if games < AUTO_WORKERS_GAMES:
+        return 1
+    return max(1, min(cpus if cpus is not None else (os.cpu_count() or 1), MAX_WORKERS))
+
+
 class _Bar:
     def __init__(self, label: str, total: int, stream: TextIO) -> None:
         self.label, self.total, self.stream = label, total, stream
@@ -431,7 +469,7 @@ def simulate(
     rules = variant.rules
     bad = seats_verdict(rules, players, variant.id)
     if bad is not None:
-        raise ValueError(bad[1])
+        raise ValueError(bad.message)
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a positive number, not {short_number(games)}")
     check_count("games", games, 1, MAX_GAMES)

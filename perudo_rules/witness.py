@@ -1,87 +1,73 @@
-"""Divergence witnesses: a smallest concrete situation where two variants disagree.
+"""Divergence witnesses: for each rule two variants set differently, a smallest situation
+where they disagree because of it, or the reason it makes no difference in play.
 
-For every knob (rule id) whose value differs between variants ``a`` and ``b``,
-:func:`find_witnesses` searches for a small position, a bid history and one
-decisive action such that the action is legal in one variant and illegal in the
-other, or the round resolves differently (who loses, which cups are lifted, who
-opens next, whether the next round is a palifico round), or a new game starts
-differently (who opens, the dice, or one variant refusing the number of players).
+For every knob (rule id) ``k`` whose value differs between variants ``a`` and ``b``,
+:func:`find_witness` does, in order:
 
-The search is generic: it knows no rule. For a knob ``k`` it builds the *hybrid*
-variant, ``a`` with only ``k`` set to ``b``'s value (or ``b`` with ``a``'s value
-when that one is not consistent), so that any divergence between the base and
-the hybrid is caused by ``k`` alone. It then walks small positions breadth-first
-over action sequences, in passes from cheap to dear (2 to 4 seats, 1 to
-``max_dice`` dice a seat, and the fewest seats holding their starting dice, one or two
-bids a round, then a second round; ordinary
-and palifico starts, round 1 and a later round, no seat or every seat having had
-its palifico, a few seeded dice rolls; explored bids are the lowest legal bid on
-each face, and every Dudo and Calza), comparing at every node the legal actions
-of both engines and, after a Dudo or Calza, the whole resolved state. When
-nothing diverges in play it compares new games (:meth:`Game.new`) of 2 to 10
-players over a range of seeds. A node budget bounds the work per knob.
+1. **The proof of no difference** (:mod:`perudo_rules.witnessproof`). A knob one
+   edition plays the same games with, whatever its value, cannot make a difference: the
+   knob table (:mod:`perudo_rules.knobs`) says the engine never reads it there
+   (``read_when``, ``never_read``), or that the two values decide alike there
+   (``alike``), or the knob decides only calls or bids (``decides``) and every call or
+   bid the two editions share was tried. The witness is of kind ``"none"``, ``proved``,
+   and says why, e.g. *calza.who differs, but bluff has calza.enabled: false, so in
+   bluff nobody can call Calza*.
+2. **The search** (:mod:`perudo_rules.witnesssearch`). The *hybrid* ``a`` with only
+   ``k`` set to ``b``'s value differs from ``a`` only by ``k``: the search walks small
+   positions, then larger tables (every seat count both editions allow), for situations
+   where the two disagree, along steps both full editions allow; from ``b``'s side at
+   the same time; new games are compared too.
+3. **The confirmation.** Each situation is replayed in both full editions. It is
+   *confirmed* when they disagree there and ``k`` is the cause: ``a`` with ``k`` set to
+   ``b``'s value plays there as ``b`` does, and ``b`` with ``a``'s as ``a`` does, on the
+   points ``k`` changes (where one of these counterfactual editions cannot be built, the
+   other must agree on every point). Where another differing rule stands in the way
+   (Bluff has no Calza *and* would let only the player to move call it), the two are set
+   back together, and the other rule alone must not do it (``Witness.together`` names
+   it); that is tried once ``k`` alone has failed everywhere. The first confirmed
+   situation is the witness. For a knob that decides only bids, every bidding situation
+   the editions share is tried last; if none is confirmed there either, that is the
+   proof.
 
-Each candidate is replayed in the full variants. It is *confirmed* when the full
-variants diverge there as the hybrid pair did, and the counterfactual holds: the
-full variant with only ``k`` set back behaves like the other one on the decisive
-points (so ``k``, not another differing rule, makes the difference). The first
-confirmed candidate is the witness; if none is, the first hybrid divergence is
-reported unconfirmed, with a note; a knob for which nothing diverges at all gets
-a witness of kind ``"none"`` that says so (presentation-only rules like a name).
-
-Everything is deterministic: same variants, same witnesses.
+If nothing is confirmed, the first divergence of a hybrid pair is reported unconfirmed
+with a note, and a knob for which nothing diverges at all gets a witness of kind
+``"none"`` saying what was searched. Everything is deterministic: same variants, same
+witnesses. The situations and their replay are :mod:`perudo_rules.divergence`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
-import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo
-from perudo_rules.describe import describe_result, describe_step, describe_steps
-from perudo_rules.errors import PerudoError, VariantError
-from perudo_rules.game import Game, roll_die
-from perudo_rules.position import Position, Roll, Step, format_step
-from perudo_rules.start import seats_verdict
-from perudo_rules.variant import Variant, differing_knobs, format_value, load_variant
+from perudo_rules.actions import Action
+from perudo_rules.describe import describe_step, describe_steps
+from perudo_rules.divergence import (
+    Replays,
+    Situation,
+    Start,
+    differing,
+    outcome_texts,
+    signature,
+)
+from perudo_rules.knobs import knob_spec
+from perudo_rules.position import Position, Step, format_step
+from perudo_rules.variant import Variant, differing_knobs, format_value
+from perudo_rules.witnessproof import no_difference_reason
+from perudo_rules.witnesssearch import (
+    SearchLimits,
+    exhaustive,
+    search_exhaustive,
+    search_play,
+    search_setup,
+    shared_seats,
+)
 
-__all__ = [
-    "NewGame",
-    "SearchLimits",
-    "Start",
-    "Witness",
-    "find_witness",
-    "find_witnesses",
-]
+__all__ = ["Witness", "find_witness", "find_witnesses"]
 
-
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """A new game ``Game.new(variant, players=players, seed=seed)``: where a setup witness
-    begins (who opens and the dice depend on the variant)."""
-
-    players: int
-    seed: int
-
-    def game(self, variant: Variant) -> Game:
-        """The new game under ``variant`` (``ValueError`` if it refuses ``players``)."""
-        return Game.new(variant, players=self.players, seed=self.seed)
-
-    def describe(self) -> str:
-        """One sentence: the number of players and the seed."""
-        return f"A new game of {self.players} players rolled from seed {self.seed}"
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready mapping: ``{"players": n, "seed": s}``."""
-        return {"players": self.players, "seed": self.seed}
-
-
-Start = Position | NewGame
-"""Where a witness begins: a :class:`~perudo_rules.position.Position` or a :class:`NewGame`."""
+Progress = Callable[[str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,12 +78,14 @@ class Witness:
     ``variants`` the two ids. ``kind`` is ``"legality"`` (``action`` is legal in
     one, illegal in the other), ``"resolution"`` (``action``, a Dudo or Calza,
     resolves differently), ``"setup"`` (a new game from ``start.seed`` starts
-    differently; ``action`` is ``None``) or ``"none"`` (no divergence found;
-    ``note`` says why). ``start`` (a :class:`~perudo_rules.position.Position`, or a
-    :class:`NewGame` for a setup witness) and ``actions`` (steps before the decisive
-    one, :class:`~perudo_rules.position.Roll` between rounds) give the position;
-    ``outcomes`` one short text per variant id; ``confirmed`` is true when the
-    divergence was replayed in both full variants.
+    differently; ``action`` is ``None``) or ``"none"`` (no difference in play;
+    ``note`` says why, and ``proved`` is true when the knob table proves it). ``start``
+    (a :class:`~perudo_rules.position.Position`, or a
+    :class:`~perudo_rules.divergence.NewGame` for a setup witness) and ``actions``
+    (steps before the decisive one, :class:`~perudo_rules.position.Roll` between rounds)
+    give the position; ``outcomes`` one short text per variant id; ``confirmed`` is true
+    when the divergence was replayed in both full variants, ``together`` the other
+    differing rules that had to be set back with this one to undo it.
     """
 
     rule: str
@@ -111,6 +99,8 @@ class Witness:
     confirmed: bool
     note: str = ""
     searched: int = field(default=0, compare=False)
+    together: tuple[str, ...] = ()
+    proved: bool = False
 
     def describe(self) -> str:
         """One readable paragraph."""
@@ -142,6 +132,8 @@ class Witness:
             text = f"{head}: {self.start.describe()}. {sentence[0].upper()}{sentence[1:]}"
         if not self.confirmed:
             text += f" (Not confirmed in the full variants: {self.note})"
+        elif self.note:
+            text += f" ({self.note[0].upper()}{self.note[1:]}.)"
         return text
 
     def to_dict(self) -> dict[str, Any]:
@@ -163,343 +155,152 @@ class Witness:
             "action": None if self.action is None else format_step(self.action),
             "outcomes": dict(self.outcomes),
             "confirmed": self.confirmed,
+            "together": list(self.together),
+            "proved": self.proved,
             "note": self.note,
             "description": self.describe(),
         }
 
 
-@dataclass(frozen=True, slots=True)
-class SearchLimits:
-    """Bounds of the witness search (all small: witnesses are meant to be read)."""
-
-    max_seats: int = 4
-    max_dice: int = 3
-    seeds: int = 2
-    max_bids: int = 2
-    max_rounds: int = 2
-    node_budget: int = 5000
-    setup_seeds: int = 100
-    setup_seats: int = 10
-    #: Most dice rolled for new games per knob (fewer seeds for games of many dice).
-    setup_dice: int = 50_000
-
-
-# --- comparing two engines -----------------------------------------------------------------
-
-
-def _legal_key(g: Game) -> tuple[Any, ...]:
-    """The legal actions of ``g`` in a cheaply comparable form (equal iff the sets are equal)."""
-    legal = g.legal_actions()
-    table = g.space.bids
-    return (
-        g.to_move,
-        frozenset(table[r] for r in legal.bid_ranks),
-        frozenset(legal[len(legal.bid_ranks) :]),
-    )
-
-
-def _state(g: Game) -> tuple[Any, ...]:
-    return (
-        g.dice_counts,
-        g.to_move,
-        g.palifico,
-        g.palifico_player,
-        g.palifico_used,
-        g.winner,
-        g.last_result,
-    )
-
-
-def _action_key(a: Action) -> tuple[int, int, int, int]:
-    if isinstance(a, Bid):
-        return (2, a.player, a.quantity, a.face)
-    return (0 if isinstance(a, Dudo) else 1 if isinstance(a, Calza) else 3, a.player, 0, 0)
-
-
-def _legality_text(g: Game, a: Action) -> str:
-    bad = g.violation(a)
-    return "legal" if bad is None else f"illegal [{bad[0]}: {bad[1]}]"
-
-
-def _resolution_text(g: Game) -> str:
-    r = g.last_result
-    assert r is not None
-    return describe_result(r, g.dice_counts, winner=g.winner)
-
-
-def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[str, str]:
-    counts_differ = (
-        isinstance(ga, Game) and isinstance(gb, Game) and ga.dice_counts != gb.dice_counts
-    )
-    texts = []
-    for g in (ga, gb):
-        if isinstance(g, str):
-            texts.append(f"no game: {g}")
-            continue
-        text = f"seat {g.first_player} opens the game"
-        if counts_differ:
-            text += f" (dice per seat: {', '.join(map(str, g.dice_counts))})"
-        texts.append(text)
-    return texts[0], texts[1]
+# --- the confirmation ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class _Candidate:
-    kind: str
-    start: Start
-    actions: tuple[Step, ...]
-    action: Action | None
+class _Question:
+    """What a witness is sought for: variants ``a`` and ``b`` (labelled ``ids``), the
+    differing ``rule`` and the other rules that differ (``others``)."""
 
+    a: Variant
+    b: Variant
+    rule: str
+    ids: tuple[str, str]
+    others: tuple[str, ...]
+    variants: Replays
 
-def _replay(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | str | None:
-    """The game after ``actions``; ``None`` if a step is refused. A new game (``start.seed``)
-    that the variant refuses gives the reason instead: refusing is a behaviour too."""
-    try:
-        g = start.game(variant)
-    except (PerudoError, ValueError) as exc:
-        return str(exc) if isinstance(start, NewGame) else None
-    try:
-        for step in actions:
-            g = g.roll(dice=step.dice) if isinstance(step, Roll) else g.apply(step)
-    except (PerudoError, ValueError):
-        return None
-    return g
-
-
-def _signature(kind: str, g: Game | str, action: Action | None) -> dict[str, Any]:
-    """What a variant makes of ``action`` in ``g``: legality, rule, and the resolved state."""
-    if isinstance(g, str):
-        return {"valid": False}
-    if kind == "setup":
-        return {"valid": True, "first_player": g.first_player, "dice_counts": g.dice_counts}
-    assert action is not None
-    bad = g.violation(action)
-    sig: dict[str, Any] = {"legal": bad is None, "rule": None if bad is None else bad[0]}
-    if bad is None and kind == "resolution":
-        after = g.apply(action)
-        sig.update(
-            dice_counts=after.dice_counts,
-            to_move=after.to_move,
-            palifico=after.palifico,
-            palifico_player=after.palifico_player,
-            palifico_used=after.palifico_used,
-            winner=after.winner,
+    def witness(
+        self,
+        kind: str,
+        cand: Situation | None,
+        outcomes: tuple[str, str] | None,
+        confirmed: bool,
+        note: str = "",
+        together: tuple[str, ...] = (),
+        proved: bool = False,
+    ) -> Witness:
+        """A :class:`Witness` for this question (``outcomes``: one text per variant)."""
+        ids = self.ids
+        return Witness(
+            self.rule,
+            {ids[0]: self.a[self.rule], ids[1]: self.b[self.rule]},
+            ids,
+            kind,
+            None if cand is None else cand.start,
+            () if cand is None else cand.actions,
+            None if cand is None else cand.action,
+            {} if outcomes is None else {ids[0]: outcomes[0], ids[1]: outcomes[1]},
+            confirmed,
+            note=note,
+            together=together,
+            proved=proved,
         )
-        r = after.last_result
-        assert r is not None
-        sig.update({f"result.{f.name}": getattr(r, f.name) for f in dataclasses.fields(r)})
-    return sig
 
 
-def _differing(sa: Mapping[str, Any], sb: Mapping[str, Any]) -> set[str]:
-    return {k for k in sa.keys() | sb.keys() if sa.get(k) != sb.get(k)}
+def _agrees(sig: Mapping[str, Any], target: Mapping[str, Any], points: set[str]) -> bool:
+    return all(sig.get(k) == target.get(k) for k in points)
 
 
-def _outcomes(
-    kind: str, ga: Game | str, gb: Game | str, action: Action | None
-) -> tuple[str, str, str]:
-    """(kind, outcome under a, outcome under b) of a divergence."""
-    if kind == "setup":
-        ta, tb = _setup_texts(ga, gb)
-        return kind, ta, tb
-    assert action is not None and isinstance(ga, Game) and isinstance(gb, Game)
-    if ga.is_legal(action) != gb.is_legal(action):
-        return "legality", _legality_text(ga, action), _legality_text(gb, action)
-    return "resolution", _resolution_text(ga.apply(action)), _resolution_text(gb.apply(action))
+def _partners(q: _Question, sigs: list[dict[str, Any] | None]) -> list[str]:
+    """The other differing rules to try setting back together with the rule: first those
+    that refused the action in the counterfactuals (the engine names them)."""
+    named = [sig.get("rule") for sig in sigs if sig]
+    first = [r for r in q.others if r in named]
+    return first + [r for r in q.others if r not in first]
 
 
-# --- the search ----------------------------------------------------------------------------
+def _cause(
+    q: _Question, cand: Situation, sides: tuple[dict[str, Any], dict[str, Any]], couple: bool
+) -> tuple[str, ...] | None:
+    """How the rule causes the divergence of the full editions at ``cand`` (their
+    signatures ``sides``): ``()`` when it alone does, ``(partner,)`` when it does with
+    one other differing rule (only with ``couple``), ``None`` if not.
+
+    A set of rules causes the divergence when setting them to the other edition's values
+    turns each edition into the other on the points where they disagree that those rules
+    change: ``a`` with them set to ``b``'s values agrees there with ``b``, and ``b`` with
+    them set to ``a``'s with ``a``. Where one of the two counterfactual editions cannot
+    be built (the loader refuses the combination), the other must agree on every point
+    of the disagreement (for the rule alone: a partner must keep both buildable). With a
+    partner, the partner alone must not do it."""
+    points = differing(*sides)
+    if not points:
+        return None
+    sigs: list[dict[str, Any] | None] = []
+
+    def turns(rules: frozenset[str]) -> bool:
+        flipped = []
+        for i in (0, 1):
+            side, other = (q.a, q.b)[i], (q.a, q.b)[1 - i]
+            made = q.variants.set_back(side, other, rules)
+            sig = q.variants.signature(made, cand)
+            if len(rules) == 1:
+                sigs.append(sig)
+            if made is not None and sig is None:
+                return False  # the counterfactual refuses a step: no comparison here
+            flipped.append(sig)
+        fa, fb = flipped
+        if fa is None and fb is None:
+            return False
+        if fa is None or fb is None:  # one counterfactual only
+            if len(rules) > 1:  # a partner must not just make the other one impossible
+                return False
+            if fa is None:
+                return fb is not None and _agrees(fb, sides[0], points)
+            return _agrees(fa, sides[1], points)
+        changed = points & (differing(fa, sides[0]) | differing(fb, sides[1]))
+        return bool(changed) and _agrees(fa, sides[1], changed) and _agrees(fb, sides[0], changed)
+
+    rule = frozenset({q.rule})
+    if turns(rule):
+        return ()
+    if not couple:
+        return None
+    for partner in _partners(q, sigs):
+        if turns(rule | {partner}) and not turns(frozenset({partner})):
+            return (partner,)
+    return None
 
 
-def _starts(a: Variant, seats: int, top: int, limits: SearchLimits) -> Iterator[Position]:
-    """Explicit starts with ``seats`` seats whose largest cup holds ``top`` dice, smallest first.
-
-    Seat 0 opens; every count vector, round 1 and a later round, ordinary and
-    (when seat 0 holds one die) palifico rounds, with no seat or every seat
-    having had its palifico round already, and ``limits.seeds`` dice rolls.
-    """
-    rules = a.rules
-    vectors = sorted(
-        (c for c in itertools.product(range(1, top + 1), repeat=seats) if max(c) == top),
-        key=lambda c: (sum(c), c),
+def _together_note(q: _Question, partners: tuple[str, ...]) -> str:
+    if not partners:
+        return ""
+    (a, b), also = q.ids, ", ".join(partners)
+    return (
+        f"confirmed together with {also}: with {q.rule} and {also} set to the other's "
+        f"values, {a} plays here as {b} does and {b} as {a} does; with only {also} set, "
+        "not both do"
     )
-    for counts in vectors:
-        for round_no in (1, 2):
-            for palifico in (False, True):
-                if palifico and counts[0] != 1:
-                    continue
-                for used in ((), tuple(range(seats))):
-                    for seed in range(limits.seeds):
-                        rng = random.Random(seed * 7919 + sum(counts) * 31 + seats)
-                        dice = tuple(
-                            tuple(roll_die(rng, rules.dice_faces) for _ in range(c)) for c in counts
-                        )
-                        yield Position(
-                            dice=dice,
-                            first_player=0,
-                            palifico=palifico,
-                            round=round_no,
-                            palifico_used=used,
-                        )
 
 
-def _children(g: Game, bids_this_round: int, max_bids: int) -> list[Action]:
-    """Actions to explore: every call, and the lowest legal bid on each face."""
-    legal = g.legal_actions()
-    ranks = legal.bid_ranks
-    calls = sorted(legal[len(ranks) :], key=_action_key)
-    if bids_this_round >= max_bids or not ranks:
-        return calls
-    player = g.to_move
-    assert player is not None
-    table = g.space.bids
-    faces: dict[int, int] = {}
-    for r in ranks:  # rank order: the first bid met on a face is its lowest
-        q, f = table[r]
-        if f not in faces:
-            faces[f] = q
-    lowest: list[Action] = [Bid(player, faces[f], f) for f in sorted(faces)]
-    return lowest + calls
+def _confirmed(q: _Question, cand: Situation, couple: bool = False) -> tuple[Witness | None, bool]:
+    """The confirmed witness at ``cand`` (or ``None``), if the full editions disagree there
+    because of the rule (:func:`_cause`; with ``couple``, together with one partner), and
+    whether they disagree there at all."""
+    ga = q.variants.replay(q.a, cand.start, cand.actions)
+    gb = q.variants.replay(q.b, cand.start, cand.actions)
+    if ga is None or gb is None:
+        return None, False
+    sides = (signature(cand.kind, ga, cand.action), signature(cand.kind, gb, cand.action))
+    if not differing(*sides):
+        return None, False
+    partners = _cause(q, cand, sides, couple)
+    if partners is None:
+        return None, True
+    kind, oa, ob = outcome_texts(cand.kind, ga, gb, cand.action)
+    note = _together_note(q, partners)
+    return q.witness(kind, cand, (oa, ob), True, note=note, together=partners), True
 
 
-def _passes(a: Variant, limits: SearchLimits) -> list[tuple[int, int, int, int]]:
-    """(seats, dice in the largest cup, bids per round, rounds) of each pass.
-
-    Every one-round pass comes first (smallest positions and shortest histories
-    first), then the passes that roll on into a second round, which cost far more.
-    """
-    rules = a.rules
-    # the seat counts the edition plays with (the kernel's rule), the smallest first
-    playable = [n for n in range(2, rules.players_max + 1) if seats_verdict(rules, n, a.id) is None]
-    lo = playable[0]
-    top = min(limits.max_dice, rules.dice_max_per_player)
-    combos = itertools.product(
-        [n for n in playable if n <= limits.max_seats],
-        range(1, top + 1),
-        range(1, limits.max_bids + 1),
-        range(1, limits.max_rounds + 1),
-    )
-    passes = list(combos)
-    # Also the fewest seats holding their starting dice, when that is more than the small
-    # positions hold, in one round: rules that only bite at full cups (a cap) show there.
-    full = min(rules.dice_per_player, rules.dice_max_per_player)
-    if full > top:
-        passes += [(lo, full, bids, 1) for bids in range(1, limits.max_bids + 1)]
-    return sorted(passes, key=lambda p: (p[3], p[0] + p[1] + 2 * p[2], p))
-
-
-def _search_play(
-    a: Variant, h: Variant, limits: SearchLimits, counter: list[int]
-) -> Iterator[_Candidate]:
-    """Divergences between ``a`` and ``h`` over small explicit positions, smallest first."""
-    seen: set[_Candidate] = set()
-    for seats, top, max_bids, max_rounds in _passes(a, limits):
-        for start in _starts(a, seats, top, limits):
-            if counter[0] >= limits.node_budget:
-                return
-            try:
-                ga0, gh0 = start.game(a), start.game(h)
-            except (PerudoError, ValueError):
-                counter[0] += 1  # a refused start costs budget too: the search stays bounded
-                continue
-            frontier: list[tuple[Game, Game, tuple[Step, ...], int, int]] = [(ga0, gh0, (), 0, 1)]
-            while frontier and counter[0] < limits.node_budget:
-                nxt: list[tuple[Game, Game, tuple[Step, ...], int, int]] = []
-                for ga, gh, steps, nbids, rounds in frontier:
-                    counter[0] += 1
-                    found: list[_Candidate] = []
-                    if _legal_key(ga) != _legal_key(gh):
-                        la, lh = frozenset(ga.legal_actions()), frozenset(gh.legal_actions())
-                        found = [
-                            _Candidate("legality", start, steps, x)
-                            for x in sorted(la ^ lh, key=_action_key)
-                        ]
-                    else:
-                        for x in _children(ga, nbids, max_bids):
-                            ra, rh = ga.apply(x), gh.apply(x)
-                            if isinstance(x, Bid):
-                                nxt.append((ra, rh, (*steps, x), nbids + 1, rounds))
-                            elif _state(ra) != _state(rh):
-                                found.append(_Candidate("resolution", start, steps, x))
-                            elif ra.awaiting_roll and (rounds < max_rounds or ra.reroll):
-                                roll = _next_roll(ra, len(steps))  # a new round's, or re-roll's
-                                new = ra.to_move is None
-                                nxt.append(
-                                    (
-                                        ra.roll(dice=roll.dice),
-                                        rh.roll(dice=roll.dice),
-                                        (*steps, x, roll),
-                                        0 if new else nbids,
-                                        rounds + new,
-                                    )
-                                )
-                    for cand in found:
-                        if cand not in seen:
-                            seen.add(cand)
-                            yield cand
-                frontier = nxt
-
-
-def _next_roll(g: Game, salt: int) -> Roll:
-    """A deterministic roll of the cups for the next round (or of a re-roll's dice)."""
-    rng = random.Random(salt * 104729 + g.round)
-    faces = g.rules.dice_faces
-    return Roll(tuple(tuple(roll_die(rng, faces) for _ in range(c)) for c in g.roll_counts))
-
-
-def _search_setup(a: Variant, h: Variant, limits: SearchLimits) -> Iterator[_Candidate]:
-    """New games that start differently: who opens, the dice counts, or one variant
-    refusing the number of players. Seat counts 2 to ``limits.setup_seats``, until
-    ``limits.setup_dice`` dice have been rolled."""
-    per_seat = max(a.rules.dice_per_player, h.rules.dice_per_player)
-    rolled = 0
-    for n in range(2, limits.setup_seats + 1):
-        for seed in range(limits.setup_seeds):
-            rolled += n * per_seat
-            if rolled > limits.setup_dice:
-                return
-            start = NewGame(players=n, seed=seed)
-            ga, gh = _replay(a, start, ()), _replay(h, start, ())
-            assert ga is not None and gh is not None
-            if _signature("setup", ga, None) != _signature("setup", gh, None):
-                yield _Candidate("setup", start, (), None)
-            elif isinstance(ga, str):
-                break  # neither variant plays with n seats: no seed changes that
-
-
-def _hybrid(base: Variant, path: str, value: Any) -> Variant:
-    overrides = dict(base.overrides or {})
-    overrides[path] = value
-    return load_variant(base.ref or base.file or base.id, overrides=overrides)
-
-
-def _confirms(
-    cand: _Candidate,
-    decisive: set[str],
-    hyb_side: Mapping[str, Any],
-    full_side: Mapping[str, Any],
-    other_full: Mapping[str, Any],
-    full_diff: set[str],
-    revert: Variant | None,
-) -> bool:
-    """Whether the full variants show the divergence the hybrid pair showed, because of the rule.
-
-    The full variant on the changed side must behave like the hybrid on every decisive
-    component (so the full variants diverge there too), and, the counterfactual, the same
-    full variant with only this rule set back (``revert``) must behave like the other
-    side on every decisive component: this rule makes the difference, whatever else
-    differs. When that counterfactual variant is not consistent, the full variant must
-    behave like the hybrid in every respect, with nothing else differing.
-    """
-    if not decisive <= full_diff or any(full_side.get(k) != hyb_side.get(k) for k in decisive):
-        return False
-    if revert is None:  # no counterfactual variant: nothing else may differ at all
-        return full_side == hyb_side and full_diff == decisive
-    back = _replay(revert, cand.start, cand.actions)
-    if back is None:
-        return False
-    reverted = _signature(cand.kind, back, cand.action)
-    return all(reverted.get(k) == other_full.get(k) for k in decisive)
+# --- the search, both ways -------------------------------------------------------------------
 
 
 def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
@@ -515,150 +316,176 @@ def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
     )
 
 
-def _labels(a: Variant, b: Variant) -> tuple[str, str]:
-    """The two variant ids, told apart when both files carry the same id."""
-    if a.id != b.id:
-        return a.id, b.id
-    return f"{a.id}#1", f"{b.id}#2"
-
-
-@dataclass(frozen=True, slots=True)
-class _Question:
-    """What a witness is sought for: variants ``a`` and ``b`` (labelled ``ids``) and the
-    differing ``rule``."""
-
-    a: Variant
-    b: Variant
-    rule: str
-    ids: tuple[str, str]
-
-    def witness(
-        self,
-        kind: str,
-        cand: _Candidate | None,
-        outcomes: tuple[str, str] | None,
-        confirmed: bool,
-        note: str = "",
-        searched: int = 0,
-    ) -> Witness:
-        """A :class:`Witness` for this question (``outcomes``: one text per variant)."""
-        ids = self.ids
-        return Witness(
-            self.rule,
-            {ids[0]: self.a[self.rule], ids[1]: self.b[self.rule]},
-            ids,
-            kind,
-            None if cand is None else cand.start,
-            () if cand is None else cand.actions,
-            None if cand is None else cand.action,
-            {} if outcomes is None else {ids[0]: outcomes[0], ids[1]: outcomes[1]},
-            confirmed,
-            note=note,
-            searched=searched,
-        )
-
-
-def _hybrids(q: _Question) -> dict[bool, Variant | None]:
-    """``a`` with only the rule set to ``b``'s value (key ``False``) and ``b`` with only the
-    rule set to ``a``'s value (key ``True``); ``None`` where that is not consistent."""
-    hybrids: dict[bool, Variant | None] = {}
-    for base, other, flipped in ((q.a, q.b, False), (q.b, q.a, True)):
-        try:
-            hybrids[flipped] = _hybrid(base, q.rule, other[q.rule])
-        except VariantError:
-            hybrids[flipped] = None
-    return hybrids
-
-
-def _confirmed(
+def _candidates(
     q: _Question,
-    cand: _Candidate,
-    hybrid_sides: tuple[dict[str, Any], dict[str, Any]],
-    flipped: bool,
-    revert: Variant | None,
-) -> Witness | None:
-    """The confirmed witness at ``cand``, if the full variants diverge there as the hybrid
-    pair did (``hybrid_sides``), because of the rule (:func:`_confirms`)."""
-    sx, sy = hybrid_sides
-    decisive = _differing(sx, sy)
-    ga = _replay(q.a, cand.start, cand.actions)
-    gb = _replay(q.b, cand.start, cand.actions)
-    if ga is None or gb is None or not decisive:
-        return None
-    sa = _signature(cand.kind, ga, cand.action)
-    sb = _signature(cand.kind, gb, cand.action)
-    # The side whose rule was changed (in the hybrid pair and in the full pair), the other
-    # side's full variant, and the changed side's full variant with only this rule set back
-    # (the counterfactual).
-    hyb_side, full_side, other_full = (sx, sa, sb) if flipped else (sy, sb, sa)
-    if not _confirms(cand, decisive, hyb_side, full_side, other_full, _differing(sa, sb), revert):
-        return None
-    kind, oa, ob = _outcomes(cand.kind, ga, gb, cand.action)
-    return q.witness(kind, cand, (oa, ob), True)
+    base: Variant,
+    hyb: Variant,
+    other: Variant,
+    limits: SearchLimits,
+    counter: list[int],
+    phase: int,
+) -> Iterator[Situation]:
+    """Phase 0: the small and large positions, then new games; phase 1: the small
+    positions rolling on into a second round."""
+    setup = knob_spec(q.rule).decides == "setup"  # explicit positions never read it
+    if phase == 1:
+        if not setup:
+            yield from search_play(base, hyb, other, limits, counter, stages=(2,))
+        return
+    if not setup:
+        yield from search_play(base, hyb, other, limits, counter, stages=(0, 1))
+    setup_seats = range(
+        min(q.a.rules.players_min, q.b.rules.players_min),
+        min(max(q.a.rules.players_max, q.b.rules.players_max), limits.setup_seats) + 1,
+    )
+    yield from search_setup(base, hyb, limits, setup_seats)
 
 
-def _search_direction(
-    q: _Question, hyb: Variant, flipped: bool, revert: Variant | None, limits: SearchLimits
+def _search(
+    q: _Question, limits: SearchLimits, diverging: list[Situation], phase: int
 ) -> tuple[Witness | None, Witness | None, int]:
-    """Search one direction: ``a`` against its hybrid, or (``flipped``) the hybrid of ``b``
-    against ``b``. Returns the first confirmed witness (or ``None``), the first divergence
-    of the hybrid pair as an unconfirmed witness (or ``None``) and the game states searched.
-    """
-    counter = [0]
-    base = q.b if flipped else q.a
-    first, second = (hyb, base) if flipped else (base, hyb)
+    """Search both ways at once, a situation from each in turn: ``a`` against ``a`` with
+    the rule set to ``b``'s value, and ``b`` against ``b`` with ``a``'s. Returns the first
+    confirmed witness (or ``None``), the first divergence of a hybrid pair as an
+    unconfirmed witness (or ``None``) and the game states searched; keeps in
+    ``diverging`` the first situations (``limits.coupled``) where the full editions
+    disagree but the rule alone is not the cause, to try with a partner."""
+    ways: list[tuple[bool, Variant, Variant, list[int], Iterator[Situation]]] = []
+    for flipped in (False, True):
+        base, other = (q.b, q.a) if flipped else (q.a, q.b)
+        hyb = q.variants.set_back(base, other, frozenset({q.rule}))
+        if hyb is not None:
+            counter = [0]
+            ways.append(
+                (
+                    flipped,
+                    base,
+                    hyb,
+                    counter,
+                    _candidates(q, base, hyb, other, limits, counter, phase),
+                )
+            )
     unconfirmed: Witness | None = None
-    for cand in itertools.chain(
-        _search_play(first, second, limits, counter), _search_setup(first, second, limits)
-    ):
-        hx = _replay(first, cand.start, cand.actions)
-        hy = _replay(second, cand.start, cand.actions)
-        if hx is None or hy is None:  # pragma: no cover - the search only takes legal steps
-            continue
-        sx = _signature(cand.kind, hx, cand.action)
-        sy = _signature(cand.kind, hy, cand.action)
-        confirmed = _confirmed(q, cand, (sx, sy), flipped, revert)
-        if confirmed is not None:
-            return confirmed, unconfirmed, counter[0]
-        if unconfirmed is None:
-            kind, oa, ob = _outcomes(cand.kind, hx, hy, cand.action)
-            note = _masked_note(q.ids, q.rule, flipped)
-            unconfirmed = q.witness(kind, cand, (oa, ob), False, note=note)
-    return None, unconfirmed, counter[0]
+
+    def searched() -> int:
+        return sum(way[3][0] for way in ways)
+
+    live = list(ways)
+    while live:
+        for way in list(live):
+            flipped, base, hyb, _, found = way
+            cand = next(found, None)
+            if cand is None:
+                live.remove(way)
+                continue
+            confirmed, disagree = _confirmed(q, cand)
+            if confirmed is not None:
+                return confirmed, unconfirmed, searched()
+            if disagree and len(diverging) < limits.coupled:
+                diverging.append(cand)
+            if unconfirmed is None:
+                gx = q.variants.replay(hyb if flipped else base, cand.start, cand.actions)
+                gy = q.variants.replay(base if flipped else hyb, cand.start, cand.actions)
+                if gx is None or gy is None:  # pragma: no cover - the search takes legal steps
+                    continue
+                kind, ox, oy = outcome_texts(cand.kind, gx, gy, cand.action)
+                note = _masked_note(q.ids, q.rule, flipped)
+                unconfirmed = q.witness(kind, cand, (ox, oy), False, note=note)
+    return None, unconfirmed, searched()
 
 
 def _no_difference(q: _Question, searched: int, limits: SearchLimits) -> Witness:
     """The witness of kind ``"none"`` when nothing diverged in any searched position."""
+    seats = shared_seats(q.a, q.b, limits)
     same = "no behavioural difference"
+    span = f"{seats[0]} to {seats[-1]}" if seats else "no"
     return q.witness(
         "none",
         None,
         (same, same),
         False,
         note=(
-            f"no behavioural difference found: in {searched} game states searched (up to "
-            f"{limits.max_seats} seats with 1 to {limits.max_dice} dice each, "
-            f"{limits.max_rounds} rounds) and in new games of 2 to {limits.setup_seats} "
-            f"players from up to {limits.setup_seeds} seeds, both values allow the same actions, "
-            "resolve every round alike and start games alike: the rule is presentation "
-            "only, or matters only in larger positions"
+            f"no behavioural difference found: in {searched} game states searched ({span} "
+            f"seats, as both editions allow up to {limits.max_seats}; 1 to {limits.max_dice} "
+            f"dice a seat and each seat's starting dice; {limits.max_rounds} rounds) and in "
+            f"new games from up to {limits.setup_seeds} seeds, both values allow the same "
+            "actions, resolve every round alike and start games alike"
         ),
-        searched=searched,
     )
 
 
-def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:
-    """The witness for one differing knob ``rule`` (see :func:`find_witnesses`).
+def _every_bid(q: _Question, limits: SearchLimits) -> Witness | None:
+    """For a rule that decides only which bids are legal, every bidding situation both
+    editions share, when they are few enough (:func:`~perudo_rules.witnesssearch.exhaustive`):
+    the first confirmed witness there, or, when none is, the proof that the rule is not
+    the cause of any disagreement; ``None`` when that does not apply."""
+    plan = exhaustive("bids", q.a, q.b, limits) if knob_spec(q.rule).decides == "bids" else None
+    if plan is None:
+        return None
+    counter = [0]
+    ways = [(base, other, q.variants.set_back(base, other, frozenset({q.rule})))
+            for base, other in ((q.a, q.b), (q.b, q.a))]  # fmt: skip
+    if any(hyb is None for _, _, hyb in ways):
+        return None  # a counterfactual edition cannot be built: no proof either
+    for base, other, hyb in ways:
+        assert hyb is not None
+        for cand in search_exhaustive(base, hyb, other, plan, counter):
+            confirmed, _ = _confirmed(q, cand, couple=True)
+            if confirmed is not None:
+                return dataclasses.replace(confirmed, searched=counter[0])
+    same = "no difference in play"
+    note = (
+        f"{q.rule} differs, but it decides only which bids are legal, and every bidding "
+        f"situation both editions share was tried ({plan.coverage}): in none where the two "
+        f"disagree does setting {q.rule} to the other's value, alone or with one other "
+        "differing rule, make them agree where that other rule alone does not"
+    )
+    witness = q.witness("none", None, (same, same), False, note=note, proved=True)
+    return dataclasses.replace(witness, searched=counter[0])
 
-    The steps: build the two hybrids (:func:`_hybrids`); search ``a`` against its hybrid,
-    then, if that found a divergence but could not confirm it, ``b``'s hybrid against
-    ``b`` (:func:`_search_direction`); the first confirmed witness wins, else the first
-    unconfirmed divergence, else a witness of kind ``"none"`` (:func:`_no_difference`).
-    """
+
+def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:
+    """The witness for one differing knob ``rule`` (see :func:`find_witnesses`)."""
     limits = limits or SearchLimits()
-    q = _Question(a, b, rule, _labels(a, b))
-    hybrids = _hybrids(q)
-    if hybrids[False] is None and hybrids[True] is None:
+    return _find(a, b, rule, limits, Replays(), tuple(differing_knobs(a, b)))
+
+
+def _find(
+    a: Variant,
+    b: Variant,
+    rule: str,
+    limits: SearchLimits,
+    variants: Replays,
+    diff: tuple[str, ...],
+) -> Witness:
+    """The steps of the module docstring: the proof, the search both ways, the fallbacks."""
+    ids = _labels(a, b)
+    q = _Question(a, b, rule, ids, tuple(r for r in diff if r != rule), variants)
+    same = "no difference in play"
+    reason = no_difference_reason(a, b, rule, ids, limits, variants)
+    if reason:
+        return q.witness("none", None, (same, same), False, note=reason, proved=True)
+    unconfirmed: Witness | None = None
+    searched = 0
+    for phase in (0, 1):
+        diverging: list[Situation] = []
+        confirmed, first, nodes = _search(q, limits, diverging, phase)
+        searched += nodes
+        unconfirmed = unconfirmed or first
+        if confirmed is not None:
+            return dataclasses.replace(confirmed, searched=searched)
+        for cand in diverging:  # the rule alone is never the cause: with a partner?
+            confirmed, _ = _confirmed(q, cand, couple=True)
+            if confirmed is not None:
+                return dataclasses.replace(confirmed, searched=searched)
+    every = _every_bid(q, limits)
+    if every is not None:
+        return dataclasses.replace(every, searched=searched + every.searched)
+    if unconfirmed is not None:
+        return dataclasses.replace(unconfirmed, searched=searched)
+    if variants.set_back(a, b, frozenset({rule})) is None and (
+        variants.set_back(b, a, frozenset({rule})) is None
+    ):
         return q.witness(
             "none",
             None,
@@ -666,34 +493,36 @@ def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None 
             False,
             note="no divergence searched: setting this rule alone makes neither variant consistent",
         )
-    unconfirmed: Witness | None = None
-    searched = 0
-    for flipped in (False, True):
-        hyb = hybrids[flipped]
-        if hyb is None:
-            continue
-        confirmed, first, nodes = _search_direction(q, hyb, flipped, hybrids[not flipped], limits)
-        if confirmed is not None:
-            return dataclasses.replace(confirmed, searched=searched + nodes)
-        if unconfirmed is None:
-            unconfirmed = first
-        searched += nodes
-        if unconfirmed is None:
-            break  # nothing diverged at all: the other direction is not tried
-    if unconfirmed is not None:
-        return dataclasses.replace(unconfirmed, searched=searched)
-    return _no_difference(q, searched, limits)
+    return dataclasses.replace(_no_difference(q, searched, limits), searched=searched)
+
+
+def _labels(a: Variant, b: Variant) -> tuple[str, str]:
+    """The two variant ids, told apart when both files carry the same id."""
+    if a.id != b.id:
+        return a.id, b.id
+    return f"{a.id}#1", f"{b.id}#2"
 
 
 def find_witnesses(
-    a: Variant, b: Variant, max_dice: int = 3, limits: SearchLimits | None = None
+    a: Variant,
+    b: Variant,
+    max_dice: int = 3,
+    limits: SearchLimits | None = None,
+    progress: Progress | None = None,
 ) -> list[Witness]:
     """One :class:`Witness` per knob whose value differs between ``a`` and ``b``, in knob order.
 
-    ``max_dice`` bounds the dice per seat in searched positions (``limits``
-    overrides every bound). Deterministic; a few seconds at most for two
-    bundled editions.
+    ``max_dice`` bounds the dice per seat in small searched positions (``limits``
+    overrides every bound); ``progress`` receives a line per rule searched.
+    Deterministic.
     """
     if limits is None:
         limits = SearchLimits(max_dice=max_dice)
-    return [find_witness(a, b, path, limits) for path in differing_knobs(a, b)]
+    diff = tuple(differing_knobs(a, b))
+    variants = Replays()
+    out = []
+    for i, path in enumerate(diff):
+        if progress is not None:
+            progress(f"{a.id} vs {b.id}: {path} ({i + 1} of {len(diff)})")
+        out.append(_find(a, b, path, limits, variants, diff))
+    return out

@@ -46,3 +46,11 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_sep("-", "figures")
         for line in sorted(lines):
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line speaks the locale's language (perudo_rules.i18n): tests read its
+    English unless they set a locale or pass ``--lang`` themselves."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import functools
-import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -335,7 +334,8 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
 def candidates(game: Game) -> list[Action]:
     """The whole candidate space: every bid of every seat with quantity 0..dice+2 and face
     0..faces+1, Dudo and Calza for every seat, out seats included, and every re-roll of
-    every seat (each part of its concealed dice, and one naming no face of the die)."""
+    every seat (each part of its concealed dice where the edition has re-rolls, else one;
+    and one naming no face of the die)."""
     cap = game.dice_in_play
     out: list[Action] = []
     for p in range(game.players):
@@ -343,7 +343,13 @@ def candidates(game: Game) -> list[Action]:
         out.append(Dudo(p))
         out.append(Calza(p))
         hidden = sorted(game.dice[p][len(game.set_aside[p]) :])
-        parts = {c for k in range(len(hidden) + 1) for c in itertools.combinations(hidden, k)}
+        if game.rules.reroll_enabled:  # every multiset of its concealed dice, the empty one too
+            parts: list[tuple[int, ...]] = [()]
+            for face in sorted(set(hidden)):
+                held = hidden.count(face)
+                parts = [c + (face,) * k for c in parts for k in range(held + 1)]
+        else:  # an edition without re-rolls refuses each alike
+            parts = [(), tuple(hidden[:1])]
         out += [Reroll(p, c) for c in sorted(parts)] + [Reroll(p, (0,))]
     return out
 

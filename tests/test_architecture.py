@@ -18,26 +18,31 @@ MAX_LINES = 700
 
 # [layers-start]
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    # Values and errors that everything shares; no rules.
+    # Values and errors that everything shares; no rules. ``messages``: refusals as data
+    # (rule id, message id, parameters) and the one table of their English sentences.
     ("base", (
-        "safetext", "limits", "output", "errors", "_yaml", "actions", "knobs", "crossknob",
-        "fastbuild",
-        "version",
+        "safetext", "limits", "output", "i18n", "messages", "errors", "_yaml", "frozen",
+        "actions", "knobs", "crossknob", "version", "builders",
     )),
     # A variant: the knob table typed, validated, loaded; the fixed core rules.
     ("variant", ("ruleset", "schema", "variant", "rules")),
     # The rules kernel: the bid table and every decision that varies between editions.
-    ("kernel", ("ranks", "kernel", "start", "reroll")),
+    ("kernel", ("ranks", "kernel", "leaving", "start", "reroll")),
     # The state: immutable games and pure transitions that ask the kernel.
-    ("game", ("legal", "game")),
+    ("game", ("legal", "views", "rounds", "game")),
     # What builds on games: the fast path, odds, positions, records.
     ("record", (
-        "fastplay", "probability", "describe", "position", "record", "recordformat", "gamejson",
+        "fastplay", "probability", "describe", "position", "redact", "record", "recordformat",
+        "gamejson",
     )),
     # Integer action ids for the RL adapters.
     ("ids", ("actionmap",)),
-    # Tools over games and records; perft counts and the conformance kit.
-    ("tools", ("referee", "scenarios", "witness", "bots", "simulate", "perft", "conform")),
+    # Tools over games and records; perft counts and the conformance kit. The witness
+    # search: situations replayed (divergence), the search, the proofs, the witnesses.
+    ("tools", (
+        "referee", "scenarios", "divergence", "witnesssearch", "witnessproof", "witness",
+        "bots", "simulate", "perft", "conform",
+    )),
     # Front ends: the command line, the Sphinx extension, the RL adapters, the built-in
     # conformance harnesses, the package.
     ("front", (

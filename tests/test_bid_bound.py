@@ -46,14 +46,16 @@ def test_one_above_the_bound_is_refused_naming_it() -> None:
     g = _uncapped()
     for q in (MAX_BID_QUANTITY + 1, 10**20, 10**5000):
         bad = g.violation(Bid(0, q, 3))
-        assert bad is not None and bad[0] == "play.bid_range", bad
-        assert f"{MAX_BID_QUANTITY:,}" in bad[1] and len(bad[1]) < 200
+        assert bad is not None and bad.rule == "play.bid_range", bad
+        assert bad.params == {"quantity": q, "most": MAX_BID_QUANTITY}
+        assert f"{MAX_BID_QUANTITY:,}" in bad.message and len(bad.message) < 200
         with pytest.raises(IllegalAction) as e:
             g.apply(Bid(0, q, 3))
         assert e.value.rule == "play.bid_range"
     # the same with a standing bid, and as an opening bid of a capped edition
     g = g.apply(Bid(0, 10, 3))
-    assert g.violation(Bid(1, MAX_BID_QUANTITY + 1, 3))[0] == "play.bid_range"  # type: ignore[index]
+    bad = g.violation(Bid(1, MAX_BID_QUANTITY + 1, 3))
+    assert bad is not None and bad.rule == "play.bid_range"
 
 
 def test_the_notation_writes_exactly_the_bids_in_the_bound() -> None:

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -130,6 +131,120 @@ def test_show_house_file(capsys: Capsys, tmp_path: Path) -> None:
     assert code == 0 and out.startswith("Ours (house)")
     row = next(line for line in out.splitlines() if line.startswith("calza.enabled"))
     assert "false" in row and "(set without a statement)" in row
+
+
+# --- rulebook citations: section and original words (issue 21) ---------------------------
+
+
+def _cited(knob: Any) -> str:
+    """What the CLI writes for a knob's rulebook citation."""
+    where = f"§ {' '.join(knob.source.split())}"
+    return where + (f": «{' '.join(knob.quote.split())}»" if knob.quote else "")
+
+
+@pytest.mark.parametrize("variant", ["italian", "spanish", "bluff"])
+def test_show_cites_each_rule_on_a_line_of_its_own(
+    capsys: Capsys, monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    code, out, _ = run(capsys, "show", variant, "--brief")
+    v = load_variant(variant)
+    assert code == 0
+    assert f"Rulebook: {' '.join(v.rulebook['title'].split())[:40]}" in out
+    blocks: dict[str, list[str]] = {}  # each rule's row: its first line and the wrapped ones
+    for line in out.splitlines():
+        if line[:1].strip():
+            blocks[line.split()[0]] = [line]
+        elif line.strip() and blocks:
+            blocks[list(blocks)[-1]].append(line)
+    for knob in v.knobs:  # the statement, then the citation on a line of its own
+        statement = " ".join((knob.text or "").split())
+        flat = " ".join(" ".join(blocks[knob.path]).split())
+        assert statement in flat, knob.path
+        citing = [line.strip() for line in blocks[knob.path] if line.strip().startswith("§ ")]
+        if knob.source:
+            assert len(citing) == 1, (knob.path, blocks[knob.path])
+            assert flat.endswith(_cited(knob)) and flat.index(statement) < flat.index(citing[0])
+        else:
+            assert citing == [], knob.path
+
+
+def test_show_quotes_the_original_words(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "120")
+    out = " ".join(run(capsys, "show", "italian", "--brief")[1].split())
+    assert "§ Le teste dell'Azteco: «in qualsiasi momento del round»" in out
+    data = json.loads(run(capsys, "show", "spanish", "--json")[1])
+    assert data["rulebook"]["language"] == "es"
+    wild = next(r for r in data["rules"] if r["rule"] == "bidding.wild_opening")
+    assert wild["source"] == "Pujar por Paco"
+    assert wild["quote"] == "No pujar durante la primera ronda"
+
+
+def test_check_names_the_section_and_quotes_the_rulebook(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "check", "spanish", "--bids", "1x1")
+    assert code == 1
+    spanish = load_variant("spanish")
+    knob = spanish.knob("bidding.wild_opening")
+    line = next(x for x in out.splitlines() if x.startswith("bidding.wild_opening: "))
+    assert line == f"bidding.wild_opening: {knob.text} [{_cited(knob)}]"
+    assert "[§ Pujar por Paco: «No pujar durante la primera ronda»]" in line
+    data = json.loads(run(capsys, "check", "spanish", "--bids", "1x1", "--json")[1])
+    verdict = data["bids"][0]
+    assert (verdict["source"], verdict["quote"]) == (knob.source, knob.quote)
+    assert data["rulebook"] == spanish.rulebook["title"]  # type: ignore[index]
+
+
+def test_check_cites_each_rule_broken_once(capsys: Capsys) -> None:
+    code, out, _ = run(capsys, "check", "italian", "--bids", "3x4 1x1 2x4 dudo", "--players", "3")
+    assert code == 1
+    lines = out.splitlines()
+    worth = [x for x in lines if x.startswith("bidding.wild_worth: ")]
+    order = [x for x in lines if x.startswith("bidding.order: ")]
+    assert len(worth) == len(order) == 1  # 1x1 and 2x4 are refused, each rule cited once
+    assert "§ Il rilancio" in worth[0]
+    data = json.loads(
+        run(capsys, "check", "italian", "--bids", "3x4 1x1", "--players", "3", "--json")[1]
+    )
+    assert data["bids"][1]["message_id"] == "wild-bid-needs"
+    assert data["bids"][1]["params"] == {"standing_quantity": 3, "standing_face": 4, "need": 2}
+
+
+def test_check_cites_a_shared_rule_and_a_house_value(capsys: Capsys, tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "check", "italian", "--bids", "dudo")
+    shared = next(x for x in out.splitlines() if x.startswith("play.bid_needed: "))
+    assert code == 1 and shared == f"play.bid_needed: {core_rules()['play.bid_needed']}"
+    path = tmp_path / "house.yaml"
+    path.write_text("id: house\nextends: italian\nbidding:\n  wild_opening: not_as_opening_bid\n")
+    code, out, _ = run(capsys, "check", str(path), "--bids", "1x1")
+    line = next(x for x in out.splitlines() if x.startswith("bidding.wild_opening: "))
+    assert code == 1 and line.endswith("[set in house.yaml:4]"), line
+    assert json.loads(run(capsys, "check", str(path), "--bids", "1x1", "--json")[1])["bids"][0][
+        "source"
+    ] is None
+
+
+def test_referee_names_the_section_of_the_rule_broken(capsys: Capsys, tmp_path: Path) -> None:
+    from perudo_rules import Game, to_record
+
+    spanish = load_variant("spanish")
+    rec = to_record(Game.start(spanish, [[1, 2, 3], [4, 5, 6]], 0))
+    rec["rounds"][0]["actions"] = ["0:1x1"]
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec))
+    code, out, _ = run(capsys, "referee", str(path))
+    lines = out.splitlines()
+    assert code == 1
+    assert lines[0] == (
+        "violation: round 1, step 1 (0:1x1): no bid on the wild face as the opening bid "
+        "[bidding.wild_opening]"
+    )
+    knob = spanish.knob("bidding.wild_opening")
+    assert lines[1] == f"bidding.wild_opening: {knob.text} [{_cited(knob)}]"
+    assert run(capsys, "referee", "-q", str(path))[1].splitlines() == lines[:1]
+    data = json.loads(run(capsys, "referee", "--json", str(path))[1])["violation"]
+    assert data["rule"] == "bidding.wild_opening" and data["message_id"] == "no-wild-opening"
+    assert (data["source"], data["quote"]) == (knob.source, knob.quote)
+    assert data["statement"] == knob.text and data["params"] == {}
 
 
 @pytest.mark.parametrize("command", ["show", "compare", "check"])
@@ -292,7 +407,41 @@ def test_compare_table_statements_and_witnesses(capsys: Capsys) -> None:
         assert f"\n{path}  [" in witnesses
     assert " ".join(spanish.knob("calza.who").text.split()[:6]) in statements
     assert witnesses.count("confirmed in both engines") == len(paths) - 1
+    assert f"{len(paths)} differing rules: {len(paths) - 1} confirmed by a witness, 1 proved" in out
     assert "illegal [bidding.wild_opening:" in witnesses
+
+
+def test_compare_italian_bluff_confirms_or_proves_every_rule(
+    capsys: Capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from perudo_rules.commands import conform
+
+    clock = [0.0]
+
+    def tick() -> float:  # three seconds a call: every rule searched is a line of progress
+        clock[0] += 3.0
+        return clock[0]
+
+    monkeypatch.setattr(conform.time, "monotonic", tick)
+    code, out, err = run(capsys, "compare", "italian", "bluff")
+    assert code == 0
+    paths = differing_knobs(load_variant("italian"), load_variant("bluff"))
+    assert f"{len(paths)} differing rules: 11 confirmed by a witness, 9 proved to make " in out
+    assert "not confirmed" not in out
+    # Bluff's set-aside re-roll (issue 22): a legality difference, replayed in both engines
+    assert "reroll.enabled  [legality, confirmed in both engines]" in out
+    assert "sets 6 aside and re-rolls the rest" in out
+    assert "calza.enabled  [legality, confirmed in both engines, together with calza.who]" in out
+    assert "calza.who  [no difference in play, proved]" in out
+    # progress goes to standard error, a line per rule searched
+    lines = err.splitlines()
+    assert lines and all(line.startswith("compare: italian vs bluff: ") for line in lines)
+    assert f"({len(paths)} of {len(paths)})" in lines[-1]
+    code, out, err = run(capsys, "compare", "italian", "bluff", "--json")
+    assert code == 0 and err.startswith("compare: ")
+    ws = json.loads(out)["witnesses"][0]["witnesses"]
+    assert all(w["confirmed"] or w["proved"] for w in ws)
+    assert next(w for w in ws if w["rule"] == "calza.enabled")["together"] == ["calza.who"]
 
 
 def test_compare_all_and_json(capsys: Capsys) -> None:
@@ -400,7 +549,14 @@ def test_check_round_and_json(capsys: Capsys) -> None:
         "legal": False,
         "rule": "bidding.wild_opening",
         "reason": "no bid on the wild face as the opening bid",
+        "message_id": "no-wild-opening",
+        "params": {},
+        "message": "no bid on the wild face as the opening bid",  # in --lang
+        "statement": "The opening bid of a round may not be on Pacos.",
+        "source": "Pujar por Paco",
+        "quote": "No pujar durante la primera ronda",
     }
+    assert data["rulebook"] == "Perudo, reglas del juego (Spanish)"
     assert data["dice"] == [2, 2]
     code, out, _ = run(capsys, "check", "spanish", "--bids", "5x4", *house[2:], "--json")
     assert code == 1 and json.loads(out)["bids"][0]["rule"] == "bidding.quantity_cap"

@@ -25,6 +25,7 @@ from perudo_rules.ranks import bid_space
 from perudo_rules.rules import core_rule_details
 from perudo_rules.scenarios import load_scenarios
 from perudo_rules.sphinxext import rule_anchor
+from perudo_rules.sphinxext.compare import edition_class
 from perudo_rules.variant import differing_knobs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,10 +35,13 @@ _BUILT: dict[str, Path] = {}
 pytestmark = pytest.mark.xdist_group("docs")
 
 
-def build_docs(base: Path) -> Path:
-    """Build docs/ into ``base`` once per process (``-W --keep-going``); the HTML directory."""
-    if "html" not in _BUILT:
-        out = base / "html"
+def build_docs(base: Path, lang: str = "en") -> Path:
+    """Build docs/ into ``base`` once per process (``-W --keep-going``) in ``lang`` (``-D
+    language=it`` for another than English, as ``make spec`` builds it); the HTML directory."""
+    key = "html" if lang == "en" else f"html-{lang}"
+    if key not in _BUILT:
+        out = base / key
+        language = [] if lang == "en" else ["-D", f"language={lang}"]
         proc = subprocess.run(
             [
                 sys.executable,
@@ -48,8 +52,9 @@ def build_docs(base: Path) -> Path:
                 "-q",
                 "-b",
                 "html",
+                *language,
                 "-d",
-                str(base / "doctrees"),
+                str(base / f"doctrees-{lang}"),
                 str(ROOT / "docs"),
                 str(out),
             ],
@@ -59,8 +64,8 @@ def build_docs(base: Path) -> Path:
         )
         assert proc.returncode == 0, proc.stderr[-5000:]
         assert proc.stderr.strip() == "", proc.stderr[-5000:]
-        _BUILT["html"] = out
-    return _BUILT["html"]
+        _BUILT[key] = out
+    return _BUILT[key]
 
 
 @pytest.fixture(scope="session")
@@ -95,6 +100,7 @@ PAGES = [
     "api",
     "pettingzoo",
     "about",
+    "terms",
 ]
 
 
@@ -170,15 +176,23 @@ def test_interpretations_page_gives_both_readings(html_dir: Path) -> None:
 def test_compare_page_has_every_variant_witnesses_and_statistics(html_dir: Path) -> None:
     page = _read(html_dir, "compare")
     for vid in available_variants():
-        assert f'<th class="head"><p>{vid}</p></th>' in page
+        assert f'<th class="head {edition_class(vid)}"><p>{vid}</p></th>' in page
     for path in KNOB_PATHS:
         assert f'href="editions/italian.html#{rule_anchor(path, "italian")}"' in page
-    # one witness card per knob that differs between the two editions
-    italian, spanish = load_variant("italian"), load_variant("spanish")
-    cards = page.split('<div class="perudo-witness ')[1:]
-    assert len(cards) == len(differing_knobs(italian, spanish))
-    for path, card in zip(differing_knobs(italian, spanish), cards, strict=True):
-        assert f"#{rule_anchor(path)}" in card
+    # one witness card per knob that differs between the two editions, in each section;
+    # each confirmed or proved to make no difference
+    italian = load_variant("italian")
+    sections = page.split('<section id="where-the-italian-')[1:]
+    assert len(sections) == 2
+    for other, section in zip(("spanish", "bluff"), sections, strict=True):
+        section = section.split("<section", 1)[0]
+        cards = section.split('<div class="perudo-witness ')[1:]
+        paths = differing_knobs(italian, load_variant(other))
+        assert len(cards) == len(paths)
+        for path, card in zip(paths, cards, strict=True):
+            assert f"#{rule_anchor(path)}" in card
+            assert "confirmed in both engines" in card or "no difference in play, proved" in card
+        assert "not confirmed" not in section
     # the simulated statistics: a table per edition and the plot
     stats = page.split('class="perudo-table perudo-stats', 1)[1].split("</table>", 1)[0]
     assert "rounds per game" in stats and "Calza success rate" in stats

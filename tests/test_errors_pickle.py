@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from perudo_rules.errors import IllegalAction, PerudoError, VariantError
+from perudo_rules.messages import Refusal
 from perudo_rules.recordformat import Violation
 from tests.modules import package_modules
 
@@ -28,7 +29,14 @@ SAMPLES: dict[str, Any] = {
     "key_path": "calza.who",
     "line": 7,
     "signum": 15,
-    "violation": Violation(2, 3, "1:4x5", "play.turn", "it is seat 0's turn"),
+    "violation": Violation(
+        2, 3, "1:4x5", Refusal("play.turn", "not-your-turn", {"to_move": 0, "seat": 1})
+    ),
+    "refusal": Refusal(
+        "bidding.wild_worth",
+        "wild-bid-needs",
+        {"standing_quantity": 3, "standing_face": 4, "need": 2},
+    ),
 }
 
 
@@ -89,12 +97,14 @@ def test_every_error_survives_pickling(cls: type[BaseException]) -> None:
 
 def test_attributes_survive_pickling() -> None:
     """The attributes callers read, spelled out for the two errors most often raised."""
-    illegal = pickle.loads(pickle.dumps(IllegalAction("play.turn", "not your turn")))
+    refusal = Refusal("play.turn", "not-your-turn", {"to_move": 0, "seat": 2})
+    illegal = pickle.loads(pickle.dumps(IllegalAction(refusal)))
     assert (illegal.rule, illegal.message, str(illegal)) == (
         "play.turn",
-        "not your turn",
-        "not your turn [play.turn]",
+        "it is seat 0's turn, not seat 2's",
+        "it is seat 0's turn, not seat 2's [play.turn]",
     )
+    assert illegal.refusal == refusal and illegal.refusal.params == {"to_move": 0, "seat": 2}
     located = VariantError("bad value", file="h.yaml", key_path="calza.who", line=4)
     copy = pickle.loads(pickle.dumps(located))
     assert (copy.file, copy.key_path, copy.line, copy.message) == (

@@ -9,14 +9,17 @@ and the per-round tables are values.
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import random
+import sys
 import typing
+from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import boosted, positions
 
-from perudo_rules import Bid, Calza, Dudo, load_variant
+from perudo_rules import Bid, Calza, Dudo, load_variant, ruleset
 from perudo_rules.kernel import RoundRules, most_dice_per_seat, next_seat, round_rules
 from perudo_rules.knobs import KNOB_PATHS, knob_spec
 from perudo_rules.ruleset import Ruleset, field_name
@@ -28,8 +31,23 @@ def test_ruleset_has_one_field_per_knob_named_after_its_path() -> None:
     assert fields == [field_name(p) for p in KNOB_PATHS]
 
 
+def _ruleset_as_written() -> type:
+    """``Ruleset`` with its annotations: the compiled build's class has lost the ``Literal``
+    types, so there the ``.py`` source beside the extension is loaded on its own."""
+    if str(ruleset.__file__).endswith(".py"):
+        return Ruleset
+    spec = importlib.util.spec_from_file_location(
+        "ruleset_source", Path(str(ruleset.__file__)).with_name("ruleset.py")
+    )
+    assert spec is not None and spec.loader is not None
+    module = sys.modules["ruleset_source"] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    cls: type = module.Ruleset
+    return cls
+
+
 def test_ruleset_literal_choices_are_the_knob_choices() -> None:
-    hints = typing.get_type_hints(Ruleset)
+    hints = typing.get_type_hints(_ruleset_as_written())
     for path in KNOB_PATHS:
         spec = knob_spec(path)
         hint = hints[field_name(path)]
@@ -128,3 +146,15 @@ def test_calls_are_exactly_what_the_verdict_accepts(g: typing.Any, data: st.Data
     ]
     assert list(rr.calls(g.to_move, bidder)) == accepted
     assert rr.n_calls == len(accepted)
+
+
+def test_a_bool_is_never_a_seat() -> None:
+    """``True == 1``, but a bid or call by ``True`` is refused (``play.seat``), on the
+    verdict's plain-round shortcut too: at the opening and over a standing bid."""
+    for vid in ("openspiel-liars-dice", "italian", "spanish"):
+        v = load_variant(vid)
+        rr = round_rules(v.rules, (2, 2), False, 1, None, frozenset())
+        for bids in ((), (Bid(0, 1, 2),)):
+            assert rr.verdict(1, bids, Bid(1, 2, 3)) is None
+            refusal = rr.verdict(1, bids, Bid(True, 2, 3))  # type: ignore[arg-type]
+            assert refusal is not None and refusal.rule == "play.seat", (vid, bids)

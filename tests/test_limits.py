@@ -201,10 +201,10 @@ def big_record(bids: int) -> dict[str, Any]:
 
 def test_100k_bids_in_one_round_replay_in_linear_time() -> None:
     record = big_record(99_999)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other jobs on the cores must not count
     verdict = referee(record)
     game = replay(record)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert verdict.valid and len(game.bids) == 99_999 and game.to_move == 9
     assert elapsed < 10, f"{elapsed:.1f}s"
     # a bad bid deep in the round is still found, at its step, with the same verdict

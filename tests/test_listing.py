@@ -196,8 +196,8 @@ def test_face_lock_after_a_bid_beyond_the_table() -> None:
     g = start.apply(Bid(0, 15, 3))
     assert g.to_move == 1
     assert [a for a in g.legal_actions() if isinstance(a, Bid)] == []
-    assert g.violation(Bid(1, 8, 1)) is not None
-    assert g.violation(Bid(1, 8, 1))[0] == "palifico.face_lock"  # type: ignore[index]
+    bad = g.violation(Bid(1, 8, 1))
+    assert bad is not None and bad.rule == "palifico.face_lock" and bad.params == {"face": 3}
     assert g.is_legal(Bid(1, 16, 3))  # a larger bluff on the face is legal, not listed
     check_listing(g)
     # a standing bid inside the table: the same face, higher quantities, listed

@@ -74,9 +74,12 @@ def _prose() -> dict[str, str]:
     from perudo_rules.rules import core_rule_details
     from perudo_rules.variant import data_dir
 
-    core = " ".join(
-        " ".join([r["text"], *(r["interpretation"] or {}).values()]) for r in core_rule_details()
-    )
+    def words(rule: dict[str, object]) -> str:  # the text, and every prose part of its reading
+        reading = rule["interpretation"] or {}
+        assert isinstance(reading, dict)
+        return " ".join([str(rule["text"]), *(v for v in reading.values() if isinstance(v, str))])
+
+    core = " ".join(words(r) for r in core_rule_details())
     glossary = (data_dir("spec").parent / "docs" / "glossary.rst").read_text(encoding="utf-8")
     return {"spec/core-rules.yaml": core, "docs/glossary.rst": glossary}
 

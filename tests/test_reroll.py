@@ -123,10 +123,10 @@ def test_what_each_seat_sees_of_a_reroll() -> None:
     mine, theirs = g.observation(0), g.observation(1)
     assert mine.dice == (5, 5, 3) and theirs.dice == (1, 3, 6)
     assert mine.set_aside == theirs.set_aside == ((5, 5), (), ())
-    assert theirs.round_actions == (Reroll(0, (5, 5)), Bid(0, 3, 5))
+    assert theirs.actions == (Reroll(0, (5, 5)), Bid(0, 3, 5))
     assert [format_action(a) for a in theirs.legal_actions][-1] == "1:reroll 6"
     view = theirs.to_json()
-    assert view["set_aside"] == [[5, 5], [], []] and view["round_actions"][0] == "0:reroll 5,5"
+    assert view["set_aside"] == [[5, 5], [], []] and view["actions"][0] == "0:reroll 5,5"
     assert "3" not in json.dumps(view["set_aside"])  # the re-rolled die is seat 0's secret
     after = g.apply(Dudo(1))
     past0, past1 = after.observation(0).past_rounds[0], after.observation(1).past_rounds[0]
@@ -138,23 +138,23 @@ def test_what_each_seat_sees_of_a_reroll() -> None:
 
 def test_refusals_name_the_reroll_rules() -> None:
     g = Game.start(BLUFF, [[2, 5, 5], [1, 3, 6]], first_player=0)
-    assert g.violation(Reroll(0, (5, 5, 2)))[0] == "reroll.min_hidden"
-    assert g.violation(Reroll(0, (4,)))[0] == "play.reroll"
-    assert g.violation(Reroll(0, ()))[0] == "play.reroll"
-    assert g.violation(Reroll(1, (1,)))[0] == "play.turn"
-    assert g.violation(Reroll(7, (1,)))[0] == "play.seat"
+    assert g.violation(Reroll(0, (5, 5, 2))).rule == "reroll.min_hidden"
+    assert g.violation(Reroll(0, (4,))).rule == "play.reroll"
+    assert g.violation(Reroll(0, ())).rule == "play.reroll"
+    assert g.violation(Reroll(1, (1,))).rule == "play.turn"
+    assert g.violation(Reroll(7, (1,))).rule == "play.seat"
     pending = g.apply(Reroll(0, (2,)))
     assert pending.legal_actions() == [] or len(pending.legal_actions()) == 0
     for action in (Bid(0, 1, 2), Dudo(1), Reroll(0, (5,))):
-        assert pending.violation(action)[0] == "play.roll"
+        assert pending.violation(action).rule == "play.roll"
     with pytest.raises(IllegalAction, match=r"play\.roll"):
         pending.apply(Bid(0, 1, 2))
-    with pytest.raises(ValueError, match="seat 0 holds 2 dice to roll, not 1"):
+    with pytest.raises(ValueError, match="seat 0 rolls 2 dice now, not 1"):
         pending.roll(dice=[[1], []])
     rolled = pending.roll(dice=[[1, 1], []])
     assert rolled.dice[0] == (2, 1, 1) and not rolled.awaiting_roll
     italian = Game.start(load_variant("italian"), [[2, 5, 5], [1, 3, 6]], first_player=0)
-    assert italian.violation(Reroll(0, (5,)))[0] == "reroll.enabled"
+    assert italian.violation(Reroll(0, (5,))).rule == "reroll.enabled"
 
 
 def test_reroll_notation_round_trips() -> None:

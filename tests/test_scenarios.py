@@ -21,6 +21,7 @@ from perudo_rules import (
     Calza,
     Dudo,
     Game,
+    Leave,
     Reroll,
     available_variants,
     core_rules,
@@ -229,6 +230,7 @@ def test_parse_step() -> None:
     assert parse_step("2:10x6") == Bid(2, 10, 6)
     assert parse_step("1: dudo") == Dudo(1)
     assert parse_step("3: calza") == Calza(3)
+    assert parse_step("3: leave") == parse_step("3:LEAVE") == Leave(3)
     assert parse_step("roll [[1], [], [2, 3]]") == Roll(((1,), (), (2, 3)))
     for bad in ("bid 3x4", "0: bid 3", "roll [1, 2]", "roll [[", "0: pass"):
         with pytest.raises(ActionSyntaxError):
@@ -292,10 +294,10 @@ def _replay(doc: dict[str, Any], sc: dict[str, Any], vid: str) -> None:
             elif a["type"] == "reroll":
                 act = Reroll(a["player"], tuple(a["set_aside"]))
             else:
-                act = (Dudo if a["type"] == "dudo" else Calza)(a["player"])
+                act = {"dudo": Dudo, "calza": Calza, "leave": Leave}[a["type"]](a["player"])
             bad = g.violation(act)
             if "illegal" in expect:
-                assert bad is not None and bad[0] == expect["illegal"], (sc["id"], step)
+                assert bad is not None and bad.rule == expect["illegal"], (sc["id"], step)
                 continue
             assert bad is None, (sc["id"], step, bad)
             if not step.get("probe"):

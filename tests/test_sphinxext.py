@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -22,6 +23,8 @@ from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.ranks import bid_space
 from perudo_rules.rules import core_rule_details, core_rules
 from perudo_rules.sphinxext import rule_anchor
+from perudo_rules.sphinxext.compare import edition_class
+from perudo_rules.sphinxext.shared import breakable_literal
 from perudo_rules.variant import available_variants
 
 pytest_plugins = ("sphinx.testing.fixtures",)
@@ -46,6 +49,12 @@ def _warnings(app: SphinxTestApp) -> str:
 def _text(html: str) -> str:
     """The visible text of an HTML page, whitespace collapsed."""
     return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def _flat(html: str) -> str:
+    """The text of an HTML fragment as the browser joins its inline elements (no spaces
+    added at tags)."""
+    return unescape(re.sub(r"<[^>]+>", "", html)).strip()
 
 
 @pytest.fixture(scope="module")
@@ -116,9 +125,9 @@ def test_compare_matrix_highlights_the_differing_rules(built: SphinxTestApp) -> 
     rows = re.findall(r"<tr class=\"([^\"]*)\">(.*?)</tr>", index, flags=re.S)
     by_rule = {}
     for classes, row in rows:
-        m = re.search(r"<code[^>]*><span class=\"pre\">([a-z_]+\.[a-z_]+)</span>", row)
+        m = re.search(r'<td class="perudo-rule-cell">(.*?)</td>', row, flags=re.S)
         if m:
-            by_rule[m.group(1)] = classes
+            by_rule[_flat(m.group(1))] = classes
     assert set(by_rule) == set(KNOB_PATHS)
     assert {p for p, c in by_rule.items() if "perudo-differs" in c} == differing
     # each value cell links to the rule on the variant's page
@@ -128,6 +137,110 @@ def test_compare_matrix_highlights_the_differing_rules(built: SphinxTestApp) -> 
     table = compare.split('class="perudo-table perudo-compare', 1)[1].split("</table>", 1)[0]
     assert table.count("perudo-differs") == len(differing)
     assert "perudo-same" not in table
+
+
+def _matrix(html: str) -> str:
+    return html.split('<table class="perudo-table perudo-compare', 1)[1].split("</table>", 1)[0]
+
+
+def test_compare_matrix_marks_what_the_stylesheet_and_script_need(built: SphinxTestApp) -> None:
+    index = _html(built, "index")
+    matrix = _matrix(index)
+    ids = ["alpha", "beta"]
+    # each edition's header and cells carry its class, in column order
+    heads = re.findall(r'<th class="head([^"]*)"><p>([^<]*)</p></th>', matrix)
+    assert heads == [(" perudo-rule-cell", "Rule"), (" perudo-mark", ""),
+                     *((f" {edition_class(v)}", v) for v in ids)]  # fmt: skip
+    rows = re.findall(r"<tr class=\"[^\"]*\">(.*?)</tr>", matrix.split("<tbody>", 1)[1], flags=re.S)
+    assert len(rows) == len(KNOB_PATHS)
+    for path, row in zip(KNOB_PATHS, rows, strict=True):
+        cells = re.findall(r'<td class="([^"]*)">(.*?)</td>', row, flags=re.S)
+        assert [c.split()[:2] for c, _ in cells[2:]] == [
+            ["perudo-value-cell", edition_class(v)] for v in ids
+        ]
+        assert _text(cells[1][1]) == "≠"  # in every row; the stylesheet hides it where they agree
+        # the rule id in pieces that end at its dots (the only places it may wrap)
+        pieces = re.findall(r'<span class="perudo-piece">(.*?)</span></span>', cells[0][1])
+        words = [_flat(p) for p in pieces]
+        assert "".join(words) == path
+        assert all(w.endswith(".") for w in words[:-1]) and all("." not in w for w in words[-1:])
+    # the controls come first, as text: a differing-rows toggle, then one per edition
+    view = index.split('class="perudo-compare-view', 1)[1].split("<table", 1)[0]
+    controls = view.split('class="perudo-compare-controls', 1)[1]
+    assert (
+        '<p class="perudo-toggle perudo-toggle-differing"><span>Show only the rules that differ '
+        "among the editions shown</span></p>"
+    ) in controls
+    label = '<p class="perudo-choose-editions"><span class="perudo-label">Editions shown:</span>'
+    assert label in controls  # first, as written (Sphinx moves a bare translatable inline)
+    toggles = re.findall(r'class="perudo-toggle perudo-toggle-edition ([^"]*)">([^<]*)<', controls)
+    assert toggles == [(edition_class(v), v) for v in ids]
+
+
+def test_breakable_literal_keeps_the_text_and_ends_pieces_at_the_break_characters() -> None:
+    node = breakable_literal("palifico.opener_may_change", "._", classes=["x"])
+    assert node.astext() == node.rawsource == "palifico.opener_may_change"
+    assert [p.astext() for p in node.children] == [
+        "palifico.", "opener_", "may_", "change",
+    ]  # fmt: skip
+    assert all(p["classes"] == ["perudo-piece"] for p in node.children)
+    assert [p.astext() for p in breakable_literal("a.", ".").children] == ["a."]
+    assert [p.astext() for p in breakable_literal("", ".").children] == [""]
+    assert node["classes"] == ["x"]
+
+
+def test_compare_controls_are_translatable(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path
+) -> None:
+    """The gettext builder extracts the controls' labels (the script writes no text)."""
+    src = tmp_path / "gettext"
+    shutil.copytree(ROOTS / "test-perudo" / "variants", src / "variants")
+    (src / "conf.py").write_text(
+        'extensions = ["perudo_rules.sphinxext"]\nperudo_variants_dir = "variants"\n',
+        encoding="utf-8",
+    )
+    (src / "index.rst").write_text(
+        "Compare\n=======\n\n.. perudo-compare:: alpha beta\n", encoding="utf-8"
+    )
+    app = make_app("gettext", srcdir=src)
+    try:
+        app.build()
+    finally:
+        app.cleanup()
+    pot = (Path(app.outdir) / "index.pot").read_text(encoding="utf-8")
+    assert 'msgid "Show only the rules that differ among the editions shown"' in pot
+    assert 'msgid "Editions shown:"' in pot
+    assert 'msgid "alpha"' not in pot  # edition ids are names, not text
+
+
+#: matplotlib's first run on a machine, slow: its 5-second timer fires at once.
+SLOW_FONT_CACHE = """
+import sys, threading
+class AtOnce:
+    def __init__(self, interval, function):
+        self.function = function
+    def start(self):
+        self.function()
+    def cancel(self):
+        pass
+threading.Timer = AtOnce
+if sys.argv[1] == "quiet":
+    from perudo_rules.sphinxext.simulation import load_fonts_quietly
+    load_fonts_quietly()
+import matplotlib.font_manager
+"""
+
+
+def test_the_plot_does_not_print_matplotlibs_font_cache_line(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    err = {}
+    for how in ("loud", "quiet"):
+        env = {**os.environ, "MPLCONFIGDIR": str(tmp_path / how)}  # an empty cache
+        proc = subprocess.run([sys.executable, "-c", SLOW_FONT_CACHE, how], env=env,
+                              capture_output=True, text=True, check=True)  # fmt: skip
+        err[how] = proc.stderr
+    assert "Matplotlib is building the font cache" in err["loud"]
+    assert err["quiet"] == ""
 
 
 def test_ladder_follows_the_engine_ranks(built: SphinxTestApp) -> None:
@@ -199,8 +312,8 @@ def test_new_and_edited_variant_files_rebuild_incrementally(
     )
     app2 = _build(make_app, src)
     assert _warnings(app2) == ""
-    assert '<th class="head"><p>gamma</p></th>' in _html(app2, "index")
-    assert '<th class="head"><p>gamma</p></th>' in _html(app2, "compare")
+    assert f'<th class="head {edition_class("gamma")}"><p>gamma</p></th>' in _html(app2, "index")
+    assert f'<th class="head {edition_class("gamma")}"><p>gamma</p></th>' in _html(app2, "compare")
     assert (Path(app2.outdir) / "editions" / "gamma.html").is_file()
     assert static_doctree.stat().st_mtime_ns == static_mtime  # not a clean build
 
@@ -283,6 +396,34 @@ def test_conformance_page_tabulates_the_harnesses_and_links_the_perft_tables(
         assert "not claimed" in text  # alpha and beta are Perudo editions it does not play
     else:
         assert "not certified here (no Node.js)" in text
+
+
+def test_a_harness_whose_peer_is_missing_names_the_extra(
+    make_app: Callable[..., SphinxTestApp], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make spec`` installs no RL peer: the page says which extra certifies each one."""
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if PettingZoo were not installed
+    for name in ("perudo_rules.pettingzoo", "perudo_rules.harness.pettingzoo"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    src = tmp_path / "peerless"
+    shutil.copytree(ROOTS / "test-perudo" / "variants", src / "variants")
+    (src / "conf.py").write_text(
+        'extensions = ["perudo_rules.sphinxext"]\nperudo_variants_dir = "variants"\n'
+        "smartquotes = False\n",
+        encoding="utf-8",
+    )
+    (src / "index.rst").write_text(
+        "Conformance\n===========\n\n.. perudo-conformance::\n   :harnesses: pettingzoo\n",
+        encoding="utf-8",
+    )
+    app = _build(make_app, src)
+    assert _warnings(app) == ""
+    text = " ".join(_flat(_html(app, "index")).split())
+    assert (
+        "the PettingZoo environment: not certified in this build (pettingzoo not installed: "
+        "pip install 'perudo-rules[pettingzoo]')."
+    ) in text
+    assert "perudo_rules.harness.pettingzoo" not in sys.modules  # looked up, not imported
 
 
 def test_a_failed_rule_family_links_to_its_witness() -> None:

@@ -1,8 +1,9 @@
 """A Hypothesis state machine that plays whole games and checks the invariants after every step.
 
 Hypothesis chooses the variant (bundled or random from the whole knob space), the seats,
-the seed, and every move: bids, Dudo, Calza, out-of-turn attempts, illegal attempts and
-rolls. When a game ends, a new one starts.
+the seed, and every move: bids, Dudo, Calza, out-of-turn attempts, illegal attempts,
+rolls, and seats leaving the game at any point of a round (``play.leave``, either value of
+``leave.round``). When a game ends, a new one starts.
 """
 
 from __future__ import annotations
@@ -18,7 +19,19 @@ from hypothesis.stateful import (
 )
 from strategies import BOOST, candidates, true_count, variants, wild_active
 
-from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Reroll, Variant
+from perudo_rules import (
+    Bid,
+    Calza,
+    Dudo,
+    Game,
+    IllegalAction,
+    Leave,
+    Reroll,
+    Variant,
+    replay,
+    to_record,
+)
+from perudo_rules.referee import referee
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -89,7 +102,10 @@ class PerudoMachine(RuleBasedStateMachine):
             assert r.count == true_count(g.dice, bid.face, wild_active(g))
             delta = sum(nxt.dice_counts) - sum(g.dice_counts)
             if isinstance(action, Dudo):
-                assert r.loser is not None and r.lost[r.loser] >= 1
+                assert r.loser is not None
+                # a bidder that left the round (leave.round: continues) has no die to lose
+                gone = r.loser == bid.player and not g.dice_counts[r.loser]
+                assert r.lost[r.loser] >= 1 or gone
                 assert delta == -sum(r.lost)  # one die, or more (challenge.loss, .exact)
                 assert r.loser == (action.player if r.count >= bid.quantity else bid.player)
             else:
@@ -110,7 +126,7 @@ class PerudoMachine(RuleBasedStateMachine):
         try:
             nxt = g.apply(action)
         except IllegalAction as exc:
-            assert bad is not None and exc.rule == bad[0]
+            assert bad is not None and exc.rule == bad.rule and exc.refusal == bad
             assert not g.is_legal(action) and action not in g.legal_actions()
             return
         assert bad is None and g.is_legal(action)
@@ -118,6 +134,52 @@ class PerudoMachine(RuleBasedStateMachine):
             r = nxt.last_result
             assert r is not None
             self.out += sum(g.dice_counts) - sum(nxt.dice_counts)
+        self.game = nxt
+
+    @precondition(lambda self: self.game.to_move is not None)
+    @rule(data=st.data())
+    def leave(self, data: st.DataObject) -> None:
+        """A seat with dice leaves, in turn or not: its dice (and only its) leave the game;
+        the round is called off or goes on (``leave.round``); one seat left wins."""
+        g = self.game
+        seats = [s for s, c in enumerate(g.dice_counts) if c]
+        out = [s for s, c in enumerate(g.dice_counts) if not c]
+        if out:  # a seat without dice cannot leave again
+            bad = g.violation(Leave(data.draw(st.sampled_from(out))))
+            assert bad is not None and bad.rule == "play.seat"
+        seat = data.draw(st.sampled_from(seats))
+        assert g.is_legal(Leave(seat)) and Leave(seat) not in g.legal_actions()
+        nxt = g.apply(Leave(seat))
+        held = g.dice_counts[seat]
+        assert nxt.dice_counts == tuple(0 if s == seat else c for s, c in enumerate(g.dice_counts))
+        self.out += held
+        alive = [s for s in seats if s != seat]
+        rules = g.rules
+        if len(alive) == 1:
+            assert nxt.winner == alive[0] and nxt.last_result is not None
+            assert nxt.last_result.kind == "leave" and nxt.last_result.next_player is None
+        elif rules.leave_round == "continues":
+            assert nxt.to_move == (g.next_seat(seat) if g.to_move == seat else g.to_move)
+            assert nxt.bids == g.bids and nxt.actions == (*g.actions, Leave(seat))
+            assert nxt.space == g.space  # the round's bid table (its quantity cap) stays
+        else:
+            r = nxt.last_result
+            assert nxt.awaiting_roll and r is not None and r.kind == "leave"
+            assert (r.caller, r.loser, r.revealed, r.lost[seat]) == (seat, seat, (), held)
+            named = {"round_opener": g.first_player, "player_to_move": g.to_move}
+            want = named.get(rules.leave_next_starts, seat)
+            assert want is not None
+            if not nxt.dice_counts[want]:
+                want = nxt.next_seat(want)
+            replayed = g.palifico and g.palifico_player in alive and (
+                rules.palifico_heads_up or len(alive) > 2
+            )
+            if replayed:  # the palifico round called off is played again
+                assert r.next_palifico and r.next_player == g.palifico_player
+            else:
+                assert r.next_player == want
+        assert replay(to_record(nxt)) == nxt
+        assert referee(to_record(nxt, viewer=seat)).valid
         self.game = nxt
 
     # --- invariants after every step ----------------------------------------------------

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from perudo_rules import Bid, Dudo, Game, load_variant
 from perudo_rules.commands.play import TerminalGame
 from perudo_rules.describe import describe_result
-from perudo_rules.game import RoundResult
+from perudo_rules.rounds import RoundResult
 from perudo_rules.variant import Variant
 
 EARLY = {"challenge.early_stop": True}

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
+from perudo_rules.divergence import NewGame
 from perudo_rules.knobs import KNOBS
 from perudo_rules.position import Position, Roll, parse_line, parse_step
 from perudo_rules.variant import differing_knobs
-from perudo_rules.witness import NewGame, Witness, find_witnesses
+from perudo_rules.witness import Witness, find_witness, find_witnesses
 
 
 @pytest.fixture(scope="module")
@@ -108,12 +109,12 @@ def test_every_behavioural_difference_has_a_confirmed_witness(
 ) -> None:
     for w in it_es:
         if w.kind == "none":
-            # Claimed to make no difference in play: check that independently.
+            # Proved to make no difference in play: check that independently.
             hybrid = load_variant("italian", overrides={w.rule: spanish[w.rule]})
             assert _plays_identically(italian, hybrid), w.rule
-            assert not w.confirmed and "no behavioural difference" in w.note
+            assert not w.confirmed and w.proved and "the engine never reads it" in w.note
             continue
-        assert w.confirmed, w.describe()
+        assert w.confirmed and not w.together, w.describe()
         _assert_diverges(italian, spanish, w)
     # everything but presentation has a witness: the wild face's name is the only "none"
     assert [w.rule for w in it_es if w.kind == "none"] == ["wild.name"]
@@ -230,19 +231,38 @@ def test_house_rules_file_gets_confirmed_witnesses(tmp_path: Path, italian: Vari
 
 
 def test_a_masked_rule_is_not_claimed_confirmed(italian: Variant) -> None:
-    # With Calza switched off, who may call it changes nothing: the search finds the
-    # divergence with only calza.who changed, but must not call it confirmed.
+    # With Calza switched off, who may call it changes nothing: no witness, and the knob
+    # table says why (calza.who is read only where calza.enabled is true).
     house = load_variant(
         "italian", overrides={"calza.enabled": False, "calza.who": "any_except_bidder"}
     )
     ws = {w.rule: w for w in find_witnesses(italian, house)}
     assert ws["calza.enabled"].confirmed
     masked = ws["calza.who"]
-    assert not masked.confirmed and masked.kind == "legality"
-    assert "other differing rules change or mask this divergence" in masked.note
-    assert "Not confirmed in the full variants" in masked.describe()
+    assert not masked.confirmed and masked.proved and masked.kind == "none"
+    assert masked.note == (
+        "calza.who differs, but italian#2 has calza.enabled: false, so in italian#2 nobody "
+        "can call Calza: the engine never reads calza.who there"
+    )
+
+
+def test_a_divergence_the_rule_alone_does_not_cause_is_not_confirmed(
+    italian: Variant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without its proof, calza.who is searched: its hybrid diverges, but the full editions
+    # never disagree because of it, so nothing is claimed confirmed.
+    import perudo_rules.witness as witness_module
+
+    monkeypatch.setattr(witness_module, "no_difference_reason", lambda *args: "")
+    house = load_variant(
+        "italian", overrides={"calza.enabled": False, "calza.who": "any_except_bidder"}
+    )
+    w = find_witness(italian, house, "calza.who")
+    assert not w.confirmed and w.kind == "legality"
+    assert "other differing rules change or mask this divergence" in w.note
+    assert "Not confirmed in the full variants" in w.describe()
     # the outcomes shown are those of the hybrid pair, and say so
-    assert "with only calza.who set to" in masked.note
+    assert "with only calza.who set to" in w.note
 
 
 def test_a_setup_only_rule_gets_a_setup_witness(italian: Variant) -> None:
@@ -296,15 +316,13 @@ def test_every_single_rule_change_gets_a_witness(italian: Variant) -> None:
         assert w.confirmed, w.describe()
         _assert_diverges_any(italian, changed, w)
     # the name of the wild face, a dice cap above what Calza can ever reach (gain_cap 5),
-    # the roll-off score of one die (its total is its highest die), and how re-rolls go in
-    # an edition without them (reroll.enabled false)
-    assert nothing == [
-        "dice.max_per_player",
-        "wild.name",
-        "setup.rolloff_score",
-        "reroll.limit",
-        "reroll.must_bid",
-    ]
+    # the roll-off score of one die (its total is its highest die); the leave knobs, which
+    # matter only when a seat leaves: no move the search tries (play.leave); and how
+    # re-rolls go in an edition without them (reroll.enabled false)
+    assert list(dict.fromkeys(nothing)) == [
+        "dice.max_per_player", "wild.name", "setup.rolloff_score", "reroll.limit",
+        "reroll.must_bid", "leave.round", "leave.next_starts",
+    ]  # fmt: skip
 
 
 def _assert_diverges_any(a: Variant, b: Variant, w: Witness) -> None:
@@ -329,11 +347,14 @@ def test_confirmation_is_causal_not_coincidental(italian: Variant) -> None:
     )
     first, rolloff = find_witnesses(italian, seat_zero)
     assert first.rule == "setup.first_player" and first.confirmed
-    assert rolloff.rule == "setup.rolloff_dice" and not rolloff.confirmed
+    assert rolloff.rule == "setup.rolloff_dice" and not rolloff.confirmed and rolloff.proved
     # With the wild moved to the 6, no bid is wild under both variants, so the wild's
-    # worth cannot be seen on its own, while moving the wild itself can.
+    # worth cannot be seen on its own, while moving the wild itself can: the worth is
+    # confirmed only together with the wild face.
     sixes = load_variant("italian", overrides={"wild.face": "highest", "bidding.wild_worth": 1})
     ws = {w.rule: w for w in find_witnesses(italian, sixes)}
-    assert ws["wild.face"].confirmed
+    assert ws["wild.face"].confirmed and not ws["wild.face"].together
     _assert_diverges(italian, sixes, ws["wild.face"])
-    assert not ws["bidding.wild_worth"].confirmed
+    worth = ws["bidding.wild_worth"]
+    assert worth.confirmed and worth.together == ("wild.face",)
+    assert "confirmed together with wild.face" in worth.note

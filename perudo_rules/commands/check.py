@@ -20,20 +20,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll, parse_action
+from perudo_rules.actions import Action, Bid, Calza, Dudo, Leave, Reroll, parse_action
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import PositionError, VariantError
 from perudo_rules.game import Game
+from perudo_rules.i18n import tr
 from perudo_rules.limits import (
     MAX_POSITION_BYTES,
     MAX_STEPS,
     read_bounded,
     short_number,
 )
+from perudo_rules.messages import Refusal
 from perudo_rules.perft import rolled_as_before
 from perudo_rules.position import Position, Roll, Step, parse_line
-from perudo_rules.rules import rule_text
+from perudo_rules.rules import Citation, cite
 from perudo_rules.safetext import json_text, printable
 from perudo_rules.start import seats_verdict
 from perudo_rules.variant import Variant, load_variant, named_variant_file
@@ -51,24 +53,37 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class BidVerdict:
     """The verdict on one action (a bid, or a Dudo or Calza call): who acts, what bid
-    stood before, and the rule that forbids it (``bid`` is the action checked); after a
-    legal re-roll, ``rolled`` is the roll that followed it."""
+    stood before, and the :class:`~perudo_rules.messages.Refusal` of the rule that
+    forbids it (``bid`` is the action checked) with that rule's :class:`Citation` in
+    the edition: its statement, rulebook section and original words; after a legal
+    re-roll, ``rolled`` is the roll that followed it."""
 
     index: int
     bid: Action
     standing: Bid | None
-    rule: str | None
-    reason: str | None
+    refusal: Refusal | None = None
+    citation: Citation | None = None
     rolled: Roll | None = None
 
     @property
     def legal(self) -> bool:
         """True when no rule forbids the bid."""
-        return self.rule is None
+        return self.refusal is None
+
+    @property
+    def rule(self) -> str | None:
+        """The rule id that forbids the bid, or ``None``."""
+        return None if self.refusal is None else self.refusal.rule
+
+    @property
+    def reason(self) -> str | None:
+        """Why, in one English sentence, or ``None``."""
+        return None if self.refusal is None else self.refusal.message
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping."""
-        return {
+        """A JSON-ready mapping: the refusal's rule, sentence, message id and parameters,
+        and where the edition states the rule (statement, section, quote)."""
+        out: dict[str, Any] = {
             "index": self.index,
             "seat": self.bid.player,
             "bid": str(self.bid),
@@ -78,6 +93,15 @@ class BidVerdict:
             "reason": self.reason,
             **({} if self.rolled is None else {"rolled": str(self.rolled)}),
         }
+        if self.refusal is not None:
+            out["message_id"] = self.refusal.message_id
+            out["params"] = dict(self.refusal.params)
+            out["message"] = self.refusal.text()  # the sentence in --lang
+        if self.citation is not None:
+            out["statement"] = self.citation.statement
+            out["source"] = self.citation.source
+            out["quote"] = self.citation.quote
+        return out
 
 
 def fresh_position(
@@ -105,7 +129,7 @@ def fresh_position(
         )
     bad = seats_verdict(rules, n, variant.id)
     if bad is not None:
-        raise ValueError(bad[1])
+        raise ValueError(bad.text())  # in the language of the context
     cups = [(rules.dice_faces,) * per for _ in range(n)]
     if palifico:
         cups[0] = (rules.dice_faces,)
@@ -185,24 +209,25 @@ def check_bids(
         bad = game.violation(bid)
         if bad is None and isinstance(bid, Reroll):  # its dice come up as they lay
             roll = Roll(rolled_as_before(game, bid))
-            verdicts.append(BidVerdict(i, bid, game.current_bid, None, None, roll))
+            verdicts.append(BidVerdict(i, bid, game.current_bid, rolled=roll))
             game = game.apply(bid).roll(dice=roll.dice)
         elif bad is None:
-            verdicts.append(BidVerdict(i, bid, game.current_bid, None, None))
+            verdicts.append(BidVerdict(i, bid, game.current_bid))
             game = game.apply(bid)
         else:
-            verdicts.append(BidVerdict(i, bid, game.current_bid, bad[0], bad[1]))
+            verdicts.append(BidVerdict(i, bid, game.current_bid, bad, cite(bad.rule, variant)))
     return game, verdicts
 
 
 def _parse(text: str) -> Action | Callable[[int], Action]:
-    """An action as ``check`` reads it: ``3x4``, ``dudo``, ``calza`` or ``reroll 5,5`` (by
-    the seat to move when it is checked), or with a seat, ``2:calza``."""
+    """An action as ``check`` reads it: ``3x4``, ``dudo``, ``calza``, ``leave`` or
+    ``reroll 5,5`` (by the seat to move when it is checked), or with a seat, ``2:calza``."""
     word = text.strip().lower()
     if ":" in word:
         return parse_action(word)
-    if word in ("dudo", "calza"):
-        call = Dudo if word == "dudo" else Calza
+    calls: dict[str, type[Dudo | Calza | Leave]] = {"dudo": Dudo, "calza": Calza, "leave": Leave}
+    if word in calls:
+        call = calls[word]
         return lambda seat: call(seat)
     if word.startswith("reroll"):
         faces = parse_action(word, player=0)
@@ -255,6 +280,7 @@ def _run(args: argparse.Namespace) -> int:
             "palifico": game.palifico,
             "round": game.round,
             "legal": ok,
+            "rulebook": variant.rulebook.get("title") if variant.rulebook else None,
             "bids": [v.to_dict() for v in verdicts],
             "position": position.to_json(played),
         }
@@ -264,95 +290,130 @@ def _run(args: argparse.Namespace) -> int:
     ended = game.history[-1] if game.to_move is None and game.history else None
     palifico = game.palifico if ended is None else ended.palifico
     held = game.dice_counts if ended is None else tuple(len(cup) for cup in ended.dice)
-    kind = "palifico round" if palifico else "round"
-    counts = " ".join(map(str, held))
-    print(
-        printable(f"{variant.name} ({variant.id}): ")
-        + f"{kind} {game.round}, {game.players} seats holding "
-        f"{counts} dice ({sum(held)} in play), seat {game.first_player} opens"
-        + (f", after {len(before)} steps" if before else "")
-    )
+    facts = {
+        "name": printable(tr(variant.name)),
+        "id": printable(variant.id),
+        "round": game.round,
+        "players": game.players,
+        "counts": " ".join(map(str, held)),
+        "total": sum(held),
+        "first": game.first_player,
+    }
+    if palifico:
+        head = tr(
+            "{name} ({id}): palifico round {round}, {players} seats holding {counts} dice "
+            "({total} in play), seat {first} opens",
+            **facts,
+        )
+    else:
+        head = tr(
+            "{name} ({id}): round {round}, {players} seats holding {counts} dice "
+            "({total} in play), seat {first} opens",
+            **facts,
+        )
+    print(head + (tr(", after {n} steps", n=len(before)) if before else ""))
     rows = [
         (
             v.index,
             v.bid.player,
             str(v.bid),
             "-" if v.standing is None else str(v.standing),
-            "legal" if v.legal else f"ILLEGAL [{v.rule}] {v.reason}",
+            tr("legal")
+            if v.refusal is None
+            else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.refusal.text()),
         )
         for v in verdicts
     ]
-    print(format_table(["#", "seat", "bid", "standing bid", "verdict"], rows))
+    headers = [tr("#"), tr("seat"), tr("bid"), tr("standing bid"), tr("verdict")]
+    print(format_table(headers, rows))
     bad = [v for v in verdicts if not v.legal]
-    for rule in dict.fromkeys(v.rule for v in bad if v.rule is not None):
-        print(f"\n{rule}: {printable(' '.join(rule_text(rule, variant).split()))}")
-    what = "bid" if all(isinstance(v.bid, Bid) for v in verdicts) else "action"
-    if len(verdicts) == 1:
-        print(f"\nThe {what} is {'illegal' if bad else 'legal'}.")
-    elif bad:
-        print(f"\n{len(bad)} of {len(verdicts)} {what}s illegal.")
-    else:
-        print(f"\nAll {len(verdicts)} {what}s legal.")
+    cited = {v.citation.rule: v.citation for v in bad if v.citation is not None}
+    if cited:
+        print()
+    for citation in cited.values():  # one line a rule: statement, section, original words
+        print(printable(citation.line()))
+    print("\n" + _summary(verdicts, len(bad)))
     if ended is not None and args.position is not None:  # a call ended the round: how
         result = describe_result(ended.result, game.dice_counts, winner=game.winner)
         print()
         print(printable(f"{result}."))
     elif ended is not None:  # a fresh round's dice are placeholders: no outcome to tell
-        print("\nThe call ends the round; give the dice with --position to see how.")
+        print("\n" + tr("The call ends the round; give the dice with --position to see how."))
     return 0 if ok else 1
+
+
+def _summary(verdicts: Sequence[BidVerdict], bad: int) -> str:
+    bids = all(isinstance(v.bid, Bid) for v in verdicts)
+    if len(verdicts) == 1:
+        if bids:
+            return tr("The bid is illegal.") if bad else tr("The bid is legal.")
+        return tr("The action is illegal.") if bad else tr("The action is legal.")
+    n, total = bad, len(verdicts)
+    if bad:
+        if bids:
+            return tr("{n} of {total} bids illegal.", n=n, total=total)
+        return tr("{n} of {total} actions illegal.", n=n, total=total)
+    if bids:
+        return tr("All {total} bids legal.", total=total)
+    return tr("All {total} actions legal.", total=total)
 
 
 def register(subparsers: Any) -> None:
     """Add the ``check`` command."""
     p = subparsers.add_parser(
         "check",
-        help="is each bid a legal raise of the one before, and if not which rule forbids it",
+        help=tr("is each bid a legal raise of the one before, and if not which rule forbids it"),
         description=(
-            "Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
+            tr("Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
             "seat 0; a legal bid stands, an illegal one is refused (naming the rule id and "
             "the reason) and the same seat bids again. Exit 0 if every bid is legal, 1 if "
-            "some bid is illegal, 2 on bad input."
+            "some bid is illegal, 2 on bad input.")
         ),
     )
-    p.add_argument("variant", metavar="VARIANT", help="a bundled id (see 'list') or a .yaml path")
+    p.add_argument(
+        "variant", metavar="VARIANT", help=tr("a bundled id (see 'list') or a .yaml path")
+    )
     p.add_argument(
         "--bids",
         required=True,
         nargs="+",
         metavar="BIDS",
         help=(
-            'bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
-            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat"
+            tr('bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
+            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat")
         ),
     )
     p.add_argument(
         "--palifico",
         action="store_true",
-        help="seat 0 holds one die and opens a palifico round",
+        help=tr("seat 0 holds one die and opens a palifico round"),
     )
     p.add_argument(
-        "--players", type=int, metavar="N", help="seats at the table (default: the variant's most)"
+        "--players",
+        type=int,
+        metavar="N",
+        help=tr("seats at the table (default: the variant's most)"),
     )
     p.add_argument(
         "--dice",
         type=int,
         metavar="N",
-        help="dice per seat (default: the variant's starting dice)",
+        help=tr("dice per seat (default: the variant's starting dice)"),
     )
     p.add_argument(
         "--round",
         type=int,
         default=1,
         metavar="N",
-        help="the round number of the game (default 1; matters for wild-opening rules)",
+        help=tr("the round number of the game (default 1; matters for wild-opening rules)"),
     )
     p.add_argument(
         "--position",
         metavar="FILE.json",
         help=(
-            "start from this position instead (JSON: dice, first_player, palifico, round, "
-            "palifico_used, and actions played before the bids)"
+            tr("start from this position instead (JSON: dice, first_player, palifico, round, "
+            "palifico_used, and actions played before the bids)")
         ),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(handler=_run)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -19,7 +20,8 @@ from typing import Any
 from perudo_rules.commands.check import read_position
 from perudo_rules.commands.table import format_table
 from perudo_rules.conform.runner import PERFT_NODES, EditionReport, Report, conform, rule_ids
-from perudo_rules.limits import check_count
+from perudo_rules.i18n import tr
+from perudo_rules.limits import MAX_WORKERS, check_count
 from perudo_rules.perft import perft
 from perudo_rules.position import Roll
 from perudo_rules.safetext import printable
@@ -94,9 +96,10 @@ def format_report(report: Report, rules: bool = False) -> str:
     return "\n".join(lines)
 
 
-def progress_printer() -> Callable[[str], None]:
-    """A progress callback for :func:`~perudo_rules.conform.runner.conform`: silent for
-    the first two seconds of a run, then a line on standard error at most every second."""
+def progress_printer(command: str = "conform") -> Callable[[str], None]:
+    """A progress callback for :func:`~perudo_rules.conform.runner.conform` (or another
+    long ``command``): silent for the first two seconds of a run, then a line on standard
+    error at most every second."""
     started = time.monotonic()
     last = [started]
 
@@ -104,7 +107,7 @@ def progress_printer() -> Callable[[str], None]:
         now = time.monotonic()
         if now - started > 2 and now - last[0] >= 1:
             last[0] = now
-            print(f"conform: {printable(text)} ({now - started:.0f} s)", file=sys.stderr)
+            print(f"{command}: {printable(text)} ({now - started:.0f} s)", file=sys.stderr)
 
     return say
 
@@ -117,8 +120,11 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 3600:
         raise ValueError("--timeout is seconds per reply, more than 0 and at most 3600")
     nodes = check_count("--perft-nodes", args.perft_nodes, 0, 1_000_000)
+    # every core by default, one edition per process, when there are several editions
+    workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, len(editions))
+    check_count("--workers", workers, 1, MAX_WORKERS)
     report = conform(args.engine, editions, games=games, seed=args.seed, timeout=args.timeout,
-                     progress=progress_printer(), perft_nodes=nodes)  # fmt: skip
+                     progress=progress_printer(), perft_nodes=nodes, workers=workers)  # fmt: skip
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -151,44 +157,48 @@ def register(subparsers: Any) -> None:
     """Add ``conform`` and ``perft`` to the command line."""
     p = subparsers.add_parser(
         "conform",
-        help="certify an engine that speaks the harness protocol",
+        help=tr("certify an engine that speaks the harness protocol"),
         description=(
-            "Start the engine CMD (it speaks the harness protocol, spec/harness.schema.json), "
+            tr("Start the engine CMD (it speaks the harness protocol, spec/harness.schema.json), "
             "read the knob values it claims, and for every edition it claims run the "
             "scenarios that apply, random games against the reference with the same dice, "
             "and the published perft counts. Reports every rule id as passed, failed (with "
             "a minimal witness), not reached or not observed. Exit 0: conforms; 1: differs; "
-            "2: harness error or bad input."
+            "2: harness error or bad input.")
         ),
     )
     p.add_argument("--engine", required=True, metavar="CMD",
-                   help='the engine\'s command line, split as a shell splits it (no pipes or '
-                   'redirections), e.g. "node harness.js"')
+                   help=tr('the engine\'s command line, split as a shell splits it (no pipes or '
+                   'redirections), e.g. "node harness.js"'))
     p.add_argument("--edition", action="append", metavar="ID",
-                   help="an edition id or file (repeatable; default: every bundled edition)")
-    p.add_argument("--games", type=int, default=20, help="random games per edition (20)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random games (0)")
+                   help=tr("an edition id or file (repeatable; default: every bundled edition)"))
+    p.add_argument("--games", type=int, default=20, help=tr("random games per edition (20)"))
+    p.add_argument("--seed", type=int, default=0, help=tr("seed of the random games (0)"))
     p.add_argument("--timeout", type=float, default=10.0,
-                   help="seconds the engine may take per reply (10)")
+                   help=tr("seconds the engine may take per reply (10)"))
     p.add_argument("--perft-nodes", type=int, default=PERFT_NODES,
-                   help=f"positions each perft walk may expand ({PERFT_NODES}); it counts "
-                   "the deepest published depth within them")
+                   help=tr("positions each perft walk may expand ({n}); it counts the deepest "
+                           "published depth within them", n=PERFT_NODES))
+    p.add_argument("--workers", type=int, default=None,
+                   help=tr("editions run at once, each in its own process against its own copy "
+                           "of the engine (default: one per CPU, at most one per edition); the "
+                           "report is the same for any number"))
     p.add_argument("--rules", action="store_true",
-                   help="also list every rule id of each claimed edition with its status")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+                   help=tr("also list every rule id of each claimed edition with its status"))
+    p.add_argument("--json", action="store_true", help=tr("print the report as JSON"))
     p.set_defaults(handler=_cmd_conform)
     q = subparsers.add_parser(
         "perft",
-        help="count the legal action sequences from a position",
+        help=tr("count the legal action sequences from a position"),
         description=(
-            "Count the action sequences of 1..D actions from a position with fixed dice: "
+            tr("Count the action sequences of 1..D actions from a position with fixed dice: "
             "every bid of the player to move and every call of every seat that may call; a "
-            "call ends the round (a leaf). Published tables: spec/perft/."
+            "call ends the round (a leaf). Published tables: spec/perft/.")
         ),
     )
-    q.add_argument("edition", metavar="EDITION", help="an edition id or file")
+    q.add_argument("edition", metavar="EDITION", help=tr("an edition id or file"))
     q.add_argument("--position", required=True, metavar="FILE.json",
-                   help="the position (JSON: dice, first_player, ...; actions played first)")
-    q.add_argument("--depth", type=int, required=True, help="depth, 1 to 12")
-    q.add_argument("--json", action="store_true", help="print the counts as JSON")
+                   help=tr("the position (JSON: dice, first_player, ...; actions played first)"))
+    q.add_argument("--depth", type=int, required=True, help=tr("depth, 1 to 12"))
+    q.add_argument("--json", action="store_true", help=tr("print the counts as JSON"))
     q.set_defaults(handler=_cmd_perft)

@@ -41,6 +41,7 @@ from perudo_rules.bots import Bot, derive_seed, make_bot, out_of_turn_calls
 from perudo_rules.describe import describe_result
 from perudo_rules.errors import ActionSyntaxError, OutputError, PerudoError
 from perudo_rules.game import Game
+from perudo_rules.i18n import N_, ptr, tr
 from perudo_rules.limits import MAX_EXACT_DICE
 from perudo_rules.output import Outputs, write_text
 from perudo_rules.probability import (
@@ -53,18 +54,42 @@ from perudo_rules.record import to_record
 from perudo_rules.safetext import display_path, printable
 from perudo_rules.variant import load_variant
 
-__all__ = ["HELP", "TerminalGame", "fallback_folders", "register", "save_record"]
+__all__ = [
+    "HELP",
+    "HELP_LINES",
+    "TerminalGame",
+    "fallback_folders",
+    "help_text",
+    "register",
+    "save_record",
+]
 
-HELP = """\
-commands:
-  5x4 or 5 4   bid: at least five dice show 4 (wild dice count too, when wilds count)
-  dudo         doubt the standing bid: cups are lifted; whoever is wrong loses a die
-  calza        claim the standing bid is exact: right gains a die, wrong loses one
-  reroll 5,5   before you act, set these dice aside face up and re-roll the rest of
-               your cup (where the edition allows it)
-  help         this text
-  quit         stop here (the record so far is saved)
-When a bot has bid and you may call out of turn, press Enter to let play go on."""
+#: The commands of the terminal game and what each does (shown translated by help_text).
+HELP_LINES = (
+    (N_("5x4 or 5 4"), N_("bid: at least five dice show 4 (wild dice count too, when they count)")),
+    ("dudo", N_("doubt the standing bid: cups are lifted; whoever is wrong loses a die")),
+    ("calza", N_("claim the standing bid is exact: right gains a die, wrong loses one")),
+    (
+        N_("reroll 5,5"),
+        N_("set these dice aside face up and re-roll the rest (where the edition allows it)"),
+    ),
+    ("help", N_("this text")),
+    ("quit", N_("stop here (the record so far is saved)")),
+)
+
+
+def help_text() -> str:
+    """The help of the terminal game, in the language of the context."""
+    lines = [tr("commands:")]
+    lines += [f"  {tr(cmd):<12} {tr(text)}" for cmd, text in HELP_LINES]
+    lines.append(
+        tr("When a bot has bid and you may call out of turn, press Enter to let play go on.")
+    )
+    return "\n".join(lines)
+
+
+#: The help in English.
+HELP = help_text()
 
 
 #: Most bids of the round the screen lists (the latest ones).
@@ -123,39 +148,59 @@ class TerminalGame:
     # --- display ------------------------------------------------------------------------
 
     def _name(self, s: int) -> str:
-        return f"seat {s} (you)" if s == self.seat else f"seat {s}"
+        return tr("seat {n} (you)", n=s) if s == self.seat else tr("seat {n}", n=s)
 
     def show_state(self) -> None:
         """Print the round, dice counts, your dice, the bids and the odds of the standing bid."""
         g = self.game
         pal = ", palifico" if g.palifico else ""
         wild = g.space.wild
-        wild_text = f"wild: {g.rules.wild_name} (every {wild})" if wild is not None else "no wilds"
-        self.write(f"\n-- round {g.round}{pal}: {g.dice_in_play} dice in play, {wild_text}")
+        name = ptr("wild", g.rules.wild_name)
+        wild_text = (
+            tr("wild: {name} (every {face})", name=name, face=wild)
+            if wild is not None
+            else tr("no wilds")
+        )
+        n = g.dice_in_play
+        head = tr("round {round}{palifico}: {n} dice in play", round=g.round, palifico=pal, n=n)
+        self.write(f"\n-- {head}, {wild_text}")
         counts = "  ".join(
             f"{self._name(s)}: {c}" for s, c in enumerate(g.dice_counts) if c or s == self.seat
         )
-        self.write(f"   dice held: {counts}")
+        self.write("   " + tr("dice held: {counts}", counts=counts))
         if g.dice_counts[self.seat]:
-            self.write(f"   your dice: {_cup(g.dice[self.seat])}")
+            self.write("   " + tr("your dice: {dice}", dice=_cup(g.dice[self.seat])))
         aside = [f"{self._name(s)}: {_cup(c)}" for s, c in enumerate(g.set_aside) if c]
         if aside:
-            self.write(f"   set aside, face up: {'  '.join(aside)}")
+            self.write("   " + tr("set aside, face up: {dice}", dice="  ".join(aside)))
         if g.bids:
-            acts = g.round_actions
+            acts = g.actions
             shown = acts[-MAX_SHOWN_BIDS:]
             bids = ", ".join(f"{self._name(b.player)} {b}" for b in shown)
-            more = f" (the last {len(shown)} of {len(acts)})" if len(shown) < len(acts) else ""
-            self.write(f"   bids{more}: {bids}")
+            if len(shown) < len(acts):
+                line = tr(
+                    "bids (the last {n} of {total}): {bids}",
+                    n=len(shown),
+                    total=len(acts),
+                    bids=bids,
+                )
+            else:
+                line = tr("bids: {bids}", bids=bids)
+            self.write("   " + line)
             if g.dice_counts[self.seat]:
-                holds, exact = _odds(g, self.seat)
+                holds, exact = (format(p, ".3f") for p in _odds(g, self.seat))
                 self.write(
-                    f"   the standing bid {g.bids[-1]} holds with probability "
-                    f"{holds:.3f} from your seat, and is exact with "
-                    f"probability {exact:.3f}"
+                    "   "
+                    + tr(
+                        "the standing bid {bid} holds with probability {holds} from your seat, "
+                        "and is exact with probability {exact}",
+                        bid=g.bids[-1],
+                        holds=holds,
+                        exact=exact,
+                    )
                 )
         else:
-            self.write(f"   {self._name(g.to_move or 0)} opens the bidding")
+            self.write("   " + tr("{who} opens the bidding", who=self._name(g.to_move or 0)))
 
     def show_result(self) -> None:
         """Print the lifted cups and the outcome of the round just ended."""
@@ -163,7 +208,8 @@ class TerminalGame:
         res = g.last_result
         assert res is not None
         for s, cup in zip(res.revealed, res.shown, strict=True):
-            self.write(f"     {self._name(s)} shows {' '.join(map(str, cup)) or '-'}")
+            dice = " ".join(map(str, cup)) or "-"
+            self.write("     " + tr("{who} shows {dice}", who=self._name(s), dice=dice))
         text = describe_result(res, g.dice_counts, name=self._name, winner=g.winner)
         self.write(f"   {text}")
 
@@ -193,19 +239,18 @@ class TerminalGame:
         bad = self.game.violation(action)
         if bad is None:
             return None
-        rule, reason = bad
-        return f"   not allowed: {reason} [{rule}]"
+        return "   " + tr("not allowed: {reason} [{rule}]", reason=bad.text(), rule=bad.rule)
 
     def ask_turn(self) -> Action:
         """Ask for the human's move until it is legal."""
-        action = self._read("your move> ", bids=True)
+        action = self._read(tr("your move") + "> ", bids=True)
         assert action is not None
         return action
 
     def ask_call(self) -> Action | None:
         """Offer the human an out-of-turn call; ``None`` when they pass."""
-        calls = " or ".join(str(a) for a in out_of_turn_calls(self.game, self.seat))
-        return self._read(f"{calls} now? (Enter to pass)> ", bids=False)
+        calls = (" " + tr("or") + " ").join(str(a) for a in out_of_turn_calls(self.game, self.seat))
+        return self._read(tr("{calls} now? (Enter to pass)", calls=calls) + "> ", bids=False)
 
     def _read(self, prompt: str, bids: bool) -> Action | None:
         """Read until a legal action (a bid only if ``bids``); an empty line passes when
@@ -217,14 +262,15 @@ class TerminalGame:
                     continue
                 return None
             if text in ("help", "?", "h"):
-                self.write(HELP)
+                self.write(help_text())
                 continue
             action = self._parse(text)
             if isinstance(action, (Bid, Reroll)) and not bids:
-                self.write(f"   it is {self._name(self.game.to_move or 0)}'s turn to bid")
+                who = self._name(self.game.to_move or 0)
+                self.write("   " + tr("it is {who}'s turn to bid", who=who))
                 continue
             if action is None:
-                self.write(f"   not understood: {text!r} (type help)")
+                self.write("   " + tr("not understood: {text} (type help)", text=repr(text)))
                 continue
             refusal = self._refusal(action)
             if refusal is None:
@@ -280,9 +326,9 @@ class TerminalGame:
                     continue
                 self._step()
         except _Quit:
-            self.write("   game stopped.")
+            self.write("   " + tr("game stopped."))
             return self.game
-        self.write(f"\n{self._name(self.game.winner or 0)} wins the game.")
+        self.write("\n" + tr("{who} wins the game.", who=self._name(self.game.winner or 0)))
         return self.game
 
 
@@ -411,7 +457,8 @@ def _save_and_tell(record: dict[str, Any], path: Path, stem: str, stop: str) -> 
     where, problem = save_record(text, path, stem)
     if problem is None:
         shown = display_path(path)
-        _tell(f"record saved to {shown} (check it: perudo-rules referee {shown})", sys.stdout)
+        saved = tr("record saved to {file} (check it: perudo-rules referee {file})", file=shown)
+        _tell(saved, sys.stdout)
         return True
     why = " ".join(str(problem).split())
     if where is not None:
@@ -452,8 +499,11 @@ def _run(args: argparse.Namespace) -> int:
         print(printable(text, newlines=True), file=out)
 
     write(
-        f"{variant.name}: {args.players} seats, you are seat {args.seat}; "
-        f"{args.bot} bots; seed {seed}. Type help for the commands."
+        tr(
+            "{name}: {players} seats, you are seat {seat}; {bot} bots; seed {seed}. "
+            "Type help for the commands.",
+            name=tr(variant.name), players=args.players, seat=args.seat, bot=args.bot, seed=seed,
+        )
     )
     tg = TerminalGame(
         game, args.seat, bots, derive_seed(seed, "roll"), _read_line(sys.stdin, out), write
@@ -492,23 +542,23 @@ def register(subparsers: Any) -> None:
     """Add the ``play`` command."""
     p = subparsers.add_parser(
         "play",
-        help="play a game in the terminal against bots",
+        help=tr("play a game in the terminal against bots"),
         description=(
-            "Play one game of a variant against bots. Bid with 5x4 or '5 4', call dudo or "
-            "calza, type help or quit. The game record is saved at the end."
+            tr("Play one game of a variant against bots. Bid with 5x4 or '5 4', call dudo or "
+            "calza, type help or quit. The game record is saved at the end.")
         ),
     )
-    p.add_argument("variant", help="a bundled variant id or a variant file")
-    p.add_argument("--players", type=int, default=4, help="seats at the table (default 4)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the dice and bots")
+    p.add_argument("variant", help=tr("a bundled variant id or a variant file"))
+    p.add_argument("--players", type=int, default=4, help=tr("seats at the table (default 4)"))
+    p.add_argument("--seat", type=int, default=0, help=tr("your seat (default 0)"))
+    p.add_argument("--seed", type=int, default=None, help=tr("seed of the dice and bots"))
     p.add_argument(
-        "--bot", choices=["baseline", "random"], default="baseline", help="the bots' policy"
+        "--bot", choices=["baseline", "random"], default="baseline", help=tr("the bots' policy")
     )
     p.add_argument(
         "--record-out",
         metavar="FILE",
         default=None,
-        help="where to save the record (default perudo-VARIANT-seedN.json here)",
+        help=tr("where to save the record (default perudo-VARIANT-seedN.json here)"),
     )
     p.set_defaults(handler=_run)

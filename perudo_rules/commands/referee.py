@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from perudo_rules.commands.table import format_table
+from perudo_rules.i18n import tr
 from perudo_rules.referee import referee
 from perudo_rules.safetext import json_text, printable
 
@@ -18,19 +19,23 @@ def _run(args: argparse.Namespace) -> int:
         print(json_text(verdict.to_dict()))
     else:
         print(printable(verdict.headline()))
+        if verdict.citation is not None and not args.quiet:  # the rule: section, quote
+            print(printable(verdict.citation.line()))
         if verdict.rounds and not args.quiet:
             rows = [
                 (
                     r.round,
                     r.first_player,
-                    "yes" if r.palifico else "",
+                    tr("yes") if r.palifico else "",
                     " ".join(map(str, r.dice_counts)),
                     r.actions,
                     r.outcome,
                 )
                 for r in verdict.rounds
             ]
-            print(format_table(["round", "opener", "palifico", "dice", "actions", "outcome"], rows))
+            headers = [tr("round"), tr("opener"), "palifico", tr("dice"), tr("actions")]
+            headers.append(tr("outcome"))
+            print(format_table(headers, rows))
     return 0 if verdict.valid else 1
 
 
@@ -38,14 +43,14 @@ def register(subparsers: Any) -> None:
     """Add the ``referee`` command."""
     p = subparsers.add_parser(
         "referee",
-        help="check a game record against its variant's rules",
+        help=tr("check a game record against its variant's rules"),
         description=(
-            "Replay a game record (JSON) step by step. Exit 0 if every step obeys the rules, "
+            tr("Replay a game record (JSON) step by step. Exit 0 if every step obeys the rules, "
             "1 at the first violation (round, step, action, rule id, reason), 2 if the file is "
-            "not a well-formed record."
+            "not a well-formed record.")
         ),
     )
-    p.add_argument("record", help="path of a record file (JSON)")
-    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
-    p.add_argument("-q", "--quiet", action="store_true", help="print only the verdict line")
+    p.add_argument("record", help=tr("path of a record file (JSON)"))
+    p.add_argument("--json", action="store_true", help=tr("print the verdict as JSON"))
+    p.add_argument("-q", "--quiet", action="store_true", help=tr("print only the verdict line"))
     p.set_defaults(handler=_run)

@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 
+from perudo_rules.i18n import tr
 from perudo_rules.output import Outputs, write_text
 from perudo_rules.safetext import display_path
 from perudo_rules.scenarios import (
@@ -62,18 +63,22 @@ def register(subparsers: Any) -> None:
     """Add ``export-scenarios`` to the command line."""
     p = subparsers.add_parser(
         "export-scenarios",
-        help="write every conformance scenario as one JSON document",
+        help=tr("write every conformance scenario as one JSON document"),
         description=(
-            "Write the scenarios of spec/scenarios/ (or FILE...) as one JSON document that "
+            tr("Write the scenarios of spec/scenarios/ (or FILE...) as one JSON document that "
             "validates against spec/scenario.schema.json, with the knob values of each "
             "variant they use, so other implementations can test themselves. Output files "
             "are checked before the work and written whole or not at all; neither may be "
-            "an input or the other output."
+            "an input or the other output.")
         ),
     )
-    p.add_argument("out", metavar="OUT.json", help="output file ('-' for standard output)")
-    p.add_argument("files", nargs="*", metavar="FILE.yaml", help="scenario files (default: all)")
     p.add_argument(
-        "--schema", metavar="SCHEMA.json", help="also write the JSON Schema here ('-': stdout)"
+        "out", metavar="OUT.json", help=tr("output file ('-' for standard output)")
+    )
+    p.add_argument(
+        "files", nargs="*", metavar="FILE.yaml", help=tr("scenario files (default: all)")
+    )
+    p.add_argument(
+        "--schema", metavar="SCHEMA.json", help=tr("also write the JSON Schema here ('-': stdout)")
     )
     p.set_defaults(handler=_cmd_export)

@@ -8,10 +8,20 @@ import sys
 
 from perudo_rules.bots import BOTS
 from perudo_rules.commands.table import format_table
+from perudo_rules.i18n import tr
 from perudo_rules.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.output import Outputs
 from perudo_rules.safetext import display_path, json_text, printable
-from perudo_rules.simulate import UNIFORM, comparison_rows, plot, plot_format, simulate
+from perudo_rules.simulate import (
+    AUTO_WORKERS_GAMES,
+    UNIFORM,
+    auto_workers,
+    comparison_rows,
+    metric_label,
+    plot,
+    plot_format,
+    simulate,
+)
 from perudo_rules.variant import load_variant
 
 __all__ = ["register"]
@@ -41,55 +51,61 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add the ``simulate`` command."""
     p = subparsers.add_parser(
         "simulate",
-        help="play bot games and report statistics per variant",
+        help=tr("play bot games and report statistics per variant"),
         description=(
-            "Play GAMES games of each VARIANT with bots and report, per variant: rounds per "
+            tr("Play GAMES games of each VARIANT with bots and report, per variant: rounds per "
             "game, bids per round, share of palifico rounds, Calza calls and success rate, "
             "Dudo success rate, and win rates by seat and by starting position, each with a "
             "95% confidence interval. The same --seed gives the same numbers whatever "
-            "--workers."
+            "--workers.")
         ),
     )
-    p.add_argument("variants", nargs="+", metavar="VARIANT", help="variant id or YAML file")
-    p.add_argument("--players", type=_positive, default=6, help="seats per game (default 6)")
+    p.add_argument("variants", nargs="+", metavar="VARIANT", help=tr("variant id or YAML file"))
+    p.add_argument("--players", type=_positive, default=6, help=tr("seats per game (default 6)"))
     p.add_argument(
         "--games",
         type=_positive,
         default=2000,
-        help=f"games per variant (default 2000, at most {MAX_GAMES})",
+        help=tr("games per variant (default 2000, at most {n})", n=MAX_GAMES),
     )
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    p.add_argument("--seed", type=int, default=1, help=tr("random seed (default 1)"))
     p.add_argument(
         "--bot",
         choices=sorted([*BOTS, UNIFORM]),
         default="baseline",
         help=(
-            "bot for every seat (default baseline); 'uniform' plays a uniformly random legal "
-            "action of any seat on the fast path"
+            tr("bot for every seat (default baseline); 'uniform' plays a uniformly random legal "
+            "action of any seat on the fast path")
         ),
     )
     p.add_argument(
         "--workers",
         type=_non_negative,
-        default=1,
-        help="worker processes (default 1; 0 = one per CPU)",
+        default=None,
+        help=tr(
+            "worker processes (0 = one per CPU; default: one per CPU from {n} games a "
+            "variant on, else 1); the output is the same for any number",
+            n=AUTO_WORKERS_GAMES,
+        ),
     )
     fmt = p.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    fmt.add_argument("--json", action="store_true", help=tr("print JSON instead of a table"))
     fmt.add_argument(
-        "--csv", action="store_true", help="print CSV: variant,metric,value,low,high,n"
+        "--csv", action="store_true", help=tr("print CSV: variant,metric,value,low,high,n")
     )
-    p.add_argument("--plot", metavar="FILE", help="draw the distributions into FILE (PNG, SVG)")
+    p.add_argument("--plot", metavar="FILE", help=tr("draw the distributions into FILE (PNG, SVG)"))
     p.add_argument(
         "--save-records",
         metavar="DIR",
-        help="write every game as a JSON game record into DIR",
+        help=tr("write every game as a JSON game record into DIR"),
     )
     p.set_defaults(handler=_cmd_simulate)
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     check_count("--games", args.games, 1, MAX_GAMES)
+    if args.workers is None:
+        args.workers = auto_workers(args.games)
     check_count("--workers", args.workers, 0, MAX_WORKERS)
     variants = [load_variant(ref) for ref in args.variants]
     ids = [v.id for v in variants]
@@ -128,12 +144,16 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         first = stats[0]
         print(
-            f"{first.games} games per variant, {first.players} players, {first.bot} bots, "
-            f"seed {first.seed}; value [95% interval]"
-        )
-        print(format_table(["metric", *(s.variant for s in stats)], comparison_rows(stats)))
+            tr(
+                "{games} games per variant, {players} players, {bot} bots, seed {seed}; "
+                "value [95% interval]",
+                games=first.games, players=first.players, bot=first.bot, seed=first.seed,
+            )
+        )  # fmt: skip
+        rows = [[metric_label(name), *cells] for name, *cells in comparison_rows(stats)]
+        print(format_table([tr("metric"), *(s.variant for s in stats)], rows))
     if args.plot:  # after the figures are out: a failed write loses no result
         sys.stdout.flush()
         plot(stats, args.plot)
-        print(f"plot written to {display_path(args.plot)}", file=sys.stderr)
+        print(tr("plot written to {file}", file=display_path(args.plot)), file=sys.stderr)
     return 0

@@ -9,11 +9,13 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from perudo_rules.commands.conform import progress_printer
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_step, describe_steps
 from perudo_rules.errors import VariantError
+from perudo_rules.i18n import N_, ptr, tr
 from perudo_rules.limits import MAX_WITNESS_DICE, check_count
-from perudo_rules.rules import core_rules
+from perudo_rules.rules import cite, core_rules
 from perudo_rules.safetext import json_text, printable
 from perudo_rules.variant import (
     Knob,
@@ -28,11 +30,15 @@ from perudo_rules.witness import Witness, find_witnesses
 
 __all__ = ["diff_variants", "register"]
 
+#: The kinds of witness, for the catalogues (shown translated).
+WITNESS_KINDS = (N_("legality"), N_("resolution"), N_("setup"))
+
 
 def _statement(knob: Knob) -> str:
-    text = " ".join(knob.text.split()) if knob.text else "(set without a statement)"
+    """The rule's statement and its rulebook section, in the context's language."""
+    text = tr(knob.text) if knob.text else tr("(set without a statement)")
     if knob.source:
-        text += f" [{knob.source}]"
+        text += f" [{ptr('source', knob.source)}]"
     return text
 
 
@@ -65,22 +71,28 @@ def _width() -> int:
 def _wrap(label: str, text: str, indent: int) -> str:
     """``label`` padded to ``indent`` columns, then ``text`` wrapped under itself (both
     from files, perhaps: characters that are not printable are escaped)."""
+    head = printable(label)
     return textwrap.fill(
         printable("".join(" " if c.isspace() else c for c in text)),
         width=_width(),
-        initial_indent=printable(label).ljust(indent),
+        initial_indent=head.ljust(indent) if len(head) < indent else head + " ",
         subsequent_indent=" " * indent,
         break_on_hyphens=False,
     )
 
 
 def _wrapped_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """A table whose last column wraps to the terminal width, continuation lines indented."""
+    """A table whose last column wraps to the terminal width, continuation lines indented;
+    each line of the last cell (``\n``: a statement, then its citation) wraps on its own."""
     fixed = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers) - 1)]
     room = max(30, _width() - sum(fixed) - 2 * len(fixed))
     lines: list[list[str]] = []
     for row in rows:
-        parts = textwrap.wrap(str(row[-1]), width=room, break_on_hyphens=False) or [""]
+        parts = [
+            part
+            for para in str(row[-1]).split("\n")
+            for part in textwrap.wrap(para, width=room, break_on_hyphens=False) or [""]
+        ]
         lines.append([*row[:-1], parts[0]])
         lines.extend([*([""] * (len(row) - 1)), more] for more in parts[1:])
     return format_table(headers, lines)
@@ -101,14 +113,15 @@ def _cmd_list(args: argparse.Namespace) -> int:
     rows = [
         (
             v.id,
-            v.name,
+            tr(v.name),
             f"{v['players.min']}-{v['players.max']}",
             v["dice.per_player"],
             len(v.interpretations()),
         )
         for v in variants
     ]
-    print(format_table(["id", "name", "players", "dice", "interpretations"], rows))
+    headers = [tr("id"), tr("name"), tr("players"), tr("dice"), tr("interpretations")]
+    print(format_table(headers, rows))
     return 0
 
 
@@ -119,6 +132,7 @@ def _show_json(v: Variant) -> dict[str, Any]:
         "description": " ".join(v.description.split()),
         "file": v.file,
         "extends": v.extends,
+        "rulebook": dict(v.rulebook) if v.rulebook else None,
         "rules": [
             {
                 "rule": k.path,
@@ -145,38 +159,43 @@ def _cmd_show(args: argparse.Namespace) -> int:
     if args.json:
         print(json_text(_show_json(v)))
         return 0
-    print(printable(f"{v.name} ({v.id})"))
+    print(printable(f"{tr(v.name)} ({v.id})"))
     if v.description:
-        print(textwrap.fill(printable(" ".join(v.description.split())), width=_width()))
+        print(textwrap.fill(printable(tr(v.description)), width=_width()))
+    if v.rulebook and v.rulebook.get("title"):
+        print(_wrap(tr("Rulebook:"), ptr("source", v.rulebook["title"]), 10))
     print()
-    rows = [
-        (
-            k.path,
-            format_value(k.value),
-            (" ".join(k.text.split()) if k.text else "(set without a statement)")
-            + (" [interpretation]" if k.interpretation else ""),
+    rows = []
+    for k in v.knobs:  # the statement, then one line: the section and the original words
+        where = cite(k.path, v).where()
+        statement = (tr(k.text) if k.text else tr("(set without a statement)")) + (
+            " " + tr("[interpretation]") if k.interpretation else ""
         )
-        for k in v.knobs
-    ]
-    print(_wrapped_table(["rule", "value", "statement"], rows))
+        rows.append((k.path, format_value(k.value), statement + (f"\n{where}" if where else "")))
+    print(_wrapped_table([tr("rule"), tr("value"), tr("statement")], rows))
     if not args.brief:
-        print("\nRules every edition shares:")
-        print(_wrapped_table(["rule", "statement"], list(core_rules().items())))
+        print("\n" + tr("Rules every edition shares:"))
+        shared = [(rid, tr(text)) for rid, text in core_rules().items()]
+        print(_wrapped_table([tr("rule"), tr("statement")], shared))
     interps = v.interpretations()
     if interps and args.interpretations:
-        print("\nInterpretations (where the rulebook is silent or ambiguous):")
+        print("\n" + tr("Interpretations (where the rulebook is silent or ambiguous):"))
         for k in interps:
             assert k.interpretation is not None
             print(f"\n{k.path}")
             for label, text in (
-                ("chosen:", k.interpretation.chosen),
-                ("alternative:", k.interpretation.alternative),
-                ("reason:", k.interpretation.reason),
+                (tr("chosen:"), k.interpretation.chosen),
+                (tr("alternative:"), k.interpretation.alternative),
+                (tr("reason:"), k.interpretation.reason),
             ):
-                print(_wrap("  " + label, " ".join(text.split()), 16))
+                print(_wrap("  " + label, tr(text), 16))
     elif interps:
         print(
-            f"\n{len(interps)} rules record an interpretation; add --interpretations to read them."
+            "\n"
+            + tr(
+                "{n} rules record an interpretation; add --interpretations to read them.",
+                n=len(interps),
+            )
         )
     return 0
 
@@ -218,8 +237,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     else:
         for r in results:
             if r["ok"]:
-                base = f", extends {r['extends']}" if r["extends"] else ""
-                print(printable(f"{r['file']}: OK ({r['id']}: {r['name']}{base})"))
+                base = tr(", extends {base}", base=r["extends"]) if r["extends"] else ""
+                name = tr(r["name"])
+                print(printable(f"{r['file']}: OK ({r['id']}: {name}{base})"))
             else:
                 for problem in r["problems"]:
                     print(problem["error"])
@@ -231,23 +251,37 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _witness_lines(w: Witness) -> list[str]:
-    status = "confirmed in both engines" if w.confirmed else "not confirmed"
+    status = tr("confirmed in both engines") if w.confirmed else tr("not confirmed")
+    if w.together:
+        status += ", " + tr("together with {rules}", rules=", ".join(w.together))
     if w.kind == "none":
-        return [f"{w.rule}  [no difference in play]", _wrap("  ", w.note, 2)]
-    lines = [f"{w.rule}  [{w.kind}, {status}]"]
+        proved = tr("no difference in play, proved")
+        what = proved if w.proved else tr("no difference found in play")
+        return [f"{w.rule}  [{what}]", _wrap("  ", w.note, 2)]
+    lines = [f"{w.rule}  [{tr(w.kind)}, {status}]"]
     assert w.start is not None
-    lines.append(_wrap("  position:", w.start.describe(), 12))
+    lines.append(_wrap("  " + tr("position:"), w.start.describe(), 12))
     if w.actions:
         moves = ", ".join(describe_steps(w.actions))
-        lines.append(_wrap("  moves:", moves, 12))
+        lines.append(_wrap("  " + tr("moves:"), moves, 12))
     if w.action is not None:
-        lines.append(_wrap("  then:", describe_step(w.action), 12))
+        lines.append(_wrap("  " + tr("then:"), describe_step(w.action), 12))
     width = max(len(vid) for vid in w.outcomes) + 4
     for vid, text in w.outcomes.items():
         lines.append(_wrap(f"  {vid}:", text, max(12, width)))
-    if not w.confirmed and w.note:
-        lines.append(_wrap("  note:", w.note, 12))
+    if w.note:
+        lines.append(_wrap("  " + tr("note:"), w.note, 12))
     return lines
+
+
+def _tally(ws: Sequence[Witness]) -> str:
+    """How the differing rules came out: confirmed, proved alike, neither."""
+    confirmed = sum(w.confirmed for w in ws)
+    proved = sum(w.proved for w in ws)
+    text = f"{len(ws)} differing rules: {confirmed} confirmed by a witness, {proved} proved to "
+    text += "make no difference in play"
+    rest = len(ws) - confirmed - proved
+    return text + (f", {rest} neither" if rest else "")
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -262,7 +296,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     pairs = list(itertools.combinations(variants, 2))
     witnesses: list[tuple[Variant, Variant, list[Witness]]] = []
     if not args.no_witnesses:
-        witnesses = [(a, b, find_witnesses(a, b, max_dice=args.max_dice)) for a, b in pairs]
+        say = progress_printer("compare")
+        witnesses = [
+            (a, b, find_witnesses(a, b, max_dice=args.max_dice, progress=say)) for a, b in pairs
+        ]
     if args.json:
         data = {
             "variants": ids,
@@ -281,7 +318,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     header = ["rule", *ids]
     body = [
         [
-            r["rule"] + ("" if r["differs"] else " (same)"),
+            r["rule"] + ("" if r["differs"] else " " + tr("(same)")),
             *[format_value(r["values"][i]) for i in ids],
         ]
         for r in rows
@@ -289,15 +326,15 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if rows:
         print(format_table(header, body))
         print()
-    print(f"{differ} rules differ, {agree} agree.")
+    print(tr("{differ} rules differ, {agree} agree.", differ=differ, agree=agree))
     if rows:
-        print("\nWhat each edition says:")
+        print("\n" + tr("What each edition says:"))
         indent = max(len(i) for i in ids) + 4
         for r in rows:
             print(f"\n{r['rule']}")
             texts = r["statements"]
             if not r["differs"] and len(set(texts.values())) == 1:
-                print(_wrap("  all:", texts[ids[0]], indent))
+                print(_wrap("  " + tr("all:"), texts[ids[0]], indent))
                 continue
             for i in ids:
                 print(_wrap(f"  {i}:", f"({format_value(r['values'][i])}) {texts[i]}", indent))
@@ -305,7 +342,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         if not ws:
             continue
         print()
-        print(printable(f"Divergence witnesses, {a.id} vs {b.id} (replayed in both engines):"))
+        heading = tr(
+            "Divergence witnesses, {a} vs {b} (replayed in both engines):", a=a.id, b=b.id
+        )
+        print(printable(heading))
+        print(_tally(ws) + ".")
         for w in ws:
             print()
             print("\n".join(_witness_lines(w)))
@@ -319,61 +360,70 @@ def register(subparsers: Any) -> None:
     """Add the variant commands to the command line."""
     p = subparsers.add_parser(
         "list",
-        help="list the bundled variants",
-        description="List the bundled editions: id, name, players, dice, interpretations.",
+        help=tr("list the bundled variants"),
+        description=tr("List the bundled editions: id, name, players, dice, interpretations."),
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(handler=_cmd_list)
 
     p = subparsers.add_parser(
         "show",
-        help="every rule of a variant, with ids",
+        help=tr("every rule of a variant, with ids"),
         description=(
-            "Every rule of a variant with its id, value and statement, then the fixed "
-            "rules every edition shares. Exit 2 if the variant cannot be loaded."
+            tr("Every rule of a variant with its id, value and statement, then the fixed "
+            "rules every edition shares. Exit 2 if the variant cannot be loaded.")
         ),
     )
-    p.add_argument("variant", help="a bundled id (see 'list') or a path to a .yaml file")
-    p.add_argument("--json", action="store_true", help="print JSON (sources and quotes included)")
     p.add_argument(
-        "--interpretations", action="store_true", help="also print every interpretation in full"
+        "variant", help=tr("a bundled id (see 'list') or a path to a .yaml file")
     )
-    p.add_argument("--brief", action="store_true", help="leave out the fixed shared rules")
+    p.add_argument(
+        "--json", action="store_true", help=tr("print JSON (sources and quotes included)")
+    )
+    p.add_argument(
+        "--interpretations", action="store_true", help=tr("also print every interpretation in full")
+    )
+    p.add_argument("--brief", action="store_true", help=tr("leave out the fixed shared rules"))
     p.set_defaults(handler=_cmd_show)
 
     p = subparsers.add_parser(
         "validate",
-        help="check house-rules files",
+        help=tr("check house-rules files"),
         description=(
-            "Load each variant file as the engine would. Prints 'FILE: OK', or every "
+            tr("Load each variant file as the engine would. Prints 'FILE: OK', or every "
             "problem of the file, one line each: FILE:LINE: key.path: message. Exit 0 if "
-            "every file is valid, 2 if any is not (bad input, as everywhere in this CLI)."
+            "every file is valid, 2 if any is not (bad input, as everywhere in this CLI).")
         ),
     )
-    p.add_argument("files", nargs="+", metavar="FILE.yaml", help="variant files to check")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("files", nargs="+", metavar="FILE.yaml", help=tr("variant files to check"))
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
     p.set_defaults(handler=_cmd_validate)
 
     p = subparsers.add_parser(
         "compare",
-        help="the rule-by-rule difference of variants, with divergence witnesses",
+        help=tr("the rule-by-rule difference of variants, with divergence witnesses"),
         description=(
-            "The rules where the variants differ (all rules with --all), what each edition "
+            tr("The rules where the variants differ (all rules with --all), what each edition "
             "says, and for each differing rule a divergence witness: a smallest situation "
-            "where the engines disagree, found by search and replayed in both variants."
+            "where the engines disagree because of it, found by search (every seat count "
+            "both editions allow, up to 8) and replayed in both variants, or the reason it "
+            "makes no difference in play. Progress goes to standard error after 2 seconds.")
         ),
     )
     p.add_argument(
-        "variants", nargs="+", metavar="VARIANT", help="two or more bundled ids or .yaml paths"
+        "variants", nargs="+", metavar="VARIANT", help=tr("two or more bundled ids or .yaml paths")
     )
-    p.add_argument("--all", action="store_true", help="show agreeing rules too")
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--no-witnesses", action="store_true", help="skip the witness search")
+    p.add_argument("--all", action="store_true", help=tr("show agreeing rules too"))
+    p.add_argument("--json", action="store_true", help=tr("print JSON"))
+    p.add_argument("--no-witnesses", action="store_true", help=tr("skip the witness search"))
     p.add_argument(
         "--max-dice",
         type=int,
         default=3,
         metavar="N",
-        help=f"most dice per seat in searched positions (default 3, at most {MAX_WITNESS_DICE})",
+        help=tr(
+            "most dice per seat in searched positions (default 3, at most {n})",
+            n=MAX_WITNESS_DICE,
+        ),
     )
     p.set_defaults(handler=_cmd_compare)

@@ -17,7 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll, format_action, parse_action
+from perudo_rules.actions import (
+    Action,
+    Bid,
+    Calza,
+    Dudo,
+    Leave,
+    Reroll,
+    format_action,
+    parse_action,
+)
 from perudo_rules.conform.engine import Channel, HarnessError
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
@@ -43,6 +52,8 @@ def permitting_rule(game: Game, action: Action) -> str:
         return "challenge.who"
     if isinstance(action, Calza):
         return "calza.who"
+    if isinstance(action, Leave):  # no move of the protocol (the runner never sends one)
+        return "play.leave"
     if isinstance(action, Reroll):
         return "reroll.enabled"
     rules = game.rules
@@ -96,7 +107,7 @@ def _outcome_findings(
     res = after.last_result
     assert res is not None
     dudo = isinstance(action, Dudo)
-    exact = res.count == res.bid.quantity
+    exact = res.bid is not None and res.count == res.bid.quantity
     if dudo:
         rules_of = {
             "delta": "challenge.exact" if exact and before.rules.challenge_exact == "others_lose"
@@ -255,11 +266,11 @@ class Session:
         assert bad is not None
         reply = self.engine.ask({"cmd": "act", "action": format_action(action)})
         if "illegal" in reply:
-            return [Finding(bad[0], True)]
+            return [Finding(bad.rule, True)]
         self._expect_ok(reply, "act")
         self.broken = True
-        return [Finding(bad[0], False, f"the engine takes {format_action(action)}, which the "
-                                       f"reference refuses ({bad[0]}: {bad[1]})")]
+        return [Finding(bad.rule, False, f"the engine takes {format_action(action)}, which the "
+                                       f"reference refuses ({bad.rule}: {bad.message})")]
 
     def apply(self, action: Action) -> list[Finding]:
         """Play ``action`` (legal in the reference) in both; after a call, compare outcomes."""
@@ -329,5 +340,5 @@ def _rerolls(game: Game, seat: int) -> list[Action]:
 
 def _refusal(game: Game, action: Action) -> str:
     bad = game.violation(action)
-    return "play.turn" if bad is None else bad[0]
+    return "play.turn" if bad is None else bad.rule
 

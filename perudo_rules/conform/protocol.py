@@ -12,8 +12,10 @@ The commands, and their replies:
 ``{"cmd": "hello", "protocol": 1}``
     ``{"name": ..., "claims": [CLAIM, ...]}``. A claim maps every knob path
     (:data:`perudo_rules.knobs.KNOB_PATHS`) to the value the engine implements, a list of
-    values, or ``"*"`` (any value). An edition is *claimed* when one claim covers each of
-    its knob values; an edition no claim covers is reported "not claimed", never failed.
+    values, or ``"*"`` (any value); the knobs of a seat leaving the game, which no request
+    expresses (:data:`UNCLAIMED_KNOBS`), may be left out. An edition is *claimed* when one
+    claim covers each of its knob values; an edition no claim covers is reported "not
+    claimed", never failed.
 ``{"cmd": "start", "edition": {...}, "dice": [[...], ...], "first_player": 0, ...}``
     A new game at the start of a round: the edition's knob values, one cup per seat
     (``[]`` for a seat that is out), who opens, ``round`` (its number), ``palifico``
@@ -57,6 +59,7 @@ from perudo_rules.knobs import KNOB_PATHS, KNOBS
 __all__ = [
     "ANY",
     "PROTOCOL",
+    "UNCLAIMED_KNOBS",
     "claim_covers",
     "claims_problem",
     "harness_schema",
@@ -67,6 +70,9 @@ __all__ = [
 PROTOCOL = 1
 #: A claim's value for "every value of this knob".
 ANY = "*"
+#: Knob paths a claim may leave out (taken as ``"*"``): what becomes of a round when a
+#: seat leaves the game (``play.leave``), which no request of the protocol can express.
+UNCLAIMED_KNOBS: tuple[str, ...] = tuple(k.path for k in KNOBS if k.section == "leave")
 
 _SEATS: dict[str, Any] = {"type": "integer", "minimum": 0}
 _CUPS: dict[str, Any] = {
@@ -108,9 +114,10 @@ def _claim_schema() -> dict[str, Any]:
         "type": "object",
         "description": (
             "Knob values the engine implements: a value, a list of values or '*' (any) for "
-            "every knob path; an edition is claimed when one claim covers all its values."
+            "every knob path (those of a seat leaving may be left out); an edition is "
+            "claimed when one claim covers all its values."
         ),
-        "required": list(KNOB_PATHS),
+        "required": [p for p in KNOB_PATHS if p not in UNCLAIMED_KNOBS],
         "properties": props,
         "additionalProperties": False,
     }
@@ -219,7 +226,7 @@ def claims_problem(claims: Any) -> str | None:
     for i, claim in enumerate(claims):
         if not isinstance(claim, dict):
             return f"claim {i} is not an object"
-        missing = [p for p in KNOB_PATHS if p not in claim]
+        missing = [p for p in KNOB_PATHS if p not in claim and p not in UNCLAIMED_KNOBS]
         if missing:
             return f"claim {i} does not name {missing[0]} (every knob path, '*' for any value)"
         extra = [k for k in claim if k not in KNOB_PATHS]
@@ -242,7 +249,10 @@ def _same(a: Any, b: Any) -> bool:
 
 def claim_covers(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> bool:
     """Whether one of ``claims`` covers every knob value of ``values`` (an edition)."""
-    return any(all(_covers(c.get(p), values[p]) for p in KNOB_PATHS) for c in claims)
+    return any(
+        all(_covers(c.get(p, ANY if p in UNCLAIMED_KNOBS else None), values[p]) for p in KNOB_PATHS)
+        for c in claims
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -13,13 +13,28 @@ import contextlib
 import random
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll, format_action, parse_action
+from perudo_rules.actions import (
+    Action,
+    Bid,
+    Calza,
+    Dudo,
+    Leave,
+    Reroll,
+    format_action,
+    parse_action,
+)
 from perudo_rules.conform.check import Finding, Session
 from perudo_rules.conform.engine import Channel, Engine, HarnessError
-from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem
+from perudo_rules.conform.protocol import (
+    PROTOCOL,
+    UNCLAIMED_KNOBS,
+    claim_covers,
+    claims_problem,
+)
 from perudo_rules.conform.shrink import Case, shrink
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
@@ -55,12 +70,14 @@ def rule_ids() -> tuple[str, ...]:
 
 
 #: Rule ids the protocol cannot observe: the runner seats the players, deals and rolls the
-#: dice and names the opener; labels and reveals are not part of it.
+#: dice and names the opener; labels and reveals are not part of it, nor a seat leaving the
+#: game (no request says so: a scenario stops before a leave, and claims may omit the
+#: ``leave`` knobs, :data:`~perudo_rules.conform.protocol.UNCLAIMED_KNOBS`).
 NOT_OBSERVED: frozenset[str] = frozenset({
     "players.min", "players.max", "dice.per_player", "wild.name", "setup.first_player",
     "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best", "play.roll",
     "play.reveal", "play.public_counts", "challenge.early_stop",
-    "challenge.stop_when_unreachable",
+    "challenge.stop_when_unreachable", "play.leave", *UNCLAIMED_KNOBS,
 })  # fmt: skip
 
 
@@ -300,8 +317,8 @@ class _Run:
             if isinstance(parsed, Roll):
                 s.roll(parsed.dice)
                 continue
-            if game.to_move is None or game.awaiting_roll:
-                return
+            if game.to_move is None or game.awaiting_roll or isinstance(parsed, Leave):
+                return  # a leave is no request of the protocol: the rest is not observed
             self.tally(s.check_point(), s, source)
             expect = step.expect_for(self.report.edition)
             if isinstance(parsed, Bid) and parsed.quantity > game.space.cap and (
@@ -451,12 +468,17 @@ def conform(
     scenarios: Sequence[Scenario] | None = None,
     channel: Channel | None = None,
     perft_nodes: int = PERFT_NODES,
+    workers: int = 1,
 ) -> Report:
     """Run the kit against the engine ``command`` on ``editions`` (ids or files).
 
     ``channel`` replaces the subprocess (an engine in the same process, for tests);
     ``scenarios`` replaces the bundled scenarios; ``progress`` receives a line per step;
-    ``perft_nodes`` bounds the positions each perft walk expands.
+    ``perft_nodes`` bounds the positions each perft walk expands. With ``workers`` above 1
+    the editions run in that many processes at once, each against its own copy of the
+    engine; the report is the same (each edition's games are seeded by the seed and the
+    edition alone, and the editions are reported in order: after a harness error, none
+    of the later ones), only ``seconds`` and the progress lines differ.
     """
     variants = [_edition(e) for e in editions]
     started = time.monotonic()
@@ -465,38 +487,122 @@ def conform(
     try:
         with contextlib.ExitStack() as stack:
             engine = channel or stack.enter_context(Engine(command, timeout=timeout))
-            hello = engine.ask({"cmd": "hello", "protocol": PROTOCOL})
-            name, claims = hello.get("name"), hello.get("claims")
-            if not isinstance(name, str) or not name:
-                raise HarnessError("the engine's hello reply has no name")
-            problem = claims_problem(claims)
-            if problem is not None:
-                raise HarnessError(f"the engine's claims are malformed: {problem}")
-            assert isinstance(claims, list)
-            report.engine = name[:200]
-            all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
-            for ref, variant in zip(editions, variants, strict=True):
-                values = variant.values()
-                rep = EditionReport(edition=variant.id if variant.ref else ref,
-                                    claimed=claim_covers(claims, values))  # fmt: skip
-                report.editions.append(rep)
-                if not rep.claimed:
-                    continue
-                run = _Run(engine, variant, values, rep)
-                for sc in all_scenarios:
-                    if rep.edition in sc.variants and (
-                        not sc.overrides or claim_covers(claims, sc.variant(rep.edition).values())
-                    ):
-                        say(f"{rep.edition}: scenario {sc.id}")
-                        run.scenario(sc)
-                rng = random.Random(f"{seed}:{rep.edition}")
-                for n in range(1, games + 1):
-                    say(f"{rep.edition}: random game {n}/{games}")
-                    run.game(rng, n)
-                for entry in published(rep.edition):
-                    say(f"{rep.edition}: perft {entry['name']}")
-                    run.perft(entry, perft_nodes)
+            claims = _greet(engine, report)
+            if workers > 1 and channel is None and len(editions) > 1:
+                stack.close()  # each worker starts its own engine
+                _in_workers(command, timeout, editions, claims, scenarios, games, seed,
+                            perft_nodes, workers, report, say)  # fmt: skip
+            else:
+                all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
+                for ref, variant in zip(editions, variants, strict=True):
+                    rep = _edition_report(ref, variant, claims)
+                    report.editions.append(rep)
+                    _run_edition(engine, rep, variant, claims, all_scenarios, games, seed,
+                                 perft_nodes, say)  # fmt: skip
     except HarnessError as exc:
         report.error = str(exc)
     report.seconds = time.monotonic() - started
     return report
+
+
+def _greet(engine: Channel, report: Report) -> list[Any]:
+    """The engine's hello: its name (into ``report``) and its claims, checked."""
+    hello = engine.ask({"cmd": "hello", "protocol": PROTOCOL})
+    name, claims = hello.get("name"), hello.get("claims")
+    if not isinstance(name, str) or not name:
+        raise HarnessError("the engine's hello reply has no name")
+    problem = claims_problem(claims)
+    if problem is not None:
+        raise HarnessError(f"the engine's claims are malformed: {problem}")
+    assert isinstance(claims, list)
+    report.engine = name[:200]
+    return claims
+
+
+def _edition_report(ref: str, variant: Variant, claims: list[Any]) -> EditionReport:
+    return EditionReport(edition=variant.id if variant.ref else ref,
+                         claimed=claim_covers(claims, variant.values()))  # fmt: skip
+
+
+def _run_edition(
+    engine: Channel,
+    rep: EditionReport,
+    variant: Variant,
+    claims: list[Any],
+    all_scenarios: Sequence[Scenario],
+    games: int,
+    seed: int,
+    perft_nodes: int,
+    say: Progress,
+) -> None:
+    """One claimed edition: its scenarios, random games and perft counts, into ``rep``."""
+    if not rep.claimed:
+        return
+    run = _Run(engine, variant, variant.values(), rep)
+    for sc in all_scenarios:
+        if rep.edition in sc.variants and (
+            not sc.overrides or claim_covers(claims, sc.variant(rep.edition).values())
+        ):
+            say(f"{rep.edition}: scenario {sc.id}")
+            run.scenario(sc)
+    rng = random.Random(f"{seed}:{rep.edition}")
+    for n in range(1, games + 1):
+        say(f"{rep.edition}: random game {n}/{games}")
+        run.game(rng, n)
+    for entry in published(rep.edition):
+        say(f"{rep.edition}: perft {entry['name']}")
+        run.perft(entry, perft_nodes)
+
+
+def _in_workers(
+    command: str,
+    timeout: float,
+    editions: Sequence[str],
+    claims: list[Any],
+    scenarios: Sequence[Scenario] | None,
+    games: int,
+    seed: int,
+    perft_nodes: int,
+    workers: int,
+    report: Report,
+    say: Progress,
+) -> None:
+    """The editions in ``workers`` processes, reported in order as one engine would: up to
+    and including the first edition that met a harness error, which is raised again."""
+    args = (command, timeout, claims, scenarios, games, seed, perft_nodes)
+    with ProcessPoolExecutor(max_workers=min(workers, len(editions))) as pool:
+        futures = [pool.submit(_edition_in_worker, ref, *args) for ref in editions]
+        for ref, fut in zip(editions, futures, strict=True):
+            rep, error = fut.result()
+            report.editions.append(rep)
+            say(f"{rep.edition or ref}: done")
+            if error is not None:
+                for rest in futures:
+                    rest.cancel()
+                raise HarnessError(error)
+
+
+def _edition_in_worker(
+    ref: str,
+    command: str,
+    timeout: float,
+    claims: list[Any],
+    scenarios: Sequence[Scenario] | None,
+    games: int,
+    seed: int,
+    perft_nodes: int,
+) -> tuple[EditionReport, str | None]:
+    """One edition in a worker process, against an engine of its own (greeted first)."""
+    variant = _edition(ref)
+    rep = _edition_report(ref, variant, claims)
+    if not rep.claimed:
+        return rep, None
+    all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
+    try:
+        with Engine(command, timeout=timeout) as engine:
+            _greet(engine, Report(engine="?", command=command, editions=[]))
+            _run_edition(engine, rep, variant, claims, all_scenarios, games, seed,
+                         perft_nodes, lambda text: None)  # fmt: skip
+    except HarnessError as exc:
+        return rep, str(exc)
+    return rep, None

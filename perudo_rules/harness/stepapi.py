@@ -48,7 +48,7 @@ class StepHarness(Harness):
         a = parse_action(action)
         bad = game.violation(a)
         if bad is not None:
-            return {"illegal": bad[0]}
+            return {"illegal": bad.rule}
         after = self.game = game.apply(a)
         if isinstance(a, (Bid, Reroll)):
             return {"ok": True}

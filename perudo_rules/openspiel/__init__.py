@@ -33,6 +33,10 @@ The game, move by move:
   the player to move acts. So each eligible seat gets exactly one chance to
   call against each standing bid, before the next bid replaces it; the seat
   order is the tie-break for calls that would be simultaneous at a table.
+* **A seat leaving** (``play.leave``, :class:`~perudo_rules.actions.Leave`) is no
+  action of the game: no id stands for it, so no player and no chance node ever takes
+  one, and every state is reached by action ids from the start. A forfeit, disconnect or
+  timeout is the harness's business (stop the game, or let a bot play the seat).
 * **Returns** (zero-sum, terminal only, :func:`perudo_rules.kernel.returns`, the
   PettingZoo adapter's rewards too): the winner gets ``+1`` and every
   other seat ``-1/(players-1)`` (so ``+1/-1`` with two seats, as in

@@ -19,9 +19,10 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.actions import Action, Reroll
-from perudo_rules.game import Game, RoundRecord
+from perudo_rules.game import Game
 from perudo_rules.openspiel.nodes import Node, Phase
 from perudo_rules.openspiel.spec import GameSpec
+from perudo_rules.rounds import RoundRecord
 
 __all__ = ["Observer", "cup_text", "history_text", "round_text"]
 
@@ -59,7 +60,7 @@ def round_text(
         if type(a) is Reroll:
             dice_rolled = next(shown, None)
             own = private == "single" and viewer == a.player
-            if dice_rolled is not None and (private == "all" or viewer is None or own):
+            if dice_rolled and (private == "all" or viewer is None or own):
                 text += ">" + cup_text(dice_rolled)
         texts.append(text)
     acts = " ".join(texts)
@@ -88,15 +89,15 @@ def history_text(game: Game, viewer: int | None, private: str = "all", recall: b
     if game.to_move is not None:
         assert game.first_player is not None
         state = game.reroll
-        rolled = () if state is None else tuple([s.rolled for s in state.steps if s.rolled])
-        dice = game.dice_at_start if recall else game.dice
+        rolled = () if state is None else state.rolled
+        dice = game.dealt if recall else game.dice
         parts.append(
             round_text(
                 game.round,
                 game.first_player,
                 game.palifico,
                 dice,
-                game.round_actions,
+                game.actions,
                 viewer,
                 private,
                 rolled if recall else (),

@@ -12,7 +12,9 @@ file it reads, so editing a variant file rebuilds the pages that show it):
 ``.. perudo-compare:: [ID ...]``
     A matrix of every knob, one column per variant (no argument: every variant
     in the variants directory, so a new variant file appears without a clean
-    build). ``:differences:`` keeps only the rules that differ.
+    build). ``:differences:`` keeps only the rules that differ. The values scroll
+    sideways beside a sticky rule column; with ``perudo.js`` (``docs/_static``) the
+    reader may show only the differing rows and choose the editions shown.
 ``.. perudo-core-rules::``
     The fixed rules (``spec/core-rules.yaml``).
 ``.. perudo-format::``
@@ -36,6 +38,12 @@ file it reads, so editing a variant file rebuilds the pages that show it):
     (``:harnesses:``, ``:editions:``, ``:games:``, ``:seed:``).
 ``.. perudo-perft::``
     The published perft tables of every bundled edition (``spec/perft/``).
+``.. perudo-terms::``
+    The words of the game in the Italian and Spanish rulebooks, with the section where
+    each stands, and the words of our translations (``spec/terms.yaml``).
+
+Every directive speaks the build's ``language`` (``-D language=it``): see
+:func:`in_build_language`.
 
 Rule anchors are cross-referenced with the ``:rule:`` role: ``:rule:`italian:calza.who```
 (a variant's rule), ``:rule:`calza.who``` (the knob in the format reference),
@@ -58,10 +66,12 @@ directive family: ``editions``, ``fileformat``, ``compare``, ``interpretations``
 from __future__ import annotations
 
 from docutils import nodes
+from docutils.parsers.rst import Directive
 from sphinx.application import Sphinx
 from sphinx.roles import XRefRole
 from sphinx.util.typing import ExtensionMetadata
 
+from perudo_rules.i18n import LANGUAGES, use_language
 from perudo_rules.sphinxext import events
 from perudo_rules.sphinxext.compare import CompareDirective
 from perudo_rules.sphinxext.conformance import ConformanceDirective, PerftDirective
@@ -76,10 +86,11 @@ from perudo_rules.sphinxext.ladder import LadderDirective
 from perudo_rules.sphinxext.scenarios import ScenariosDirective
 from perudo_rules.sphinxext.shared import rule_anchor
 from perudo_rules.sphinxext.simulation import SimulationDirective
+from perudo_rules.sphinxext.terms import TermsDirective
 from perudo_rules.sphinxext.witnesses import WitnessesDirective
 from perudo_rules.version import __version__
 
-__all__ = ["rule_anchor", "setup"]
+__all__ = ["in_build_language", "rule_anchor", "setup"]
 
 DIRECTIVES = {
     "perudo-variant": VariantDirective,
@@ -94,9 +105,29 @@ DIRECTIVES = {
     "perudo-simulation": SimulationDirective,
     "perudo-conformance": ConformanceDirective,
     "perudo-perft": PerftDirective,
+    "perudo-terms": TermsDirective,
 }
 
 
+def in_build_language(directive: type[Directive]) -> type[Directive]:
+    """``directive`` made to speak the build's ``language`` (``-D language=it``): its
+    ``run`` is called under :func:`perudo_rules.i18n.use_language`, so the rule statements,
+    interpretations, scenarios and labels it generates come from the package's own
+    catalogues, already translated; the nodes it returns are marked not translatable, so
+    Sphinx's gettext leaves them alone (and keeps them out of ``docs/locale``). A language
+    the package does not speak is English."""
+
+    def run(self: Directive) -> list[nodes.Node]:
+        lang = getattr(self.state.document.settings.env.config, "language", None) or "en"
+        with use_language(lang if lang in LANGUAGES else "en"):
+            out: list[nodes.Node] = list(directive.run(self))
+        for node in out:  # (inline nodes are never translated; Sphinx unwraps any marked one)
+            for text in node.findall(nodes.TextElement):
+                if not isinstance(text, nodes.Inline):
+                    text["translatable"] = False
+        return out
+
+    return type(directive.__name__, (directive,), {"run": run, "__doc__": directive.__doc__})
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:
@@ -113,7 +144,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
             "std", kind, XRefRole(innernodeclass=nodes.literal, warn_dangling=True), override=True
         )
     for name, directive in DIRECTIVES.items():
-        app.add_directive(name, directive)
+        app.add_directive(name, in_build_language(directive))
     app.connect("builder-inited", events.write_edition_pages)
     app.connect("env-get-outdated", events.outdated)
     app.connect("env-purge-doc", events.purge)

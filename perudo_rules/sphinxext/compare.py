@@ -1,4 +1,12 @@
-"""The comparison matrix: ``perudo-compare``, one row per rule, one column per variant."""
+"""The comparison matrix: ``perudo-compare``, one row per rule, one column per variant.
+
+The matrix is plain HTML that reads without a script: every row and column is there, the
+rule column stays in view while the values scroll sideways inside the table's box
+(``docs/_static/perudo.css``), and rule ids wrap only after a dot. ``docs/_static/perudo.js``
+adds the controls the directive lays out as text (so Sphinx can translate their labels):
+"only the rules that differ" and a checkbox per edition. The script reads which edition a
+cell belongs to from its class (:func:`edition_class`) and the value from its code.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +19,17 @@ from docutils.parsers.rst import directives
 
 from perudo_rules.knobs import KNOBS
 from perudo_rules.sphinxext.base import PerudoDirective
-from perudo_rules.sphinxext.shared import Cell, para, rule_xref, scrolling, table
-from perudo_rules.variant import format_value
+from perudo_rules.sphinxext.shared import (
+    Cell,
+    breakable_literal,
+    para,
+    rule_xref,
+    scrolling,
+    table,
+)
+from perudo_rules.variant import Variant, format_value
 
-__all__ = ["CompareDirective", "majority"]
+__all__ = ["CompareDirective", "edition_class", "majority"]
 
 
 def majority(values: Sequence[Any]) -> Any:
@@ -22,6 +37,11 @@ def majority(values: Sequence[Any]) -> Any:
     counts = Counter(repr(v) for v in values)
     best = max(counts.values())
     return next(v for v in values if counts[repr(v)] == best)
+
+
+def edition_class(variant_id: str) -> str:
+    """The class of an edition's header, cells and checkbox: ``perudo-edition-italian``."""
+    return nodes.make_id(f"perudo-edition-{variant_id}")
 
 
 class CompareDirective(PerudoDirective):
@@ -47,17 +67,22 @@ class CompareDirective(PerudoDirective):
             differs = any(val != values[0] for val in values)
             if only_diff and not differs:
                 continue
-            cells: list[Cell] = [rule_xref(spec.path, optional=True), "≠" if differs else ""]
+            rule = breakable_literal(spec.path, ".", classes=["perudo-rule-name"])
+            # the mark is in every row; the stylesheet hides it where the row agrees, so the
+            # script can re-mark rows when fewer editions are shown without writing text
+            cells: list[Cell] = [rule_xref(spec.path, rule, optional=True), "≠"]
             classes: list[list[str]] = [["perudo-rule-cell"], ["perudo-mark"]]
             common = majority(values)
             for (vid, variant), value in zip(variants, values, strict=True):
-                literal = nodes.literal(text=format_value(value))
+                literal = breakable_literal(format_value(value), "_", classes=["perudo-value"])
                 cell = para(rule_xref(f"{vid}:{spec.path}", literal, optional=True))
                 if variant.knob(spec.path).interpretation is not None:
                     cell += nodes.inline(text=" *", classes=["perudo-interpreted"])
                 cells.append(cell)
                 odd = differs and value != common
-                classes.append(["perudo-value-cell", *(["perudo-odd"] if odd else [])])
+                classes.append(
+                    ["perudo-value-cell", edition_class(vid), *(["perudo-odd"] if odd else [])]
+                )
             rows.append(cells)
             row_classes.append(["perudo-differs"] if differs else ["perudo-same"])
             cell_classes.append(classes)
@@ -73,8 +98,42 @@ class CompareDirective(PerudoDirective):
             ["Rule", "", *[vid for vid, _ in variants]],
             rows,
             classes=["perudo-compare"],
-            widths=[4, 1, *([3] * len(variants))],
             row_classes=row_classes,
             cell_classes=cell_classes,
+            header_classes=[
+                ["perudo-rule-cell"],
+                ["perudo-mark"],
+                *([edition_class(vid)] for vid, _ in variants),
+            ],
         )
-        return [summary, scrolling(matrix)]
+        view = nodes.container(classes=["perudo-compare-view"])
+        view += self.controls(variants)
+        view += scrolling(matrix, classes=["perudo-matrix"])
+        return [summary, view]
+
+    def controls(self, variants: Sequence[tuple[str, Variant]]) -> nodes.container:
+        """The controls as text, hidden until ``perudo.js`` turns each ``perudo-toggle`` into
+        a checkbox: differing rows only, then one per edition (all shown at first)."""
+        box = nodes.container(classes=["perudo-compare-controls"])
+        box += para(
+            self.translatable("Show only the rules that differ among the editions shown"),
+            classes=["perudo-toggle", "perudo-toggle-differing"],
+        )
+        heading = self.translatable("Editions shown:", classes=["perudo-label"])
+        editions = para(heading, classes=["perudo-choose-editions"])
+        for vid, _ in variants:
+            editions += nodes.Text(" ")
+            editions += nodes.inline(
+                text=vid, classes=["perudo-toggle", "perudo-toggle-edition", edition_class(vid)]
+            )
+        box += editions
+        return box
+
+    def translatable(self, text: str, classes: Sequence[str] = ()) -> nodes.inline:
+        """``text`` in an inline node (of ``classes``) the gettext builder extracts and the
+        locale transform translates: marked translatable, with a raw source and this
+        directive's location. The marked node is wrapped because Sphinx then replaces it by
+        its text at the end of its parent (``RemoveTranslatableInline``)."""
+        node = nodes.inline(text, text, translatable=True)
+        self.set_source_info(node)
+        return nodes.inline("", "", node, classes=list(classes))

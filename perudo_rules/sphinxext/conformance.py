@@ -14,6 +14,7 @@ table from ``perudo-perft``.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import shutil
 from collections.abc import Callable
@@ -31,7 +32,15 @@ from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_fi
 from perudo_rules.sphinxext.shared import Cell, para, scrolling, self_link, table
 from perudo_rules.variant import available_variants
 
-__all__ = ["HARNESSES", "ConformanceDirective", "PerftDirective", "families", "family_cell"]
+__all__ = [
+    "HARNESSES",
+    "PEERS",
+    "ConformanceDirective",
+    "PerftDirective",
+    "families",
+    "family_cell",
+    "missing_peers",
+]
 
 #: The built-in harnesses the page certifies: name, module, class, what it is.
 HARNESSES: tuple[tuple[str, str, str, str], ...] = (
@@ -42,6 +51,32 @@ HARNESSES: tuple[tuple[str, str, str, str], ...] = (
     ("pyspiel", "pyspiel_liars_dice", "LiarsDiceHarness", "OpenSpiel's own liars_dice"),
     ("textarena", "textarena", "TextArenaHarness", "TextArena's LiarsDiceEnv"),
 )
+#: The peer libraries a harness imports and the extra that installs them. ``make spec``
+#: installs none (the docs build needs none): the page certifies the harnesses whose peers
+#: are installed and names the extra of the others (``make test`` installs them all). The
+#: peers are looked up on the path, not imported: autodoc may have imported an adapter
+#: against its mocked stand-ins (``autodoc_mock_imports``), and a harness driving mocks
+#: never ends.
+PEERS: dict[str, tuple[tuple[str, ...], str]] = {
+    "pettingzoo": (("pettingzoo", "gymnasium", "numpy"), "pettingzoo"),
+    "openspiel": (("pyspiel", "numpy"), "openspiel"),
+    "pyspiel": (("pyspiel",), "openspiel"),
+    "textarena": (("textarena",), "textarena"),
+}
+
+
+def missing_peers(harness: str) -> list[str]:
+    """The peer libraries of ``harness`` (a name of :data:`HARNESSES`) not installed."""
+    out = []
+    for module in PEERS.get(harness, ((), ""))[0]:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            out.append(module)
+    return out
+
 JS = Path(__file__).resolve().parents[2] / "harnesses" / "js" / "perudo.js"
 
 
@@ -111,11 +146,17 @@ class ConformanceDirective(PerudoDirective):
             if name not in known:
                 raise self.error(f"perudo-conformance: no harness {name!r}")
             _, module, cls, what = known[name]
+            if missing := missing_peers(name):
+                out.append(para(nodes.strong(text=f"{what}: "), "not certified in this build (",
+                                f"{', '.join(missing)} not installed: ",
+                                nodes.literal(text=f"pip install 'perudo-rules[{PEERS[name][1]}]'"),
+                                ")."))  # fmt: skip
+                continue
             try:
                 harness = getattr(importlib.import_module(f"perudo_rules.harness.{module}"), cls)()
             except ImportError as exc:
-                out.append(para(nodes.strong(text=f"{what}: "),
-                                f"not certified here ({exc.msg.split(':')[0]})."))  # fmt: skip
+                why = exc.msg.split(":")[0]
+                out.append(para(nodes.strong(text=f"{what}: "), f"not certified here ({why})."))
                 continue
             report = conform(f"python -m perudo_rules.harness.{module}", editions, games=games,
                              seed=seed, channel=_InProcess(harness), perft_nodes=40)  # fmt: skip

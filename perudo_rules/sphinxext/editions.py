@@ -9,6 +9,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
 
+from perudo_rules.i18n import N_, ptr, tr
 from perudo_rules.knobs import SECTIONS, knob_spec
 from perudo_rules.sphinxext.base import OneVariantDirective, PerudoDirective
 from perudo_rules.sphinxext.shared import (
@@ -27,6 +28,12 @@ from perudo_rules.variant import Knob, Variant
 
 __all__ = ["CoreRulesDirective", "EditionsDirective", "VariantDirective", "core_rules_node"]
 
+#: The section titles of an edition page (one per knob section), for the catalogues.
+SECTION_TITLES = (
+    N_("Players"), N_("Dice"), N_("Wild"), N_("Setup"), N_("Bidding"), N_("Challenge"),
+    N_("Calza"), N_("Palifico"), N_("Round"), N_("End"),
+)
+
 
 def core_rules_node(
     directive: PerudoDirective,
@@ -41,7 +48,7 @@ def core_rules_node(
         directive.note_rule(f"{prefix}:{rule_id}" if prefix else rule_id, anchor)
         box = nodes.container(ids=[anchor], classes=["perudo-rule", "perudo-core-rule"])
         box += para(self_link(rule_id, anchor), classes=["perudo-rule-head"])
-        box += nodes.paragraph(text=text)
+        box += nodes.paragraph(text=tr(text))
         if scenarios and scenarios.get(rule_id):
             box += scenario_links(scenarios[rule_id])
         if interp is not None:
@@ -61,17 +68,19 @@ def _intro(vid: str, variant: Variant) -> nodes.container:
     """Description, facts (id, rulebook, base, counts) and every value at a glance."""
     intro = nodes.container(classes=["perudo-variant-intro"])
     if variant.description:
-        intro += nodes.paragraph(text=one_line(variant.description))
+        intro += nodes.paragraph(text=tr(variant.description))
     facts = nodes.field_list()
-    rows: list[tuple[str, nodes.Node]] = [("Variant id", nodes.literal(text=vid))]
+    rows: list[tuple[str, nodes.Node]] = [(tr("Variant id"), nodes.literal(text=vid))]
     if variant.rulebook:
         title = variant.rulebook.get("title", "")
         lang = variant.rulebook.get("language")
-        rows.append(("Rulebook", nodes.Text(title + (f" ({lang})" if lang else ""))))
+        shown = ptr("source", title) + (f" ({lang})" if lang else "")
+        rows.append((tr("Rulebook"), nodes.Text(shown)))
     if variant.extends:
-        rows.append(("Extends", nodes.literal(text=variant.extends)))
+        rows.append((tr("Extends"), nodes.literal(text=variant.extends)))
     interps = len(variant.interpretations())
-    rows.append(("Rules", nodes.Text(f"{len(variant.knobs)} knobs, {interps} interpreted")))
+    count = tr("{n} knobs, {m} interpreted", n=len(variant.knobs), m=interps)
+    rows.append((tr("Rules"), nodes.Text(count)))
     for name, node in rows:
         field = nodes.field()
         field += nodes.field_name(text=name)
@@ -97,8 +106,8 @@ def _intro(vid: str, variant: Variant) -> nodes.container:
         )
         glance += item
     intro += para(
-        nodes.strong(text="At a glance"),
-        " (* marks a value that rests on an interpretation):",
+        nodes.strong(text=tr("At a glance")),
+        " " + tr("(* marks a value that rests on an interpretation):"),
     )
     intro += glance
     return intro
@@ -111,30 +120,38 @@ class VariantDirective(OneVariantDirective):
 
     def run_variant(self, vid: str, variant: Variant) -> list[nodes.Node]:
         scenarios = self.scenarios_by_rule(vid)
+        rulebook_lang = (variant.rulebook or {}).get("language")
         out: list[nodes.Node] = [_intro(vid, variant)]
         for section in SECTIONS:
             sec = nodes.section(ids=[nodes.make_id(f"{vid}-section-{section}")])
-            sec += nodes.title(text=section.replace("_", " ").capitalize())
+            sec += nodes.title(text=tr(section.replace("_", " ").capitalize()))
             for knob in variant.knobs:
                 if knob.path.split(".", 1)[0] == section:
-                    sec += self.rule_node(vid, knob, scenarios)
+                    sec += self.rule_node(vid, knob, scenarios, rulebook_lang)
             out.append(sec)
         if "no-core" not in self.options:
             sec = nodes.section(ids=[nodes.make_id(f"{vid}-section-core")])
-            sec += nodes.title(text="Rules every edition shares")
+            sec += nodes.title(text=tr("Rules every edition shares"))
             sec += nodes.paragraph(
-                text="These rules are not knobs: they hold in every variant. "
-                "Their ids are the ones the engine reports for an illegal action."
+                text=tr(
+                    "These rules are not knobs: they hold in every variant. "
+                    "Their ids are the ones the engine reports for an illegal action."
+                )
             )
             sec += core_rules_node(self, prefix=vid, scenarios=scenarios)
             out.append(sec)
         return out
 
     def rule_node(
-        self, vid: str, knob: Knob, scenarios: dict[str, list[str]] | None = None
+        self,
+        vid: str,
+        knob: Knob,
+        scenarios: dict[str, list[str]] | None = None,
+        rulebook_lang: str | None = None,
     ) -> nodes.container:
-        """One rule of the edition: value, statement, rulebook source, scenario links and
-        interpretation, anchored as ``vid:rule``."""
+        """One rule of the edition: value, statement (in the build's language), rulebook
+        section, the rulebook's own words (``quote``, as printed, in ``rulebook_lang``),
+        scenario links and interpretation, anchored as ``vid:rule``."""
         anchor = rule_anchor(knob.path, vid)
         name = f"{vid}:{knob.path}"
         self.note_rule(name, anchor)
@@ -145,20 +162,23 @@ class VariantDirective(OneVariantDirective):
             value_literal(knob.value),
             classes=["perudo-rule-head"],
         )
-        box += nodes.paragraph(text=one_line(knob.text) or knob_spec(knob.path).description)
+        box += nodes.paragraph(text=tr(knob.text or knob_spec(knob.path).description))
         meta = nodes.paragraph(classes=["perudo-rule-meta"])
         if knob.source:
-            meta += label("Rulebook: ")
-            meta += nodes.emphasis(text=one_line(knob.source))
-        if knob.quote:
+            meta += label(tr("Rulebook:") + " ")
+            meta += nodes.emphasis(text=ptr("source", knob.source))
+        if knob.quote:  # the rulebook's own words, never translated
             meta += nodes.Text(" — ")
-            meta += nodes.inline(text=f"«{one_line(knob.quote)}»", classes=["perudo-quote"])
+            quote = nodes.inline(text=f"«{one_line(knob.quote)}»", classes=["perudo-quote"])
+            if rulebook_lang:
+                quote["classes"].append(f"perudo-lang-{rulebook_lang}")
+            meta += quote
         if not knob.source:
-            meta += label("Set in: ")
+            meta += label(tr("Set in:") + " ")
             where = Path(knob.file).name if knob.file else "?"
             meta += nodes.literal(text=f"{where}:{knob.line}" if knob.line else where)
         meta += nodes.Text(" · ")
-        meta += label("Reference: ")
+        meta += label(tr("Reference:") + " ")
         meta += nodes.literal(text=name)
         box += meta
         if scenarios and scenarios.get(knob.path):
@@ -175,7 +195,7 @@ class EditionsDirective(PerudoDirective):
         editions = self.config.perudo_editions_dir
         rows: list[list[Cell]] = []
         for vid, variant in self.load_all(()):
-            name = para(variant.name)
+            name = para(tr(variant.name))
             if editions:
                 ref = addnodes.pending_xref(
                     "",
@@ -185,19 +205,19 @@ class EditionsDirective(PerudoDirective):
                     refexplicit=True,
                     refwarn=True,
                 )
-                ref += nodes.inline(text=variant.name)
+                ref += nodes.inline(text=tr(variant.name))
                 name = para(ref)
             rows.append(
                 [
                     nodes.literal(text=vid),
                     name,
-                    para(one_line(variant.description)),
+                    para(tr(variant.description)),
                     str(len(variant.interpretations())),
                 ]
             )
         return [
             table(
-                ["Id", "Edition", "Summary", "Interpretations"],
+                [tr("Id"), tr("Edition"), tr("Summary"), tr("Interpretations")],
                 rows,
                 classes=["perudo-editions"],
                 widths=[2, 3, 8, 1],

@@ -9,11 +9,11 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from perudo_rules.errors import VariantError
+from perudo_rules.i18n import tr
 from perudo_rules.knobs import KNOBS, KnobSpec
 from perudo_rules.sphinxext.base import CoreRule, PerudoDirective
 from perudo_rules.sphinxext.shared import (
     interpretation_node,
-    one_line,
     para,
     rule_xref,
     value_literal,
@@ -40,12 +40,12 @@ def _witness_nodes(vid: str, variant: Variant, knob: Knob) -> list[nodes.Node]:
     try:
         alt = alternative_variant(variant, knob)
     except VariantError as exc:
-        return [nodes.paragraph(text=f"The override does not load: {exc}")]
+        return [nodes.paragraph(text=tr("The override does not load: {error}", error=exc))]
     if alt is None:
         return []
-    pair = ((vid, variant), ("alternative", alt))
+    pair = ((vid, variant), (tr("other reading"), alt))
     return [
-        para(nodes.strong(text="What the other reading changes in play")),
+        para(nodes.strong(text=tr("What the other reading changes in play"))),
         *(witness_node(w, pair) for w in find_witnesses(variant, alt)),
     ]
 
@@ -57,9 +57,9 @@ def _knob_section(
     sec = nodes.section(ids=[nodes.make_id(f"interpretations-{spec.path}")])
     sec += nodes.title(text=spec.path)
     sec += para(
-        nodes.emphasis(text=spec.description),
+        nodes.emphasis(text=tr(spec.description)),
         " (",
-        rule_xref(spec.path, nodes.inline(text="format reference")),
+        rule_xref(spec.path, nodes.inline(text=tr("format reference"))),
         ")",
     )
     for vid, variant, knob in readings:
@@ -72,7 +72,7 @@ def _knob_section(
             classes=["perudo-rule-head"],
         )
         if knob.text:
-            box += nodes.paragraph(text=one_line(knob.text))
+            box += nodes.paragraph(text=tr(knob.text))
         box += interpretation_node(knob.interpretation)
         if witnesses and knob.file == variant.file:  # inherited readings show at their base
             box.extend(_witness_nodes(vid, variant, knob))
@@ -83,15 +83,15 @@ def _knob_section(
 def _fixed_section(fixed: list[CoreRule]) -> nodes.section:
     """The interpretations of the fixed rules (they hold in every variant)."""
     sec = nodes.section(ids=[nodes.make_id("interpretations-fixed-rules")])
-    sec += nodes.title(text="Rules every edition shares")
+    sec += nodes.title(text=tr("Rules every edition shares"))
     sec += nodes.paragraph(
-        text="Both rulebooks are silent here; the reading holds in every variant."
+        text=tr("Both rulebooks are silent here; the reading holds in every variant.")
     )
     for rule_id, text, interp in fixed:
         assert interp is not None
         box = nodes.container(classes=["perudo-rule", "perudo-core-rule"])
         box += para(rule_xref(rule_id, optional=True), classes=["perudo-rule-head"])
-        box += nodes.paragraph(text=text)
+        box += nodes.paragraph(text=tr(text))
         box += interpretation_node(interp)
         sec += box
     return sec
@@ -124,5 +124,5 @@ class InterpretationsDirective(PerudoDirective):
             if fixed:
                 out.append(_fixed_section(fixed))
         if not out:
-            out.append(nodes.paragraph(text="No variant records an interpretation."))
+            out.append(nodes.paragraph(text=tr("No variant records an interpretation.")))
         return out

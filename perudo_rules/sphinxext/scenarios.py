@@ -11,6 +11,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from perudo_rules.errors import PerudoError
+from perudo_rules.i18n import N_, ptr, tr
 from perudo_rules.knobs import KNOB_PATHS
 from perudo_rules.rules import core_rules
 from perudo_rules.scenarios import Scenario, Start, Step, default_paths
@@ -19,7 +20,6 @@ from perudo_rules.sphinxext.shared import (
     Cell,
     join,
     label,
-    one_line,
     para,
     rule_xref,
     table,
@@ -29,6 +29,8 @@ from perudo_rules.variant import format_value
 __all__ = ["ScenariosDirective", "describe_value", "expect_node", "start_node"]
 
 _FILTERS = ("rule", "variant", "id")
+#: The kinds of scenario (the badge of each), for the catalogues.
+SCENARIO_KINDS = (N_("rulebook"), N_("interpretation"), N_("edition-difference"))
 
 
 def _filter_list(text: str) -> list[str]:
@@ -52,20 +54,19 @@ def describe_value(value: Any) -> str:
 
 def start_node(start: Start) -> nodes.paragraph:
     """The start position: round, kind of round, who opens, every cup."""
-    kind = "palifico round" if start.palifico else "ordinary round"
-    out = para(
-        label("Position: "),
-        f"round {start.round}, {kind}, seat {start.first_player} to open",
-        classes=["perudo-position"],
-    )
+    facts = {"round": start.round, "seat": start.first_player}
+    if start.palifico:
+        where = tr("round {round}, palifico round, seat {seat} to open", **facts)
+    else:
+        where = tr("round {round}, ordinary round, seat {seat} to open", **facts)
+    out = para(label(tr("Position:") + " "), where, classes=["perudo-position"])
     if start.palifico_used:
-        out += nodes.Text(
-            "; already had palifico: " + ", ".join(f"seat {s}" for s in start.palifico_used)
-        )
-    out += nodes.Text(". Dice: ")
+        seats = ", ".join(tr("seat {n}", n=s) for s in start.palifico_used)
+        out += nodes.Text("; " + tr("already had palifico: {seats}", seats=seats))
+    out += nodes.Text(". " + tr("Dice:") + " ")
     cups = (
         nodes.literal(
-            text=f"{seat}: [{', '.join(map(str, cup))}]" if cup else f"{seat}: out",
+            text=f"{seat}: [{', '.join(map(str, cup))}]" if cup else f"{seat}: {tr('out')}",
             classes=["perudo-cup"],
         )
         for seat, cup in enumerate(start.dice)
@@ -76,19 +77,21 @@ def start_node(start: Start) -> nodes.paragraph:
 
 def _expect_items(expect: Mapping[str, Any], probe: bool, implicit_legal: bool) -> list[nodes.Node]:
     items: list[nodes.Node] = []
-    played = "" if "illegal" in expect else (" (probe: not played)" if probe else " (played)")
+    played = ""
+    if "illegal" not in expect:
+        played = " " + (tr("(probe: not played)") if probe else tr("(played)"))
     if "illegal" not in expect and "legal" not in expect and implicit_legal:
-        items.append(para(nodes.strong(text="legal"), played))
+        items.append(para(nodes.strong(text=tr("legal")), played))
     for key, value in expect.items():
         if key == "legal":
-            items.append(para(nodes.strong(text="legal" if value else "illegal"), played))
+            items.append(para(nodes.strong(text=tr("legal") if value else tr("illegal")), played))
         elif key == "illegal":
             items.append(
                 para(
-                    nodes.strong(text="illegal", classes=["perudo-illegal"]),
-                    " by rule ",
+                    nodes.strong(text=tr("illegal"), classes=["perudo-illegal"]),
+                    " " + tr("by rule") + " ",
                     rule_xref(str(value), optional=True),
-                    " (refused, not played)",
+                    " " + tr("(refused, not played)"),
                 )
             )
         else:
@@ -107,7 +110,7 @@ def expect_node(step: Step, variants: Sequence[str]) -> nodes.container:
         box += node
     for vid, sub in specific.items():
         inner = nodes.container(classes=["perudo-expect-variant"])
-        inner += para(label(f"Under {vid}:"))
+        inner += para(label(tr("Under {variant}:", variant=vid)))
         for node in _expect_items(sub, step.probe, implicit_legal=False):
             inner += node
         box += inner
@@ -117,14 +120,14 @@ def expect_node(step: Step, variants: Sequence[str]) -> nodes.container:
 def _meta(s: Scenario) -> nodes.paragraph:
     """Variants, rules, rulebook source and file:line of a scenario."""
     meta = nodes.paragraph(classes=["perudo-rule-meta"])
-    meta += label("Variants: ")
+    meta += label(tr("Variants:") + " ")
     join(meta, (nodes.literal(text=v) for v in s.variants))
     meta += nodes.Text(" · ")
-    meta += label("Rules: ")
+    meta += label(tr("Rules:") + " ")
     join(meta, (rule_xref(r, optional=True) for r in s.rules))
     meta += nodes.Text(" · ")
-    meta += label("Source: ")
-    meta += nodes.emphasis(text=one_line(str(s.source)))
+    meta += label(tr("Source:") + " ")
+    meta += nodes.emphasis(text=ptr("source", str(s.source)))
     if s.file:
         meta += nodes.Text(" · ")
         meta += nodes.literal(text=f"{Path(s.file).name}:{s.line}" if s.line else s.file)
@@ -147,7 +150,7 @@ class ScenariosDirective(PerudoDirective):
             scenarios = self.bundled_scenarios()
         except PerudoError as err:
             warn_located(err, "cannot load scenarios", str(default_paths()))
-            return [self.error_node("The scenarios could not be loaded.")]
+            return [self.error_node(tr("The scenarios could not be loaded."))]
         rules = _filter_list(self.options.get("rule", ""))
         variants = set(_filter_list(self.options.get("variant", "")))
         ids = set(_filter_list(self.options.get("id", "")))
@@ -159,14 +162,14 @@ class ScenariosDirective(PerudoDirective):
             and (not ids or s.id in ids)
         ]
         if not chosen:
-            return [nodes.paragraph(text="No scenario matches.")]
+            return [nodes.paragraph(text=tr("No scenario matches."))]
         by_rule: dict[str, list[Scenario]] = {}
         for s in chosen:
             first = next((r for r in s.rules if not rules or r in rules), "other")
             by_rule.setdefault(first, []).append(s)
         out: list[nodes.Node] = [
             nodes.paragraph(
-                text=f"{len(chosen)} scenarios under {len(by_rule)} rules.",
+                text=tr("{n} scenarios under {m} rules.", n=len(chosen), m=len(by_rule)),
                 classes=["perudo-compare-summary"],
             )
         ]
@@ -174,11 +177,8 @@ class ScenariosDirective(PerudoDirective):
             sec = nodes.section(ids=[nodes.make_id(f"scenarios-{self.env.docname}-{rule}")])
             sec += nodes.title(text=rule)
             n = len(by_rule[rule])
-            sec += para(
-                "Rule: ",
-                rule_xref(rule, optional=True),
-                f" ({n} scenario{'s' if n != 1 else ''})",
-            )
+            count = tr("({n} scenario)", n=n) if n == 1 else tr("({n} scenarios)", n=n)
+            sec += para(tr("Rule:") + " ", rule_xref(rule, optional=True), " " + count)
             for s in by_rule[rule]:
                 sec += self.scenario_node(s)
             out.append(sec)
@@ -193,16 +193,16 @@ class ScenariosDirective(PerudoDirective):
         box += para(
             nodes.reference("", "", nodes.literal(text=s.id), refid=anchor),
             " — ",
-            nodes.strong(text=one_line(s.title)),
-            nodes.inline(text=s.kind, classes=["perudo-badge", f"perudo-kind-{s.kind}"]),
+            nodes.strong(text=tr(s.title)),
+            nodes.inline(text=tr(s.kind), classes=["perudo-badge", f"perudo-kind-{s.kind}"]),
             classes=["perudo-scenario-head"],
         )
         box += _meta(s)
         if s.description:
-            box += nodes.paragraph(text=one_line(s.description))
+            box += nodes.paragraph(text=tr(s.description))
         if s.overrides:
             box += para(
-                label("Knobs set for this scenario: "),
+                label(tr("Knobs set for this scenario:") + " "),
                 nodes.literal(
                     text=", ".join(f"{k} = {format_value(v)}" for k, v in s.overrides.items())
                 ),
@@ -212,5 +212,6 @@ class ScenariosDirective(PerudoDirective):
             [str(i), para(nodes.literal(text=str(step.action))), expect_node(step, s.variants)]
             for i, step in enumerate(s.steps, 1)
         ]
-        box += table(["#", "Action", "Expected"], rows, classes=["perudo-steps"], widths=[1, 4, 9])
+        headers = ["#", tr("Action"), tr("Expected")]
+        box += table(headers, rows, classes=["perudo-steps"], widths=[1, 4, 9])
         return box

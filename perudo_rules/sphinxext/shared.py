@@ -11,10 +11,12 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 
+from perudo_rules.i18n import tr
 from perudo_rules.variant import Interpretation, format_value
 
 __all__ = [
     "Cell",
+    "breakable_literal",
     "interpretation_node",
     "join",
     "label",
@@ -65,6 +67,22 @@ def label(text: str) -> nodes.inline:
     return nodes.inline(text=text, classes=["perudo-label"])
 
 
+def breakable_literal(text: str, after: str = ".", classes: Sequence[str] = ()) -> nodes.literal:
+    """``text`` as code that a narrow column may wrap only after one of the characters in
+    ``after``, never inside a word: each piece is an ``inline`` that the stylesheet keeps
+    whole (``span.perudo-piece``: an inline block that does not wrap). The literal's text
+    is ``text`` unchanged (copy, search, translation)."""
+    out = nodes.literal(text, "", classes=list(classes))
+    start = 0
+    for i, char in enumerate(text):
+        if char in after:
+            out += nodes.inline(text=text[start : i + 1], classes=["perudo-piece"])
+            start = i + 1
+    if start < len(text) or not text:
+        out += nodes.inline(text=text[start:], classes=["perudo-piece"])
+    return out
+
+
 def value_literal(value: Any) -> nodes.literal:
     """A knob value as the variant file writes it, styled as a value."""
     return nodes.literal(text=format_value(value), classes=["perudo-value"])
@@ -101,7 +119,7 @@ def rule_xref(
 
 def scenario_links(ids: Sequence[str]) -> nodes.paragraph:
     """``Scenarios: a, b``: links to the catalogue entries of the scenarios ``ids``."""
-    out = para(label("Scenarios: "), classes=["perudo-rule-meta"])
+    out = para(label(tr("Scenarios: ")), classes=["perudo-rule-meta"])
     join(out, (rule_xref(sid, optional=True, reftype="scenario") for sid in ids))
     return out
 
@@ -109,25 +127,25 @@ def scenario_links(ids: Sequence[str]) -> nodes.paragraph:
 def interpretation_node(interp: Interpretation) -> nodes.container:
     """The boxed interpretation: chosen reading, alternative reading, reason."""
     box = nodes.container(classes=["perudo-interpretation"])
-    box += para(nodes.strong(text="Interpretation"), classes=["perudo-interpretation-title"])
+    box += para(nodes.strong(text=tr("Interpretation")), classes=["perudo-interpretation-title"])
     fields = nodes.field_list()
-    rows: list[tuple[str, nodes.Node]] = [
-        ("Chosen", nodes.paragraph(text=one_line(interp.chosen))),
-        ("Alternative", nodes.paragraph(text=one_line(interp.alternative))),
-        ("Reason", nodes.paragraph(text=one_line(interp.reason))),
+    rows: list[tuple[str, str, nodes.Node]] = [
+        ("Chosen", tr("Chosen"), nodes.paragraph(text=tr(interp.chosen))),
+        ("Alternative", tr("Alternative"), nodes.paragraph(text=tr(interp.alternative))),
+        ("Reason", tr("Reason"), nodes.paragraph(text=tr(interp.reason))),
     ]
     if interp.override:
-        play = para(nodes.Text("the override "))
+        play = para(nodes.Text(tr("the override") + " "))
         for i, (path, value) in enumerate(interp.override):
             if i:
                 play += nodes.Text(", ")
             play += nodes.literal(text=f"{path}: {format_value(value)}")
-        rows.append(("Plays it", play))
+        rows.append(("Plays it", tr("Plays it"), play))
     elif interp.inexpressible:
-        rows.append(("No knob", nodes.paragraph(text=one_line(interp.inexpressible))))
-    for name, body_node in rows:
+        rows.append(("No knob", tr("No knob"), nodes.paragraph(text=tr(interp.inexpressible))))
+    for name, shown, body_node in rows:
         field = nodes.field(classes=[f"perudo-{name.lower().replace(' ', '-')}"])
-        field += nodes.field_name(text=name)
+        field += nodes.field_name(text=shown)
         body = nodes.field_body()
         body += body_node
         field += body
@@ -143,8 +161,10 @@ def table(
     widths: Sequence[int] | None = None,
     row_classes: Sequence[Sequence[str]] | None = None,
     cell_classes: Sequence[Sequence[Sequence[str]]] | None = None,
+    header_classes: Sequence[Sequence[str]] | None = None,
 ) -> nodes.table:
-    """A table with a header row; ``widths`` are relative column widths."""
+    """A table with a header row; ``widths`` are relative column widths; ``row_classes``,
+    ``cell_classes`` and ``header_classes`` class the body rows, body cells and header cells."""
     given = ["colwidths-given"] if widths else []
     out = nodes.table(classes=["perudo-table", *given, *classes])
     group = nodes.tgroup(cols=len(headers))
@@ -153,8 +173,10 @@ def table(
         group += nodes.colspec(colwidth=w)
     head = nodes.thead()
     row = nodes.row()
-    for h in headers:
-        row += nodes.entry("", nodes.paragraph(text=h))
+    for k, h in enumerate(headers):
+        row += nodes.entry(
+            "", nodes.paragraph(text=h), classes=list(header_classes[k]) if header_classes else []
+        )
     head += row
     group += head
     body = nodes.tbody()
@@ -174,8 +196,8 @@ def table(
     return out
 
 
-def scrolling(node: nodes.Node) -> nodes.container:
+def scrolling(node: nodes.Node, classes: Sequence[str] = ()) -> nodes.container:
     """``node`` (a wide table) in a box that scrolls sideways on a narrow window."""
-    box = nodes.container(classes=["perudo-scroll"])
+    box = nodes.container(classes=["perudo-scroll", *classes])
     box += node
     return box

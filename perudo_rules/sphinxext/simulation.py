@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import importlib
+import logging
 import math
 import tempfile
 from collections.abc import Sequence
@@ -13,11 +15,12 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from perudo_rules.errors import PerudoError
-from perudo_rules.simulate import SimStats, comparison_rows, plot, simulate
+from perudo_rules.i18n import tr
+from perudo_rules.simulate import SimStats, comparison_rows, metric_label, plot, simulate
 from perudo_rules.sphinxext.base import PerudoDirective, logger
 from perudo_rules.sphinxext.shared import Cell, scrolling, table
 
-__all__ = ["SimulationDirective", "plot_node", "stats_table"]
+__all__ = ["SimulationDirective", "load_fonts_quietly", "plot_node", "stats_table"]
 
 
 def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.container:
@@ -26,7 +29,7 @@ def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.containe
     columns = [dict(s.summary_rows()) for s in stats]
     rows: list[list[Cell]] = []
     for name, *_ in comparison_rows(stats):
-        cells: list[Cell] = [name]
+        cells: list[Cell] = [metric_label(name)]
         for column in columns:
             est = column.get(name)
             if est is None or math.isnan(est.value):
@@ -39,7 +42,7 @@ def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.containe
         rows.append(cells)
     return scrolling(
         table(
-            ["Statistic", *ids],
+            [tr("Statistic"), *ids],
             rows,
             classes=["perudo-stats"],
             widths=[4, *([3] * len(ids))],
@@ -47,8 +50,25 @@ def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.containe
     )
 
 
+def load_fonts_quietly() -> None:
+    """Load matplotlib's font manager without its "Matplotlib is building the font cache"
+    line: on a machine's first run (an empty cache directory) building the cache may take
+    over five seconds, and matplotlib then logs that line through Python's last-resort
+    handler, straight to the build's standard error. Nothing to do without matplotlib."""
+    log = logging.getLogger("matplotlib.font_manager")
+    level = log.level
+    log.setLevel(logging.ERROR)
+    try:
+        importlib.import_module("matplotlib.font_manager")
+    except ImportError:
+        pass  # plot() says that matplotlib is missing
+    finally:
+        log.setLevel(level)
+
+
 def plot_node(stats: Sequence[SimStats]) -> nodes.image | None:
     """The plot of ``stats`` inlined as a PNG (``None`` without matplotlib)."""
+    load_fonts_quietly()
     with tempfile.TemporaryDirectory() as tmp:
         png = Path(tmp) / "simulation.png"
         try:
@@ -96,9 +116,15 @@ class SimulationDirective(PerudoDirective):
             raise self.error(f"perudo-simulation: {err}") from None
         out: list[nodes.Node] = [
             nodes.paragraph(
-                text=f"{games} games per edition, {players} players, {bot} bots, seed {seed}; "
-                "each figure is the estimate and its 95% confidence interval. Computed when "
-                "the docs are built: the same seed gives the same numbers."
+                text=tr(
+                    "{games} games per edition, {players} players, {bot} bots, seed {seed}; "
+                    "each figure is the estimate and its 95% confidence interval. Computed "
+                    "when the docs are built: the same seed gives the same numbers.",
+                    games=games,
+                    players=players,
+                    bot=bot,
+                    seed=seed,
+                )
             ),
             stats_table([vid for vid, _ in variants], stats),
         ]

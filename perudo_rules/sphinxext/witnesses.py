@@ -8,6 +8,7 @@ from pathlib import Path
 from docutils import nodes
 
 from perudo_rules.describe import describe_step, describe_steps
+from perudo_rules.i18n import tr
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -29,14 +30,17 @@ def _head(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.paragraph:
     head = para(rule_xref(w.rule), ": ", classes=["perudo-rule-head"])
     for i, (vid, variant) in enumerate(pair):
         if i:
-            head += nodes.Text(" vs ")
+            head += nodes.Text(" " + tr("vs") + " ")
         value = w.values.get(variant.id, variant[w.rule])
         head += nodes.Text(f"{vid} ")
         head += rule_xref(f"{vid}:{w.rule}", value_literal(value), optional=True)
-    status = "confirmed in both engines" if w.confirmed else "not confirmed"
+    status = tr("confirmed in both engines") if w.confirmed else tr("not confirmed")
+    if w.together:
+        status += ", " + tr("together with {rules}", rules=", ".join(w.together))
     if w.kind == "none":
-        status = "no difference in play"
-    head += nodes.inline(text=f"{w.kind}: {status}", classes=["perudo-badge"])
+        proved = tr("no difference in play, proved")
+        status = proved if w.proved else tr("no difference found in play")
+    head += nodes.inline(text=f"{tr(w.kind)}: {status}", classes=["perudo-badge"])
     return head
 
 
@@ -48,21 +52,22 @@ def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.conta
     if w.kind == "none" or w.start is None:
         box += nodes.paragraph(text=one_line(w.note))
         return box
-    box += para(label("Position: "), w.start.describe() + ".")
+    box += para(label(tr("Position:") + " "), w.start.describe() + ".")
     if w.action is not None:
-        moves = para(label("Moves: "))
+        moves = para(label(tr("Moves:") + " "))
         for text in describe_steps(w.actions):
             moves += nodes.literal(text=text)
-            moves += nodes.Text(", then ")
+            moves += nodes.Text(", " + tr("then") + " ")
         moves += nodes.literal(text=describe_step(w.action), classes=["perudo-decisive"])
-        moves += nodes.Text(" (the decisive action)")
+        moves += nodes.Text(" " + tr("(the decisive action)"))
         box += moves
     rows: list[list[Cell]] = [
         [nodes.literal(text=vid), one_line(w.outcomes.get(variant.id, w.outcomes.get(vid, "")))]
         for vid, variant in pair
     ]
-    box += table(["Under", "What happens"], rows, classes=["perudo-outcomes"], widths=[1, 8])
-    if not w.confirmed and w.note:
+    headers = [tr("Under"), tr("What happens")]
+    box += table(headers, rows, classes=["perudo-outcomes"], widths=[1, 8])
+    if w.note:
         box += nodes.paragraph(text=one_line(w.note))
     return box
 
@@ -77,8 +82,9 @@ class WitnessesDirective(PerudoDirective):
         a_id, b_id = (Path(a).stem for a in self.arguments)
         a, b = self.load(self.arguments[0]), self.load(self.arguments[1])
         if a is None or b is None:
-            return [self.error_node("A variant could not be loaded.")]
+            return [self.error_node(tr("A variant could not be loaded."))]
         witnesses = find_witnesses(a, b)
         if not witnesses:
-            return [nodes.paragraph(text=f"No rule differs between {a_id} and {b_id}.")]
+            text = tr("No rule differs between {a} and {b}.", a=a_id, b=b_id)
+            return [nodes.paragraph(text=text)]
         return [witness_node(w, ((a_id, a), (b_id, b))) for w in witnesses]
