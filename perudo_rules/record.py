@@ -525,10 +525,10 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
         res = game.last_result if game.to_move is None and closed else None
         if res is not None:  # a redacted record shows every cup the table saw lifted
             # the record's own reveal first: a hidden lifted cup changes the replay's reveal
-            said = [s for s in (stated or {}).get("revealed", ()) if s in closed]
+            told = [s for s in (stated or {}).get("revealed", ()) if s in closed]
             replayed = sorted(set(res.revealed) & set(closed))
-            if said or replayed:
-                seat = (said or replayed)[0]
+            if told or replayed:
+                seat = (told or replayed)[0]
                 hidden = Refusal("play.reveal", "record-lifted-cup-hidden", {"seat": seat})
                 raise RecordViolation(Violation(number, 0, None, hidden))
         if stated is not None:
