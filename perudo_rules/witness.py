@@ -229,12 +229,14 @@ def _cause(
     change: ``a`` with them set to ``b``'s values agrees there with ``b``, and ``b`` with
     them set to ``a``'s with ``a``. Where one of the two counterfactual editions cannot
     be built (the loader refuses the combination), the other must agree on every point
-    of the disagreement (for the rule alone: a partner must keep both buildable). With a
-    partner, the partner alone must not do it."""
+    of the disagreement; a partner must not be what makes a counterfactual impossible
+    (only a side the rule alone cannot build may stay unbuilt). With a partner, the
+    partner alone must not do it."""
     points = differing(*sides)
     if not points:
         return None
     sigs: list[dict[str, Any] | None] = []
+    rule = frozenset({q.rule})
 
     def turns(rules: frozenset[str]) -> bool:
         flipped = []
@@ -251,15 +253,16 @@ def _cause(
         if fa is None and fb is None:
             return False
         if fa is None or fb is None:  # one counterfactual only
-            if len(rules) > 1:  # a partner must not just make the other one impossible
-                return False
+            gone = 0 if fa is None else 1
+            alone = q.variants.set_back((q.a, q.b)[gone], (q.a, q.b)[1 - gone], rule)
+            if len(rules) > 1 and alone is not None:
+                return False  # a partner must not just make the other one impossible
             if fa is None:
                 return fb is not None and _agrees(fb, sides[0], points)
             return _agrees(fa, sides[1], points)
         changed = points & (differing(fa, sides[0]) | differing(fb, sides[1]))
         return bool(changed) and _agrees(fa, sides[1], changed) and _agrees(fb, sides[0], changed)
 
-    rule = frozenset({q.rule})
     if turns(rule):
         return ()
     if not couple:
