@@ -263,6 +263,7 @@ def test_compare_proves_and_tallies_in_the_players_language(capsys: Capsys, lang
         "allows exactly",
         "holding dice",
         "in a position both editions allow",
+        "confirmed together with",
     ):
         assert english not in flat, english
     assert (
