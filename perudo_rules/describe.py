@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from perudo_rules.actions import Bid, Leave, Reroll
-from perudo_rules.i18n import tr
+from perudo_rules.i18n import ntr, tr
 from perudo_rules.position import Step
 from perudo_rules.rounds import RoundResult
 
@@ -81,12 +81,18 @@ def _loses(who: str, n: int, left: int | None) -> str:
             return tr("{who} loses a die", who=who)
         if left == 0:
             return tr("{who} loses a die and is out", who=who)
-        return tr("{who} loses a die ({left} left)", who=who, left=left)
+        return ntr("{who} loses a die ({n} left)", "{who} loses a die ({n} left)", left, who=who)
     if left is None:
         return tr("{who} loses {n} dice", who=who, n=n)
     if left == 0:
         return tr("{who} loses {n} dice and is out", who=who, n=n)
-    return tr("{who} loses {n} dice ({left} left)", who=who, n=n, left=left)
+    return ntr(
+        "{who} loses {dice} dice ({n} left)",
+        "{who} loses {dice} dice ({n} left)",
+        left,
+        who=who,
+        dice=n,
+    )
 
 
 def describe_steps(steps: Sequence[Step], name: Callable[[int], str] = seat_name) -> list[str]:

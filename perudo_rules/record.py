@@ -528,8 +528,8 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
     for rnd in data["rounds"]:
         number = rnd["round"]
         closed: list[int] = []
-        hidden = hidden_dice(rnd) > 0
-        if hidden:
+        unseen = hidden_dice(rnd) > 0
+        if unseen:
             rnd, closed = placeholders(rnd, faces)
         game = _start_round(game, rnd, variant, data)
         yield game
@@ -561,17 +561,17 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
         res = game.last_result if game.to_move is None and closed else None
         if res is not None:  # a redacted record shows every cup the table saw lifted
             # the record's own reveal first: a hidden lifted cup changes the replay's reveal
-            said = [s for s in (stated or {}).get("revealed", ()) if s in closed]
+            told = [s for s in (stated or {}).get("revealed", ()) if s in closed]
             replayed = sorted(set(res.revealed) & set(closed))
-            if said or replayed:
-                seat = (said or replayed)[0]
+            if told or replayed:
+                seat = (told or replayed)[0]
                 hidden = Refusal("play.reveal", "record-lifted-cup-hidden", {"seat": seat})
                 raise RecordViolation(Violation(number, 0, None, hidden))
         if stated is not None:
             if game.last_result is None or game.to_move is not None:
                 unended = Refusal("play.dudo", "record-result-without-call", {})
                 raise RecordViolation(Violation(number, 0, None, unended))
-            _check_result(stated, game.last_result, number, hidden)
+            _check_result(stated, game.last_result, number, unseen)
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]

@@ -52,6 +52,7 @@ from perudo_rules.divergence import (
     outcome_texts,
     signature,
 )
+from perudo_rules.i18n import tr
 from perudo_rules.knobs import knob_spec
 from perudo_rules.position import Position, Step, format_step
 from perudo_rules.variant import Variant, differing_knobs, format_value
@@ -229,12 +230,14 @@ def _cause(
     change: ``a`` with them set to ``b``'s values agrees there with ``b``, and ``b`` with
     them set to ``a``'s with ``a``. Where one of the two counterfactual editions cannot
     be built (the loader refuses the combination), the other must agree on every point
-    of the disagreement (for the rule alone: a partner must keep both buildable). With a
-    partner, the partner alone must not do it."""
+    of the disagreement; a partner must not be what makes a counterfactual impossible
+    (only a side the rule alone cannot build may stay unbuilt). With a partner, the
+    partner alone must not do it."""
     points = differing(*sides)
     if not points:
         return None
     sigs: list[dict[str, Any] | None] = []
+    rule = frozenset({q.rule})
 
     def turns(rules: frozenset[str]) -> bool:
         flipped = []
@@ -251,15 +254,16 @@ def _cause(
         if fa is None and fb is None:
             return False
         if fa is None or fb is None:  # one counterfactual only
-            if len(rules) > 1:  # a partner must not just make the other one impossible
-                return False
+            gone = 0 if fa is None else 1
+            alone = q.variants.set_back((q.a, q.b)[gone], (q.a, q.b)[1 - gone], rule)
+            if len(rules) > 1 and alone is not None:
+                return False  # a partner must not just make the other one impossible
             if fa is None:
                 return fb is not None and _agrees(fb, sides[0], points)
             return _agrees(fa, sides[1], points)
         changed = points & (differing(fa, sides[0]) | differing(fb, sides[1]))
         return bool(changed) and _agrees(fa, sides[1], changed) and _agrees(fb, sides[0], changed)
 
-    rule = frozenset({q.rule})
     if turns(rule):
         return ()
     if not couple:
@@ -274,10 +278,13 @@ def _together_note(q: _Question, partners: tuple[str, ...]) -> str:
     if not partners:
         return ""
     (a, b), also = q.ids, ", ".join(partners)
-    return (
-        f"confirmed together with {also}: with {q.rule} and {also} set to the other's "
-        f"values, {a} plays here as {b} does and {b} as {a} does; with only {also} set, "
-        "not both do"
+    return tr(
+        "confirmed together with {also}: with {rule} and {also} set to the other's values, "
+        "{a} plays here as {b} does and {b} as {a} does; with only {also} set, not both do",
+        also=also,
+        rule=q.rule,
+        a=a,
+        b=b,
     )
 
 
@@ -305,14 +312,21 @@ def _confirmed(q: _Question, cand: Situation, couple: bool = False) -> tuple[Wit
 
 def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
     a, b = ids
-    pair = (
-        f"{b} with only {rule} set to {a}'s value, and {b}"
-        if flipped
-        else f"{a}, and {a} with only {rule} set to {b}'s value"
-    )
-    return (
+    if flipped:
+        return tr(
+            "in every position searched, other differing rules change or mask this "
+            "divergence; the outcomes shown compare {b} with only {rule} set to {a}'s value, "
+            "and {b}",
+            a=a,
+            b=b,
+            rule=rule,
+        )
+    return tr(
         "in every position searched, other differing rules change or mask this divergence; "
-        f"the outcomes shown compare {pair}"
+        "the outcomes shown compare {a}, and {a} with only {rule} set to {b}'s value",
+        a=a,
+        b=b,
+        rule=rule,
     )
 
 
@@ -398,18 +412,24 @@ def _no_difference(q: _Question, searched: int, limits: SearchLimits) -> Witness
     """The witness of kind ``"none"`` when nothing diverged in any searched position."""
     seats = shared_seats(q.a, q.b, limits)
     same = "no behavioural difference"
-    span = f"{seats[0]} to {seats[-1]}" if seats else "no"
+    span = f"{seats[0]}-{seats[-1]}" if seats else "0"
     return q.witness(
         "none",
         None,
         (same, same),
         False,
-        note=(
-            f"no behavioural difference found: in {searched} game states searched ({span} "
-            f"seats, as both editions allow up to {limits.max_seats}; 1 to {limits.max_dice} "
-            f"dice a seat and each seat's starting dice; {limits.max_rounds} rounds) and in "
-            f"new games from up to {limits.setup_seeds} seeds, both values allow the same "
-            "actions, resolve every round alike and start games alike"
+        note=tr(
+            "no behavioural difference found: in {searched} game states searched ({span} "
+            "seats, as both editions allow up to {most}; 1 to {dice} dice a seat and each "
+            "seat's starting dice; {rounds} rounds) and in new games from up to {seeds} "
+            "seeds, both values allow the same actions, resolve every round alike and start "
+            "games alike",
+            searched=searched,
+            span=span,
+            most=limits.max_seats,
+            dice=limits.max_dice,
+            rounds=limits.max_rounds,
+            seeds=limits.setup_seeds,
         ),
     )
 
@@ -434,11 +454,13 @@ def _every_bid(q: _Question, limits: SearchLimits) -> Witness | None:
             if confirmed is not None:
                 return dataclasses.replace(confirmed, searched=counter[0])
     same = "no difference in play"
-    note = (
-        f"{q.rule} differs, but it decides only which bids are legal, and every bidding "
-        f"situation both editions share was tried ({plan.coverage}): in none where the two "
-        f"disagree does setting {q.rule} to the other's value, alone or with one other "
-        "differing rule, make them agree where that other rule alone does not"
+    note = tr(
+        "{rule} differs, but it decides only which bids are legal, and every bidding "
+        "situation both editions share was tried ({coverage}): in none where the two "
+        "disagree does setting {rule} to the other's value, alone or with one other "
+        "differing rule, make them agree where that other rule alone does not",
+        rule=q.rule,
+        coverage=plan.coverage,
     )
     witness = q.witness("none", None, (same, same), False, note=note, proved=True)
     return dataclasses.replace(witness, searched=counter[0])
@@ -491,7 +513,9 @@ def _find(
             None,
             None,
             False,
-            note="no divergence searched: setting this rule alone makes neither variant consistent",
+            note=tr(
+                "no divergence searched: setting this rule alone makes neither variant consistent"
+            ),
         )
     return dataclasses.replace(_no_difference(q, searched, limits), searched=searched)
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from perudo_rules.divergence import Replays
+from perudo_rules.i18n import tr
 from perudo_rules.knobs import SEATS, ReadWhen, knob_spec
 from perudo_rules.variant import Variant, format_value
 from perudo_rules.witnesssearch import SearchLimits, exhaustive, search_exhaustive
@@ -39,7 +40,7 @@ def _values(v: Variant, seats: int) -> dict[str, Any]:
 
 def _shown(cond: ReadWhen, values: dict[str, Any]) -> str:
     if cond.path == SEATS:
-        return f"at most {values[SEATS]} seats in a position both editions allow"
+        return tr("at most {n} seats in a position both editions allow", n=values[SEATS])
     return f"{cond.path}: {format_value(values[cond.path])}"
 
 
@@ -52,15 +53,23 @@ def unread_reason(a: Variant, b: Variant, rule: str, ids: tuple[str, str]) -> st
     because one of them never reads it, or ``""`` when both read it."""
     spec = knob_spec(rule)
     if spec.never_read:
-        return f"{rule} differs, but {spec.never_read}: the engine never reads it in play"
+        return tr(
+            "{rule} differs, but {why}: the engine never reads it in play",
+            rule=rule,
+            why=tr(spec.never_read),
+        )
     seats = _shared_seats(a, b)
     for vid, v in zip(ids, (a, b), strict=True):
         values = _values(v, seats)
         for cond in spec.read_when:
             if not cond.holds(values):
-                return (
-                    f"{rule} differs, but {vid} has {_shown(cond, values)}, so in {vid} "
-                    f"{cond.otherwise}: the engine never reads {rule} there"
+                return tr(
+                    "{rule} differs, but {vid} has {has}, so in {vid} {why}: the engine "
+                    "never reads {rule} there",
+                    rule=rule,
+                    vid=vid,
+                    has=_shown(cond, values),
+                    why=tr(cond.otherwise),
                 )
     return ""
 
@@ -78,12 +87,19 @@ def alike_reason(a: Variant, b: Variant, rule: str, ids: tuple[str, str]) -> str
             values = _values(v, seats)
             if any(cond.holds(values) for cond in group.apart_when):
                 continue
-            unless = " or ".join(_condition(c) for c in group.apart_when)
+            unless = f" {tr('or')} ".join(_condition(c) for c in group.apart_when)
             has = ", ".join(_shown(c, values) for c in group.apart_when)
-            why = "; ".join(c.otherwise for c in group.apart_when)
-            return (
-                f"{rule} differs, but {format_value(va)} and {format_value(vb)} decide alike "
-                f"unless {unless}, and none of that holds in {vid} ({has}): in {vid} {why}"
+            why = "; ".join(tr(c.otherwise) for c in group.apart_when)
+            return tr(
+                "{rule} differs, but {a} and {b} decide alike unless {unless}, and none of "
+                "that holds in {vid} ({has}): in {vid} {why}",
+                rule=rule,
+                a=format_value(va),
+                b=format_value(vb),
+                unless=unless,
+                vid=vid,
+                has=has,
+                why=why,
             )
     return ""
 
@@ -91,12 +107,14 @@ def alike_reason(a: Variant, b: Variant, rule: str, ids: tuple[str, str]) -> str
 def _condition(cond: ReadWhen) -> str:
     """The condition in words: ``palifico.enabled is true``, ``3 seats or more``."""
     if cond.path == SEATS:
-        return f"a position has {cond.at_least} seats or more"
+        return tr("a position has {n} seats or more", n=cond.at_least)
     if cond.at_least is not None:
-        return f"{cond.path} is at least {cond.at_least}"
+        return tr("{rule} is at least {n}", rule=cond.path, n=cond.at_least)
     if cond.unless:
-        return f"{cond.path} is not {' or '.join(format_value(u) for u in cond.unless)}"
-    return f"{cond.path} is {' or '.join(format_value(v) for v in cond.values)}"
+        values = f" {tr('or')} ".join(format_value(u) for u in cond.unless)
+        return tr("{rule} is not {values}", rule=cond.path, values=values)
+    values = f" {tr('or')} ".join(format_value(v) for v in cond.values)
+    return tr("{rule} is {values}", rule=cond.path, values=values)
 
 
 def exhaustive_reason(
@@ -122,12 +140,25 @@ def exhaustive_reason(
         if changed is None:
             continue
         if next(search_exhaustive(side, changed, other, plan, [0]), None) is None:
-            what = "calls" if decides == "calls" else "bids"
-            return (
-                f"{rule} differs, but it decides only which {what} are legal, and in every "
-                f"{'call' if decides == 'calls' else 'bidding'} situation both editions "
-                f"share ({plan.coverage}), {vid} with {rule}: {format_value(other[rule])} "
-                f"allows exactly the {what} it allows with {format_value(side[rule])}"
+            fields = {
+                "rule": rule,
+                "coverage": plan.coverage,
+                "vid": vid,
+                "other": format_value(other[rule]),
+                "own": format_value(side[rule]),
+            }
+            if decides == "calls":
+                return tr(
+                    "{rule} differs, but it decides only which calls are legal, and in every "
+                    "call situation both editions share ({coverage}), {vid} with {rule}: "
+                    "{other} allows exactly the calls it allows with {own}",
+                    **fields,
+                )
+            return tr(
+                "{rule} differs, but it decides only which bids are legal, and in every "
+                "bidding situation both editions share ({coverage}), {vid} with {rule}: "
+                "{other} allows exactly the bids it allows with {own}",
+                **fields,
             )
     return ""
 

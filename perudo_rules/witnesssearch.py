@@ -39,6 +39,7 @@ from perudo_rules.actions import Action, Bid, Dudo, Reroll
 from perudo_rules.divergence import NewGame, Situation, replay, signature
 from perudo_rules.errors import PerudoError
 from perudo_rules.game import Game
+from perudo_rules.i18n import tr
 from perudo_rules.position import Position, Roll, Step
 from perudo_rules.start import roll_die, seats_verdict
 from perudo_rules.variant import Variant
@@ -384,7 +385,8 @@ class Exhaustive:
 
 
 def _span(lo: int, hi: int, unit: str) -> str:
-    return f"{lo} {unit}" if lo == hi else f"{lo} to {hi} {unit}"
+    """``2 to 6 seats`` (``unit`` already in the reader's language)."""
+    return f"{lo} {unit}" if lo == hi else tr("{lo} to {hi} {unit}", lo=lo, hi=hi, unit=unit)
 
 
 def exhaustive(decides: str, a: Variant, b: Variant, limits: SearchLimits) -> Exhaustive | None:
@@ -414,12 +416,17 @@ def exhaustive(decides: str, a: Variant, b: Variant, limits: SearchLimits) -> Ex
             for m in range(2, max(seats) + 1)
             for pal in ((False, True) if palifico else (False,))
         ]
-        kinds = "ordinary and palifico rounds" if palifico else "ordinary rounds"
+        kinds = tr("ordinary and palifico rounds") if palifico else tr("ordinary rounds")
+        unit = tr("seats")  # babel extracts no message nested in another's call
         return Exhaustive(
             tuple(starts),
             _Pass(max(seats), 1, 1, 1),
-            f"{_span(2, seats[-1], 'seats')} holding dice, {kinds}, the caller the "
-            "bidder, the player to move or another seat",
+            tr(
+                "{seats} holding dice, {kinds}, the caller the bidder, the player to move or "
+                "another seat",
+                seats=_span(2, seats[-1], unit),
+                kinds=kinds,
+            ),
         )
     if decides != "bids" or palifico:
         return None
@@ -441,11 +448,14 @@ def exhaustive(decides: str, a: Variant, b: Variant, limits: SearchLimits) -> Ex
     largest = max(sum(len(c) for c in p.dice) for p in starts)
     if len(starts) * (faces * (largest + 1)) > limits.large_budget * 4:
         return None
+    unit = tr("dice")
     return Exhaustive(
         tuple(starts),
         _Pass(max(seats), most, 1, 1, "every"),
-        f"{_span(2, largest, 'dice')} in play, the first and a later round, every opening "
-        "bid and every bid after it",
+        tr(
+            "{dice} in play, the first and a later round, every opening bid and every bid after it",
+            dice=_span(2, largest, unit),
+        ),
     )
 
 

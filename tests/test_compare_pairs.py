@@ -195,10 +195,12 @@ def test_every_differing_rule_is_confirmed_or_proved_alike(a_id: str, b_id: str)
             _check_proved(a, b, w)
 
 
-def test_italian_and_bluff_differ_in_eight_rules_and_ten_make_no_difference() -> None:
-    """The issue's case: Calza and the bidding board's limit are confirmed now."""
+def test_italian_and_bluff_differ_in_ten_rules_and_nine_make_no_difference() -> None:
+    """The issue's case: Calza and the bidding board's limit are confirmed now (and, since
+    Bluff's winner opens and its start is rolled with five dice, who opens and how)."""
     ws = {w.rule: w for w in find_witnesses(load_variant("italian"), load_variant("bluff"))}
-    assert sum(w.confirmed for w in ws.values()) == 8
+    assert (sum(w.confirmed for w in ws.values()), sum(w.proved for w in ws.values())) == (10, 9)
+    assert ws["round.starter"].confirmed and ws["setup.rolloff_dice"].confirmed
     assert ws["calza.enabled"].confirmed and ws["calza.enabled"].together == ("calza.who",)
     limit = ws["bidding.quantity_limit"]
     assert limit.confirmed and not limit.together and isinstance(limit.start, Position)

@@ -247,6 +247,36 @@ def test_show_speaks_the_players_language(capsys: Capsys, lang: str) -> None:
         assert rule_text(rid, lang=lang)[:30] in " ".join(out.split())
 
 
+@pytest.mark.parametrize("lang", ["it", "es"])
+def test_compare_proves_and_tallies_in_the_players_language(capsys: Capsys, lang: str) -> None:
+    """The tally and every proof that a differing rule makes no difference (never read,
+    decide alike, every situation tried) reach an Italian or Spanish reader translated."""
+    code, out, _ = run(capsys, "compare", "italian", "bluff", "spanish", "--lang", lang)
+    assert code == 0
+    flat = " ".join(out.split())
+    for english in (
+        "differing rule",
+        "confirmed by a witness",
+        "differs, but",
+        "the engine never reads",
+        "decide alike",
+        "allows exactly",
+        "holding dice",
+        "in a position both editions allow",
+        "confirmed together with",
+    ):
+        assert english not in flat, english
+    assert (
+        tr(
+            "{rule} differs, but {why}: the engine never reads it in play",
+            lang,
+            rule="wild.name",
+            why=tr("it only names the wild face for people", lang),
+        )
+        in flat
+    )
+
+
 def test_the_locale_chooses_the_language_and_lang_overrides_it(
     capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -33,7 +33,6 @@ from perudo_rules import (
     referee,
     to_record,
 )
-from perudo_rules.position import Roll, parse_step
 from perudo_rules.limits import MAX_BID_QUANTITY
 from perudo_rules.messages import (
     CATALOGUES,
@@ -43,6 +42,7 @@ from perudo_rules.messages import (
     format_message,
     placeholders,
 )
+from perudo_rules.position import Roll, parse_step
 from perudo_rules.recordformat import Violation
 from perudo_rules.start import opening_verdict, seats_verdict
 from tests.strategies import candidates, positions

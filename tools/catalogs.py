@@ -75,6 +75,13 @@ def knob_messages() -> Iterator[Message]:
         yield fold(knob.description), None, f"{where}:{knob.path}"
         for _value, text in knob.choices:
             yield fold(text), None, f"{where}:{knob.path}"
+        # what compare's proofs of no difference say of the knob (perudo_rules.witnessproof)
+        if knob.never_read:
+            yield fold(knob.never_read), None, f"{where}:{knob.path}"
+        conditions = [*knob.read_when, *(c for group in knob.alike for c in group.apart_when)]
+        for cond in conditions:
+            if cond.otherwise:
+                yield fold(cond.otherwise), None, f"{where}:{knob.path}"
 
 
 def _lines(path: Path) -> dict[str, int]:

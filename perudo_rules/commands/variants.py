@@ -13,7 +13,7 @@ from perudo_rules.commands.conform import progress_printer
 from perudo_rules.commands.table import format_table
 from perudo_rules.describe import describe_step, describe_steps
 from perudo_rules.errors import VariantError
-from perudo_rules.i18n import N_, ptr, tr
+from perudo_rules.i18n import N_, ntr, ptr, tr
 from perudo_rules.limits import MAX_WITNESS_DICE, check_count
 from perudo_rules.rules import cite, core_rules
 from perudo_rules.safetext import json_text, printable
@@ -278,10 +278,17 @@ def _tally(ws: Sequence[Witness]) -> str:
     """How the differing rules came out: confirmed, proved alike, neither."""
     confirmed = sum(w.confirmed for w in ws)
     proved = sum(w.proved for w in ws)
-    text = f"{len(ws)} differing rules: {confirmed} confirmed by a witness, {proved} proved to "
-    text += "make no difference in play"
     rest = len(ws) - confirmed - proved
-    return text + (f", {rest} neither" if rest else "")
+    text = ntr(
+        "{n} differing rule: {confirmed} confirmed by a witness, {proved} proved to make no "
+        "difference in play",
+        "{n} differing rules: {confirmed} confirmed by a witness, {proved} proved to make no "
+        "difference in play",
+        len(ws),
+        confirmed=confirmed,
+        proved=proved,
+    )
+    return text + (tr(", {rest} neither", rest=rest) if rest else "")
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -342,9 +349,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         if not ws:
             continue
         print()
-        heading = tr(
-            "Divergence witnesses, {a} vs {b} (replayed in both engines):", a=a.id, b=b.id
-        )
+        heading = tr("Divergence witnesses, {a} vs {b} (replayed in both engines):", a=a.id, b=b.id)
         print(printable(heading))
         print(_tally(ws) + ".")
         for w in ws:
@@ -370,13 +375,13 @@ def register(subparsers: Any) -> None:
         "show",
         help=tr("every rule of a variant, with ids"),
         description=(
-            tr("Every rule of a variant with its id, value and statement, then the fixed "
-            "rules every edition shares. Exit 2 if the variant cannot be loaded.")
+            tr(
+                "Every rule of a variant with its id, value and statement, then the fixed "
+                "rules every edition shares. Exit 2 if the variant cannot be loaded."
+            )
         ),
     )
-    p.add_argument(
-        "variant", help=tr("a bundled id (see 'list') or a path to a .yaml file")
-    )
+    p.add_argument("variant", help=tr("a bundled id (see 'list') or a path to a .yaml file"))
     p.add_argument(
         "--json", action="store_true", help=tr("print JSON (sources and quotes included)")
     )
@@ -390,9 +395,11 @@ def register(subparsers: Any) -> None:
         "validate",
         help=tr("check house-rules files"),
         description=(
-            tr("Load each variant file as the engine would. Prints 'FILE: OK', or every "
-            "problem of the file, one line each: FILE:LINE: key.path: message. Exit 0 if "
-            "every file is valid, 2 if any is not (bad input, as everywhere in this CLI).")
+            tr(
+                "Load each variant file as the engine would. Prints 'FILE: OK', or every "
+                "problem of the file, one line each: FILE:LINE: key.path: message. Exit 0 if "
+                "every file is valid, 2 if any is not (bad input, as everywhere in this CLI)."
+            )
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE.yaml", help=tr("variant files to check"))
@@ -403,11 +410,13 @@ def register(subparsers: Any) -> None:
         "compare",
         help=tr("the rule-by-rule difference of variants, with divergence witnesses"),
         description=(
-            tr("The rules where the variants differ (all rules with --all), what each edition "
-            "says, and for each differing rule a divergence witness: a smallest situation "
-            "where the engines disagree because of it, found by search (every seat count "
-            "both editions allow, up to 8) and replayed in both variants, or the reason it "
-            "makes no difference in play. Progress goes to standard error after 2 seconds.")
+            tr(
+                "The rules where the variants differ (all rules with --all), what each edition "
+                "says, and for each differing rule a divergence witness: a smallest situation "
+                "where the engines disagree because of it, found by search (every seat count "
+                "both editions allow, up to 8) and replayed in both variants, or the reason it "
+                "makes no difference in play. Progress goes to standard error after 2 seconds."
+            )
         ),
     )
     p.add_argument(
