@@ -8,7 +8,6 @@ set (file, key path, line). Bounds that keep a round's tables finite
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,11 +16,15 @@ from perudo_rules.limits import MAX_BIDS, MAX_PLAYERS
 __all__ = ["knob_conflicts", "set_aside_choices"]
 
 
-def set_aside_choices(faces: int, most: int) -> int:
-    """How many different sets of dice a re-roll may set aside when at most ``most`` dice
-    are set aside (``reroll.enabled``): the multisets of 1 to ``most`` faces of a
-    d``faces``, ``C(faces + most, most) - 1``."""
-    return math.comb(faces + most, most) - 1 if most > 0 else 0
+def set_aside_choices(faces: int, dice: int) -> int:
+    """The most different sets of dice a re-roll can offer to set aside from ``dice``
+    concealed dice of a d``faces`` (``reroll.enabled``): a cup whose faces are spread as
+    evenly as they can be, ``(c + 1)`` ways for each face it holds ``c`` times, less the
+    empty set. The re-rolls :class:`~perudo_rules.legal.LegalActions` lists are never more."""
+    if dice <= 0:
+        return 0
+    q, r = divmod(dice, faces)
+    return (q + 2) ** r * (q + 1) ** (faces - r) - 1
 
 
 def knob_conflicts(v: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
@@ -70,12 +73,12 @@ def knob_conflicts(v: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
         if v["calza.enabled"]:
             fail("single_round games cannot enable calza", "end.condition", "calza.enabled")
     if v["reroll.enabled"]:
-        most = v["dice.max_per_player"] - v["reroll.min_hidden"]
+        most = v["dice.max_per_player"]
         choices = set_aside_choices(v["dice.faces"], most)
         if choices > MAX_BIDS:
             fail(
-                f"a re-roll may set aside {choices} different sets of dice (up to {most} "
-                f"dice of {v['dice.faces']} faces); the limit is {MAX_BIDS}",
+                f"a re-roll may offer {choices} different sets of dice to set aside (a cup of "
+                f"{most} dice of {v['dice.faces']} faces); the limit is {MAX_BIDS}",
                 "reroll.enabled",
                 "reroll.min_hidden",
                 "dice.max_per_player",

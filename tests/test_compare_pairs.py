@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
+from perudo_rules import Bid, Calza, Dudo, Game, Reroll, Variant, VariantError, load_variant
 from perudo_rules.divergence import NewGame
 from perudo_rules.knobs import KNOBS
 from perudo_rules.position import Position, Roll
@@ -195,11 +195,15 @@ def test_every_differing_rule_is_confirmed_or_proved_alike(a_id: str, b_id: str)
             _check_proved(a, b, w)
 
 
-def test_italian_and_bluff_differ_in_ten_rules_and_nine_make_no_difference() -> None:
+def test_italian_and_bluff_differ_in_eleven_rules_and_nine_make_no_difference() -> None:
     """The issue's case: Calza and the bidding board's limit are confirmed now (and, since
-    Bluff's winner opens and its start is rolled with five dice, who opens and how)."""
+    Bluff's winner opens and its start is rolled with five dice, who opens and how; and
+    Bluff's set-aside re-roll, issue 22)."""
     ws = {w.rule: w for w in find_witnesses(load_variant("italian"), load_variant("bluff"))}
-    assert (sum(w.confirmed for w in ws.values()), sum(w.proved for w in ws.values())) == (10, 9)
+    assert (sum(w.confirmed for w in ws.values()), sum(w.proved for w in ws.values())) == (11, 9)
+    reroll = ws["reroll.enabled"]
+    assert reroll.confirmed and reroll.kind == "legality" and not reroll.together
+    assert isinstance(reroll.action, Reroll) and reroll.outcomes["italian"] != "legal"
     assert ws["round.starter"].confirmed and ws["setup.rolloff_dice"].confirmed
     assert ws["calza.enabled"].confirmed and ws["calza.enabled"].together == ("calza.who",)
     limit = ws["bidding.quantity_limit"]
