@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from perudo_rules import load_variant
+from perudo_rules import Reroll, load_variant
 from perudo_rules.cli import main
 from perudo_rules.commands.conform import format_report
 from perudo_rules.conform.protocol import claim_covers, harness_schema, schema_json
@@ -184,6 +184,22 @@ def test_an_extra_call_is_failed_by_challenge_who_and_by_perft() -> None:
         rep.failures["challenge.who"].detail
     )
     assert rep.perft and not any(p.ok for p in rep.perft)
+
+
+def test_a_reroll_of_every_die_is_failed_by_reroll_min_hidden() -> None:
+    """Bluff's re-roll (issue 22): an engine that lets a seat set every concealed die aside
+    fails ``reroll.min_hidden``, with a witness the reference replays up to the listing."""
+    report = _run(f"{BROKEN} reroll-all", "bluff", games=2)
+    rep = report.editions[0]
+    assert report.exit_code == 1 and "reroll.min_hidden" in rep.failed, rep.failed
+    fail = rep.failures["reroll.min_hidden"]
+    game = _witness_game(fail.witness)
+    seat = game.to_move
+    assert seat is not None and ":reroll " in fail.detail
+    every = tuple(sorted(game.dice[seat][len(game.set_aside[seat]) :]))
+    refusal = game.violation(Reroll(seat, every))
+    assert refusal is not None and refusal.rule == "reroll.min_hidden"
+    assert len(fail.witness["dice"]) == 2, fail.witness  # shrunk to two seats
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,6 @@ agreed, and what it did otherwise.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from perudo_rules.conform.engine import Channel, HarnessError
 from perudo_rules.errors import ActionSyntaxError
 from perudo_rules.game import Game
 from perudo_rules.position import Position, Roll, Step
+from perudo_rules.reroll import set_asides
 from perudo_rules.variant import Variant
 
 __all__ = ["Finding", "Session", "permitting_rule"]
@@ -333,9 +333,8 @@ def _rerolls(game: Game, seat: int) -> list[Action]:
     """Every re-roll ``seat`` could name: each part of its concealed dice (``reroll.enabled``)."""
     if not game.rules.reroll_enabled:
         return []
-    hidden = sorted(game.dice[seat][len(game.set_aside[seat]) :])
-    parts = {c for k in range(1, len(hidden) + 1) for c in itertools.combinations(hidden, k)}
-    return [Reroll(seat, c) for c in sorted(parts)]
+    hidden = tuple(sorted(game.dice[seat][len(game.set_aside[seat]) :]))
+    return [Reroll(seat, c) for c in set_asides(hidden, 0)]  # every die aside too: refused
 
 
 def _refusal(game: Game, action: Action) -> str:

@@ -7,6 +7,9 @@
     bid stands when at least its quantity shows; this engine wants more).
 ``bidder-dudo``
     The bidder is offered a Dudo against its own bid (``challenge.who``).
+``reroll-all``
+    Where a seat may re-roll, it is also offered to set every concealed die aside
+    (``reroll.min_hidden``: at least one stays under the cup in Bluff).
 ``garbage``, ``flood``, ``hang``, ``crash``
     Answer ``hello`` with something that is not JSON, a line without end, nothing, or die.
 """
@@ -21,7 +24,7 @@ from typing import Any
 def serve_broken(mode: str) -> None:
     """Serve the step API with ``mode``'s rule flipped (imported only here: the bad-engine
     modes answer at once)."""
-    from perudo_rules.actions import Dudo, format_action, parse_action
+    from perudo_rules.actions import Dudo, Reroll, format_action, parse_action
     from perudo_rules.harness import serve
     from perudo_rules.harness.stepapi import StepHarness
 
@@ -39,6 +42,10 @@ def serve_broken(mode: str) -> None:
             assert game is not None
             if self.mode == "bidder-dudo" and game.bids and game.bids[-1].player == seat:
                 out.append(format_action(Dudo(seat)))
+            rerolls = [a for a in out if ":reroll" in a]
+            if self.mode == "reroll-all" and rerolls:
+                hidden = tuple(game.dice[seat][len(game.set_aside[seat]) :])
+                out.append(format_action(Reroll(seat, hidden)))
             return out
 
         def act(self, action: str) -> dict[str, Any]:
