@@ -89,6 +89,10 @@ class PerudoMachine(RuleBasedStateMachine):
         nxt = g.apply(action)
         if isinstance(action, Reroll):
             assert nxt.awaiting_roll and nxt.to_move == g.to_move
+            p = action.player  # its dice join those set aside; the rest are in the air
+            assert nxt.set_aside[p] == tuple(sorted(g.set_aside[p] + action.set_aside))
+            assert nxt.dice[p] == nxt.set_aside[p] and nxt.roll_counts[p] > 0
+            assert len(nxt.dice[p]) + nxt.roll_counts[p] == g.dice_counts[p]
         elif isinstance(action, Bid):
             assert nxt.bids == (*g.bids, action)
             if g.bids:
@@ -192,6 +196,19 @@ class PerudoMachine(RuleBasedStateMachine):
         if g.to_move is not None:  # a re-roll's dice in the air are still held
             held = [len(c) + k for c, k in zip(g.dice, g.roll_counts, strict=True)]
             assert held == list(g.dice_counts)
+
+    @invariant()
+    def set_aside_dice_are_held_and_public(self) -> None:
+        """reroll.*: a seat's set-aside dice lead its cup, every seat sees them in its
+        observation, and none is set aside where the edition has no re-roll."""
+        g = self.game
+        if not g.rules.reroll_enabled or g.to_move is None:
+            assert g.reroll is None and not any(g.set_aside)
+            return
+        for p in range(g.players):
+            aside = g.set_aside[p]
+            assert g.dice[p][: len(aside)] == aside
+            assert g.observation(p).set_aside == g.set_aside
 
     @invariant()
     def out_seats_stay_out_and_never_act(self) -> None:
