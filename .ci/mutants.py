@@ -39,6 +39,7 @@ DEFAULT_TESTS = (
     "tests/test_listing.py",
     "tests/test_reroll.py",
     "tests/test_leave.py",
+    "tests/test_viewer_record.py",
 )
 COPY = ("perudo_rules", "spec", "variants", "tests", "pyproject.toml")
 
@@ -61,6 +62,7 @@ RS = "perudo_rules/ruleset.py"
 G = "perudo_rules/game.py"
 RR = "perudo_rules/reroll.py"
 LV = "perudo_rules/leaving.py"
+RD = "perudo_rules/redact.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -470,6 +472,49 @@ MUTANTS: tuple[Mutant, ...] = (
         RR,
         "    aside = tuple(sorted(state.set_aside[p] + action.set_aside))",
         "    aside = tuple(sorted(action.set_aside))",
+    ),
+    Mutant(
+        "reroll-twice-a-turn",
+        "a seat may re-roll again in the turn it re-rolled (reroll.limit: once_per_turn)",
+        RR,
+        "    if state.rerolled_now(seat, bids_made):\n        return Refusal(",
+        "    if False:\n        return Refusal(",
+    ),
+    Mutant(
+        "reroll-limit-per-round-ignored",
+        "under reroll.limit: once_per_round a seat re-rolls again in a later turn",
+        RR,
+        'if rules.reroll_limit == "once_per_round" and state.rerolled(seat):',
+        "if False:",
+    ),
+    Mutant(
+        "reroll-in-every-edition",
+        "a re-roll is accepted where the edition has none (reroll.enabled false)",
+        RR,
+        '    if not rules.reroll_enabled:\n        return Refusal("reroll.enabled", "no-reroll", {})'
+        "\n    if type(p)",
+        "    if type(p)",
+    ),
+    Mutant(
+        "reroll-any-face",
+        "a re-roll may set aside a face its concealed dice do not show (play.reroll)",
+        RR,
+        "        if f not in hidden:\n            held = ",
+        "        if f not in hidden and False:\n            held = ",
+    ),
+    Mutant(
+        "reroll-bid-in-the-air",
+        "a bid is taken while the re-rolled dice are still to be rolled (play.roll)",
+        RR,
+        "    if state is not None and state.pending and type(action) is not Leave:",
+        "    if False:",
+    ),
+    Mutant(
+        "reroll-dealt-cup-shown",
+        "a re-roller's cup lifted at the reveal is shown as dealt in another seat's record",
+        RD,
+        "(seat not in seen or rolls.get(seat))",
+        "(seat not in seen)",
     ),
     Mutant(
         "leave-next-starts-ignored",

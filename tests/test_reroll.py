@@ -3,10 +3,13 @@ as properties, the record, the JSON, observations, and both RL adapters."""
 
 from __future__ import annotations
 
+import io
 import itertools
 import json
 import random
+import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from hypothesis import strategies as st
 
 from perudo_rules import Bid, Dudo, Game, IllegalAction, Reroll, load_variant, replay, to_record
 from perudo_rules.actions import format_action, parse_action
+from perudo_rules.cli import main
 from perudo_rules.fastplay import play, step_play
 from perudo_rules.record import states
 from perudo_rules.referee import referee
@@ -224,3 +228,52 @@ def test_pettingzoo_rerolls_step_and_roll_at_once() -> None:
     assert list(obs[at.start : at.start + 6]) == [0, 0, 0, 0, 0, 0]  # seat 1's own: none
     assert list(obs[at.start + 6 : at.start + 12]) == [2, 0, 0, 0, 0, 0]  # seat 0's two 1s
     assert env.agent_selection == "player_0"
+
+
+# --- the command line: play and check ------------------------------------------------------
+
+
+def test_play_takes_a_reroll_and_shows_the_dice_set_aside(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``play`` (Bluff, seed 3: seat 0, the human, opens holding 6 3 6 3 4): a re-roll of
+    dice it does not hold is refused with its rule, a legal one rolls at once and the
+    table shows the dice set aside; the record keeps the re-roll and its roll."""
+    out_file = tmp_path / "game.json"
+    lines = ["help", "reroll 5", "reroll 6,6", "3x6", "quit"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
+    code = main(["play", "bluff", "--players", "2", "--seed", "3", "--seat", "0",
+                 "--record-out", str(out_file)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "reroll 5,5" in out  # help
+    assert "hold no more 5s to set aside [play.reroll]" in out
+    assert "set aside, face up: seat 0 (you): 6 6" in out
+    record = json.loads(out_file.read_text())
+    acts = record["rounds"][0]["actions"]
+    assert acts[0] == "0:reroll 6,6" and acts[1].startswith("roll [[") and acts[2] == "0:3x6"
+    assert referee(record).valid
+
+
+def test_check_plays_a_position_with_a_reroll_and_checks_one(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``check --position`` replays a re-roll and its roll, then checks re-rolls among the
+    bids: their dice come up as they lay (perft's rule), and each verdict names its rule."""
+    pos = {"variant": "bluff", "round": 1, "first_player": 0, "palifico": False,
+           "palifico_used": [], "dice": [[2, 5, 5], [1, 3, 6]],
+           "actions": ["0:reroll 5,5", "roll [[4], []]", "0:3x5"]}  # fmt: skip
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos), encoding="utf-8")
+    code = main(["check", "bluff", "--position", str(path), "--bids", "reroll 3 reroll 6 4x5", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1  # the second re-roll in seat 1's turn is refused
+    verdicts = data["bids"]
+    assert [v["legal"] for v in verdicts] == [True, False, True]
+    assert verdicts[0]["rolled"] == "roll [[], [1, 6]]"
+    assert verdicts[1]["rule"] == "reroll.limit"
+    assert data["position"]["actions"][3:] == ["1:reroll 3", "roll [[], [1, 6]]", "1:4x5"]
+    code = main(["check", "bluff", "--position", str(path), "--bids", "reroll 3 reroll 2"])
+    out = capsys.readouterr().out
+    assert code == 1 and "legal; the re-rolled dice come up 1 6" in out
+    assert "ILLEGAL [reroll.limit]" in out

@@ -219,6 +219,16 @@ def check_bids(
     return game, verdicts
 
 
+def _verdict_text(v: BidVerdict) -> str:
+    """A verdict for the table: legal (a re-roll's dice as they came up), or the refusal."""
+    if v.refusal is not None:
+        return tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.refusal.text())
+    if v.rolled is not None:
+        dice = " ".join(str(d) for cup in v.rolled.dice for d in cup)
+        return tr("legal; the re-rolled dice come up {dice}", dice=dice)
+    return tr("legal")
+
+
 def _parse(text: str) -> Action | Callable[[int], Action]:
     """An action as ``check`` reads it: ``3x4``, ``dudo``, ``calza``, ``leave`` or
     ``reroll 5,5`` (by the seat to move when it is checked), or with a seat, ``2:calza``."""
@@ -318,9 +328,7 @@ def _run(args: argparse.Namespace) -> int:
             v.bid.player,
             str(v.bid),
             "-" if v.standing is None else str(v.standing),
-            tr("legal")
-            if v.refusal is None
-            else tr("ILLEGAL [{rule}] {reason}", rule=v.rule, reason=v.refusal.text()),
+            _verdict_text(v),
         )
         for v in verdicts
     ]
