@@ -491,8 +491,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "reroll-in-every-edition",
         "a re-roll is accepted where the edition has none (reroll.enabled false)",
         RR,
-        '    if not rules.reroll_enabled:\n        return Refusal("reroll.enabled", "no-reroll", {})'
-        "\n    if type(p)",
+        '    if not rules.reroll_enabled:\n        return Refusal("reroll.enabled", "no-reroll", '
+        '{})\n    if type(p)',
         "    if type(p)",
     ),
     Mutant(

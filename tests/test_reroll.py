@@ -265,7 +265,8 @@ def test_check_plays_a_position_with_a_reroll_and_checks_one(
            "actions": ["0:reroll 5,5", "roll [[4], []]", "0:3x5"]}  # fmt: skip
     path = tmp_path / "pos.json"
     path.write_text(json.dumps(pos), encoding="utf-8")
-    code = main(["check", "bluff", "--position", str(path), "--bids", "reroll 3 reroll 6 4x5", "--json"])
+    bids = "reroll 3 reroll 6 4x5"
+    code = main(["check", "bluff", "--position", str(path), "--bids", bids, "--json"])
     data = json.loads(capsys.readouterr().out)
     assert code == 1  # the second re-roll in seat 1's turn is refused
     verdicts = data["bids"]
