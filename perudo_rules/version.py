@@ -33,6 +33,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "ranks",
     "kernel",
     "start",
+    "reroll",
     "legal",
     "rounds",
     "game",
