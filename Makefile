@@ -65,13 +65,13 @@ test: lint
 	$(PY) -m pytest -n $(WORKERS) --dist loadgroup
 
 # The compiled build: PERUDO_COMPILE=1 makes the wheel's build hook (hatch_build.py) compile
-# perudo_rules.version.COMPILED_MODULES with mypyc. The wheel goes to dist/compiled and is
+# perudo_rules.base.version.COMPILED_MODULES with mypyc. The wheel goes to dist/compiled and is
 # unpacked into build/compiled, which `make test-compiled` and `make bench` put first on
 # the path; the venv and the checkout are not changed.
 COMPILED := build/compiled
 compiled: $(COMPILED)/.built
 
-$(COMPILED)/.built: $(VENV)/.installed pyproject.toml hatch_build.py $(wildcard perudo_rules/*.py)
+$(COMPILED)/.built: $(VENV)/.installed pyproject.toml hatch_build.py $(shell find perudo_rules -name "*.py")
 	rm -rf $(COMPILED) dist/compiled
 	PERUDO_COMPILE=1 $(PY) -m pip wheel --quiet --no-deps --no-build-isolation -w dist/compiled .
 	$(PY) -m pip install --quiet --no-deps --target $(COMPILED) dist/compiled/perudo_rules-*.whl

@@ -1,7 +1,7 @@
 """The compiled build: a hatchling build hook that compiles the hot modules with mypyc.
 
 ``PERUDO_COMPILE=1 pip install .`` (or ``make compiled``) builds a wheel in which the
-modules of ``perudo_rules.version.COMPILED_MODULES`` are C extensions made by mypyc, as
+modules of ``perudo_rules.base.version.COMPILED_MODULES`` are C extensions made by mypyc, as
 black and mypy ship theirs; every other module, and the ``.py`` source of the compiled
 ones, is in the wheel as usual. Without ``PERUDO_COMPILE`` this hook does nothing and the
 wheel is the pure-Python package. The same source runs both ways.
@@ -43,9 +43,10 @@ setup(
 
 
 def compiled_modules(root: Path) -> tuple[str, ...]:
-    """The module names of ``COMPILED_MODULES`` in ``perudo_rules/version.py``, read
-    without importing the package (the build environment has none of its dependencies)."""
-    tree = ast.parse((root / PACKAGE / "version.py").read_text(encoding="utf-8"))
+    """The module paths (``engine/kernel``) that ``COMPILED_MODULES`` in
+    ``perudo_rules/base/version.py`` names, a folder standing for its modules, read without
+    importing the package (the build environment has none of its dependencies)."""
+    tree = ast.parse((root / PACKAGE / "base" / "version.py").read_text(encoding="utf-8"))
     for node in tree.body:
         if (
             isinstance(node, ast.AnnAssign)
@@ -53,10 +54,21 @@ def compiled_modules(root: Path) -> tuple[str, ...]:
             and node.target.id == "COMPILED_MODULES"
             and node.value is not None
         ):
-            modules = ast.literal_eval(node.value)
-            assert isinstance(modules, tuple) and all(isinstance(m, str) for m in modules)
-            return modules
-    raise RuntimeError(f"{PACKAGE}/version.py defines no COMPILED_MODULES")
+            entries = ast.literal_eval(node.value)
+            assert isinstance(entries, tuple) and all(isinstance(m, str) for m in entries)
+            paths: list[str] = []
+            for entry in entries:
+                folder = root / PACKAGE / entry.replace(".", "/")
+                if folder.is_dir():
+                    paths += [
+                        f"{entry.replace('.', '/')}/{p.stem}"
+                        for p in sorted(folder.glob("*.py"))
+                        if p.stem != "__init__"
+                    ]
+                else:
+                    paths.append(entry.replace(".", "/"))
+            return tuple(paths)
+    raise RuntimeError(f"{PACKAGE}/base/version.py defines no COMPILED_MODULES")
 
 
 def enabled() -> bool:
@@ -102,8 +114,8 @@ class CompiledBuildHook(BuildHookInterface):  # type: ignore[type-arg]
             raise RuntimeError(
                 f"the compiled build failed: mypyc could not compile {', '.join(sources)}:\n"
                 + "\n".join(errors)
-                + "\n(a module that mypyc rejects must leave perudo_rules.version.COMPILED_MODULES"
-                " or be made plain typed Python)"
+                + "\n(a module that mypyc rejects must leave"
+                " perudo_rules.base.version.COMPILED_MODULES or be made plain typed Python)"
             )
         suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
         missing = [m for m in modules if not (tmp / PACKAGE / f"{m}{suffix}").is_file()]

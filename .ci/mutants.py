@@ -55,14 +55,14 @@ class Mutant:
     new: str
 
 
-K = "perudo_rules/kernel.py"
-ST = "perudo_rules/start.py"
-R = "perudo_rules/ranks.py"
-RS = "perudo_rules/ruleset.py"
-G = "perudo_rules/game.py"
-RR = "perudo_rules/reroll.py"
-LV = "perudo_rules/leaving.py"
-RD = "perudo_rules/redact.py"
+K = "perudo_rules/engine/kernel.py"
+ST = "perudo_rules/engine/start.py"
+R = "perudo_rules/engine/ranks.py"
+RS = "perudo_rules/editions/ruleset.py"
+G = "perudo_rules/engine/game.py"
+RR = "perudo_rules/engine/reroll.py"
+LV = "perudo_rules/engine/leaving.py"
+RD = "perudo_rules/records/redact.py"
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant(
@@ -658,7 +658,7 @@ def run_one(m: Mutant | None, tests: list[str], timeout: float = 1800) -> Outcom
             path.write_text(path.read_text(encoding="utf-8").replace(m.old, m.new, 1), "utf-8")
             env = dict(os.environ, PYTHONPATH=str(root))
             probe = subprocess.run(
-                [sys.executable, "-c", "import perudo_rules, perudo_rules.game"],
+                [sys.executable, "-c", "import perudo_rules, perudo_rules.engine.game"],
                 cwd=root,
                 env=env,
                 capture_output=True,

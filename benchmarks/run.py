@@ -17,7 +17,7 @@ Benchmarks:
 * A  whole uniform-random games of ``openspiel-liars-dice`` (2 seats x 5 dice) through the
      public step API vs ``pyspiel.load_game("liars_dice", {"numdice": 5})`` driven the same
      way (``chance_outcomes`` sampled, ``legal_actions``, ``apply_action``).
-* B  the same games through :mod:`perudo_rules.fastplay`, vs pyspiel.
+* B  the same games through :mod:`perudo_rules.engine.fastplay`, vs pyspiel.
 * C  whole Italian games, 6 seats x 5 dice: step API and fast path.
 * D  per-decision cost of ``legal_actions``, ``is_legal``, ``apply`` and drawing a random
      legal action at 10, 30, 100 and 300 dice in play (bid tables warmed; their one-off
@@ -56,15 +56,15 @@ if str(ROOT) not in sys.path and importlib.util.find_spec("perudo_rules") is Non
 import rl  # noqa: E402  # benchmarks/rl.py, beside this file
 
 from perudo_rules import load_variant  # noqa: E402
-from perudo_rules.actions import Bid, Dudo  # noqa: E402
-from perudo_rules.commands.table import format_table  # noqa: E402
-from perudo_rules.game import Game  # noqa: E402
-from perudo_rules.ranks import BidSpace  # noqa: E402
-from perudo_rules.variant import Variant, VariantError  # noqa: E402
-from perudo_rules.version import build  # noqa: E402
+from perudo_rules.base.actions import Bid, Dudo  # noqa: E402
+from perudo_rules.base.table import format_table  # noqa: E402
+from perudo_rules.base.version import build  # noqa: E402
+from perudo_rules.editions.variant import Variant, VariantError  # noqa: E402
+from perudo_rules.engine.game import Game  # noqa: E402
+from perudo_rules.engine.ranks import BidSpace  # noqa: E402
 
 try:
-    from perudo_rules import fastplay
+    from perudo_rules.engine import fastplay
 except ImportError:  # pragma: no cover - the fast path is optional for the harness
     fastplay = None  # type: ignore[assignment]
 

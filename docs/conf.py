@@ -49,7 +49,7 @@ html_theme_options = {
 # The prose of the pages is translated by the catalogue docs/locale/<lang>/LC_MESSAGES/
 # docs.po (one catalogue for every page: gettext_compact); the text the perudo-* directives
 # generate (rule statements, interpretations, scenarios, labels) comes out already
-# translated from the package's own catalogues (perudo_rules.i18n), by `language`.
+# translated from the package's own catalogues (perudo_rules.base.i18n), by `language`.
 language = "en"
 locale_dirs = ["locale/"]
 gettext_compact = "docs"

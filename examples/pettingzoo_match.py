@@ -2,7 +2,7 @@
 
 Every seat plays through the AEC API of ``perudo_rules.pettingzoo.env``. The random
 agents pick uniformly among the actions their ``action_mask`` allows; the baseline
-seats (``perudo_rules.bots.BaselineBot``, which bids and calls on the exact odds of
+seats (``perudo_rules.analysis.bots.BaselineBot``, which bids and calls on the exact odds of
 its own cup) read the environment's game, answer with an engine action, and the
 action goes back in as an id (``ActionMap.to_id``; declining an offered call is
 Pass). The environment deals the dice: ``reset(seed=...)`` fixes the whole match.
@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from perudo_rules.bots import BaselineBot
+from perudo_rules.analysis.bots import BaselineBot
 from perudo_rules.pettingzoo import env
 
 

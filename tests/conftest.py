@@ -50,7 +50,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 
 @pytest.fixture(autouse=True)
 def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The command line speaks the locale's language (perudo_rules.i18n): tests read its
+    """The command line speaks the locale's language (perudo_rules.base.i18n): tests read its
     English unless they set a locale or pass ``--lang`` themselves."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)

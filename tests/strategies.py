@@ -1,7 +1,7 @@
 """Hypothesis strategies and test oracles shared by the property and stateful tests.
 
 * :func:`variant_values` draws a complete, valid set of knob values from the whole knob
-  space of :data:`perudo_rules.knobs.KNOBS` (every knob, every choice), respecting the
+  space of :data:`perudo_rules.editions.knobs.KNOBS` (every knob, every choice), respecting the
   cross-knob rules the loader enforces; :func:`random_variants` loads such a document
   through ``load_variant`` (as overrides of a bundled file, i.e. a house-rules file that
   replaces every knob), and :func:`variants` mixes in every bundled variant.
@@ -22,9 +22,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from perudo_rules import Bid, Calza, Dudo, Game, Reroll, Variant, available_variants, load_variant
-from perudo_rules.actions import Action
-from perudo_rules.knobs import KNOB_PATHS, KNOBS, KnobSpec
-from perudo_rules.limits import MAX_BID_QUANTITY
+from perudo_rules.base.actions import Action
+from perudo_rules.base.limits import MAX_BID_QUANTITY
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, KnobSpec
 
 #: The property and stateful tests are cheap per example, so they run BOOST times the
 #: profile's examples (ci: 60 -> 180), except under a profile that already asks for 1000+.
@@ -114,7 +114,7 @@ def make_consistent(v: dict[str, Any]) -> dict[str, Any]:
 @st.composite
 def variant_values(draw: st.DrawFn) -> dict[str, Any]:
     """A complete, consistent mapping knob path -> value, drawn from the whole knob space:
-    every knob of :data:`perudo_rules.knobs.KNOBS` by :func:`knob_values`, then
+    every knob of :data:`perudo_rules.editions.knobs.KNOBS` by :func:`knob_values`, then
     :func:`make_consistent`. A new knob is drawn without editing this module."""
     v = {spec.path: draw(knob_values(spec)) for spec in KNOBS}
     v = make_consistent(v)

@@ -2,7 +2,7 @@
 
 Without a quantity cap any quantity used to be legal, but the notation writes at most nine
 digits, so a legal game could have a record that does not replay (issue 19). The bound is
-:data:`perudo_rules.limits.MAX_BID_QUANTITY` (and :data:`~perudo_rules.limits.MAX_FACES`
+:data:`perudo_rules.base.limits.MAX_BID_QUANTITY` (and :data:`~perudo_rules.base.limits.MAX_FACES`
 for the face): the kernel refuses a larger bid [play.bid_range], the notation's patterns
 are derived from it, the README, the file-format page and the core rule state it.
 """
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import Bid, Dudo, Game, IllegalAction, load_variant, referee, replay, to_record
-from perudo_rules.actions import ACTION_PATTERN, format_action, parse_action
-from perudo_rules.errors import ActionSyntaxError
-from perudo_rules.knobs import knob_spec
-from perudo_rules.limits import MAX_BID_QUANTITY, MAX_FACES
+from perudo_rules.base.actions import ACTION_PATTERN, format_action, parse_action
+from perudo_rules.base.errors import ActionSyntaxError
+from perudo_rules.base.limits import MAX_BID_QUANTITY, MAX_FACES
+from perudo_rules.editions.knobs import knob_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 

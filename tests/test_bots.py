@@ -10,8 +10,7 @@ from collections import Counter
 import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Variant, load_variant
-from perudo_rules.actions import Action
-from perudo_rules.bots import (
+from perudo_rules.analysis.bots import (
     BaselineBot,
     Bot,
     RandomBot,
@@ -20,6 +19,7 @@ from perudo_rules.bots import (
     out_of_turn_calls,
     play_game,
 )
+from perudo_rules.base.actions import Action
 
 ITALIAN = load_variant("italian")
 SPANISH = load_variant("spanish")

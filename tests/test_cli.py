@@ -13,9 +13,9 @@ import pytest
 
 from perudo_rules import available_variants, load_variant
 from perudo_rules.cli import build_parser, main
-from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.rules import core_rules
-from perudo_rules.variant import differing_knobs
+from perudo_rules.editions.corerules import core_rules
+from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.variant import differing_knobs
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -414,7 +414,7 @@ def test_compare_table_statements_and_witnesses(capsys: Capsys) -> None:
 def test_compare_italian_bluff_confirms_or_proves_every_rule(
     capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from perudo_rules.commands import conform
+    from perudo_rules.cli import conform
 
     clock = [0.0]
 

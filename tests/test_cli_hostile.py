@@ -434,8 +434,8 @@ def test_play_on_big_tables_answers_in_seconds(
 
 def test_simulate_a_250_seat_variant_does_not_overflow(tmp_path: Path) -> None:
     from perudo_rules import Game, load_variant
-    from perudo_rules.bots import BaselineBot
-    from perudo_rules.probability import bid_probability_float, exact_probability_float
+    from perudo_rules.analysis.bots import BaselineBot
+    from perudo_rules.analysis.probability import bid_probability_float, exact_probability_float
 
     assert 0.0 < bid_probability_float(0, 1245, 400, 3, 6, 1) < 1.0
     assert 0.0 < exact_probability_float(2, 1245, 415, 3, 6, 1) < 1.0

@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Reroll, Variant, VariantError, load_variant
-from perudo_rules.divergence import NewGame
-from perudo_rules.knobs import KNOBS
-from perudo_rules.position import Position, Roll
-from perudo_rules.variant import available_variants, differing_knobs, format_value
-from perudo_rules.witness import Witness, find_witnesses
+from perudo_rules.analysis.divergence import NewGame
+from perudo_rules.analysis.witness import Witness, find_witnesses
+from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.variant import available_variants, differing_knobs, format_value
+from perudo_rules.records.position import Position, Roll
 
 PAIRS = list(itertools.combinations(available_variants(), 2))
 

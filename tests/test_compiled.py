@@ -2,7 +2,7 @@
 
 ``make test-compiled`` runs the rules tests against the compiled build (``build/compiled``
 first on the path) with ``PERUDO_EXPECT_COMPILED=1``: then every module of
-:data:`~perudo_rules.version.COMPILED_MODULES` must be a mypyc extension, so that run cannot
+:data:`~perudo_rules.base.version.COMPILED_MODULES` must be a mypyc extension, so that run cannot
 silently test pure Python. In every other run the package must be the pure one.
 """
 
@@ -20,19 +20,20 @@ from typing import Any
 
 import pytest
 
-from perudo_rules import cli, load_variant, version
-from perudo_rules.actions import Bid, Calza, Dudo, bid_unchecked
-from perudo_rules.fastplay import step_play
-from perudo_rules.frozen import install_builder
-from perudo_rules.game import Game
-from perudo_rules.rounds import RoundRecord, RoundResult
-from perudo_rules.start import opening
+from perudo_rules import cli, load_variant
+from perudo_rules.base import version
+from perudo_rules.base.actions import Bid, Calza, Dudo, bid_unchecked
+from perudo_rules.base.frozen import install_builder
+from perudo_rules.engine.fastplay import step_play
+from perudo_rules.engine.game import Game
+from perudo_rules.engine.rounds import RoundRecord, RoundResult
+from perudo_rules.engine.start import opening
 
 EXPECT = os.environ.get("PERUDO_EXPECT_COMPILED", "") == "1"
 BUILD = "compiled (mypyc)" if EXPECT else "pure Python"
 
 
-@pytest.mark.parametrize("name", version.COMPILED_MODULES)
+@pytest.mark.parametrize("name", version.COMPILED_MODULE_NAMES)
 def test_each_module_is_the_build_this_run_expects(name: str) -> None:
     module = importlib.import_module(f"perudo_rules.{name}")
     path = str(module.__file__)
@@ -44,7 +45,7 @@ def test_each_module_is_the_build_this_run_expects(name: str) -> None:
 def test_the_version_says_which_build(capsys: pytest.CaptureFixture[str]) -> None:
     assert version.compiled is EXPECT
     assert version.build == BUILD
-    assert version.compiled_modules() == (version.COMPILED_MODULES if EXPECT else ())
+    assert version.compiled_modules() == (version.COMPILED_MODULE_NAMES if EXPECT else ())
     with pytest.raises(SystemExit) as done:
         cli.main(["--version"])
     assert done.value.code == 0

@@ -23,14 +23,14 @@ import pytest
 
 from perudo_rules import Reroll, load_variant
 from perudo_rules.cli import main
-from perudo_rules.commands.conform import format_report
+from perudo_rules.cli.conform import format_report
+from perudo_rules.conform.perft import perft, perft_document
 from perudo_rules.conform.protocol import claim_covers, harness_schema, schema_json
 from perudo_rules.conform.runner import Report, conform, rule_ids
+from perudo_rules.editions.variant import available_variants
 from perudo_rules.harness import Harness, claim_edition
 from perudo_rules.harness.stepapi import StepHarness
-from perudo_rules.perft import perft, perft_document
-from perudo_rules.position import Position, parse_line
-from perudo_rules.variant import available_variants
+from perudo_rules.records.position import Position, parse_line
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -271,7 +271,7 @@ def test_json_report_names_every_rule_id_with_its_status() -> None:
 def test_progress_is_printed_only_after_two_seconds(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from perudo_rules.commands import conform as command
+    from perudo_rules.cli import conform as command
 
     clock = [100.0]
     monkeypatch.setattr(command.time, "monotonic", lambda: clock[0])
@@ -302,7 +302,7 @@ def test_an_engine_that_skips_every_start_certifies_nothing() -> None:
 
 
 def test_shrink_keeps_the_smallest_case_that_still_fails() -> None:
-    from perudo_rules.actions import Bid, Dudo
+    from perudo_rules.base.actions import Bid, Dudo
     from perudo_rules.conform.shrink import Case, shrink
 
     start = Position(dice=((1, 6, 6), (2, 3), (6, 4, 4, 5)), first_player=1, round=3,
@@ -330,7 +330,7 @@ def test_shrink_keeps_the_smallest_case_that_still_fails() -> None:
 
 @pytest.mark.parametrize("vid", available_variants())
 def test_published_perft_tables_are_fresh(vid: str) -> None:
-    # rewrite: python -m perudo_rules.perft
+    # rewrite: python -m perudo_rules.conform.perft
     text = (ROOT / "spec" / "perft" / f"{vid}.json").read_text()
     assert json.loads(text) == perft_document(vid)
 

@@ -20,13 +20,13 @@ pytest.importorskip("sphinx")
 from docutils.nodes import make_id
 
 from perudo_rules import available_variants, core_rules, load_variant
-from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.ranks import bid_space
-from perudo_rules.rules import core_rule_details
-from perudo_rules.scenarios import load_scenarios
+from perudo_rules.conform.scenarios import load_scenarios
+from perudo_rules.editions.corerules import core_rule_details
+from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.variant import differing_knobs
+from perudo_rules.engine.ranks import bid_space
 from perudo_rules.sphinxext import rule_anchor
 from perudo_rules.sphinxext.compare import edition_class
-from perudo_rules.variant import differing_knobs
 
 ROOT = Path(__file__).resolve().parent.parent
 _BUILT: dict[str, Path] = {}
@@ -269,9 +269,9 @@ def test_conformance_page_certifies_the_reference_and_publishes_perft(html_dir: 
 def test_api_reference_is_generated(html_dir: Path) -> None:
     ids = _ids(_read(html_dir, "api"))
     for name in (
-        "perudo_rules.variant.load_variant",
-        "perudo_rules.game.Game",
-        "perudo_rules.ranks.BidSpace",
+        "perudo_rules.editions.variant.load_variant",
+        "perudo_rules.engine.game.Game",
+        "perudo_rules.engine.ranks.BidSpace",
     ):
         assert name in ids, name
 

@@ -20,7 +20,7 @@ from perudo_rules import (
     load_variant,
     parse_bid,
 )
-from perudo_rules.legal import LegalActions
+from perudo_rules.engine.legal import LegalActions
 
 IT = load_variant("italian")
 ES = load_variant("spanish")
@@ -491,7 +491,7 @@ def test_same_seed_same_game_and_roll_off() -> None:
 def test_spanish_roll_off_sums_two_dice() -> None:
     import random
 
-    from perudo_rules.start import roll_die
+    from perudo_rules.engine.start import roll_die
 
     for seed in range(20):
         rng = random.Random(seed)
@@ -567,7 +567,7 @@ def test_fast_builders_set_every_field() -> None:
     (for speed): every field must still be set, and the value equal its constructor's."""
     import dataclasses
 
-    from perudo_rules.fastplay import step_play
+    from perudo_rules.engine.fastplay import step_play
 
     game = step_play(load_variant("italian"), 4, random.Random(3))
     objs: list[Any] = [game, *game.history, *(r.result for r in game.history)]
@@ -580,9 +580,9 @@ def test_fast_builders_set_every_field() -> None:
 def test_every_seat_count_is_refused_as_the_kernel_says(players: Any) -> None:
     """Game.start, Game.new, the fast path and the simulation take a seat count; each
     refuses a bad one with the kernel's own reason (seats_verdict), nothing coerced."""
-    from perudo_rules.fastplay import play
-    from perudo_rules.simulate import simulate
-    from perudo_rules.start import seats_verdict
+    from perudo_rules.analysis.simulate import simulate
+    from perudo_rules.engine.fastplay import play
+    from perudo_rules.engine.start import seats_verdict
 
     v = load_variant("italian")
     bad = seats_verdict(v.rules, players, v.id)
@@ -651,7 +651,7 @@ def test_fast_builders_take_every_field_by_keyword_only() -> None:
     import dataclasses
     import inspect
 
-    from perudo_rules.rounds import RoundRecord, RoundResult
+    from perudo_rules.engine.rounds import RoundRecord, RoundResult
 
     for build, cls in (
         (Game._build, Game),

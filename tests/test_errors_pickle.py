@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from perudo_rules.errors import IllegalAction, PerudoError, VariantError
-from perudo_rules.messages import Refusal
-from perudo_rules.recordformat import Violation
+from perudo_rules.base.errors import IllegalAction, PerudoError, VariantError
+from perudo_rules.base.messages import Refusal
+from perudo_rules.records.recordformat import Violation
 from tests.modules import package_modules
 
 #: A sample value for each constructor parameter name an error type takes.

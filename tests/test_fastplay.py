@@ -1,6 +1,7 @@
 """The fast paths play exactly the games of the public step API.
 
-* :func:`perudo_rules.fastplay.play` against :func:`perudo_rules.fastplay.step_play` (the
+* :func:`perudo_rules.engine.fastplay.play` against :func:`perudo_rules.engine.fastplay.step_play`
+(the
   random policy written with ``legal_actions``/``apply``/``roll``): same rounds, dice,
   actions, results, winner, and the same random draws consumed, on every bundled edition
   and on random house rules that turn every knob with choices.
@@ -19,13 +20,13 @@ from typing import Any
 import pytest
 
 from perudo_rules import load_variant
-from perudo_rules.actions import Bid, Calza, Dudo, Reroll
-from perudo_rules.errors import IllegalAction, VariantError
-from perudo_rules.fastplay import RandomGame, play, random_games, step_play
-from perudo_rules.game import Game
-from perudo_rules.knobs import KNOBS
-from perudo_rules.start import opening, roll_die
-from perudo_rules.variant import Variant, available_variants
+from perudo_rules.base.actions import Bid, Calza, Dudo, Reroll
+from perudo_rules.base.errors import IllegalAction, VariantError
+from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.variant import Variant, available_variants
+from perudo_rules.engine.fastplay import RandomGame, play, random_games, step_play
+from perudo_rules.engine.game import Game
+from perudo_rules.engine.start import opening, roll_die
 
 
 def _same_game(v: Variant, players: int, seed: int) -> tuple[RandomGame, Game]:
@@ -255,7 +256,7 @@ def test_dice_are_roll_die_draws_seat_by_seat() -> None:
 def test_module_example_runs() -> None:
     import doctest
 
-    from perudo_rules import fastplay
+    from perudo_rules.engine import fastplay
 
     if str(fastplay.__file__).endswith(".py"):
         failed, attempted = doctest.testmod(fastplay)

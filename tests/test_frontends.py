@@ -31,13 +31,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import Bid, Calza, Dudo, Game, Reroll, available_variants, load_variant
-from perudo_rules.actionmap import ActionMap
-from perudo_rules.actions import Action
-from perudo_rules.bots import BaselineBot, Bot, RandomBot, play_game
-from perudo_rules.fastplay import play, step_play
-from perudo_rules.kernel import returns
-from perudo_rules.start import opening
-from perudo_rules.variant import Variant
+from perudo_rules.analysis.bots import BaselineBot, Bot, RandomBot, play_game
+from perudo_rules.base.actions import Action
+from perudo_rules.editions.variant import Variant
+from perudo_rules.engine.actionmap import ActionMap
+from perudo_rules.engine.fastplay import play, step_play
+from perudo_rules.engine.kernel import returns
+from perudo_rules.engine.start import opening
 
 EDITIONS = available_variants()
 DECISIONS = 300  # decisions checked per edition and front end (whole games, reset as needed)
@@ -216,7 +216,7 @@ def test_the_bots_of_simulate_are_asked_what_the_kernel_offers(variant: str) -> 
 
 @pytest.mark.parametrize("variant", EDITIONS)
 def test_the_bots_of_play_are_asked_what_the_kernel_offers(variant: str) -> None:
-    from perudo_rules.commands.play import TerminalGame
+    from perudo_rules.cli.play import TerminalGame
 
     v = load_variant(variant)
     players = _players(v)

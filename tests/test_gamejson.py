@@ -15,13 +15,13 @@ from referencing.jsonschema import DRAFT202012
 from strategies import boosted, candidates, new_games, positions, random_play
 
 from perudo_rules import Bid, Calza, Dudo, Game, RecordError, load_variant
-from perudo_rules.actions import format_action, parse_action
-from perudo_rules.errors import ActionSyntaxError
-from perudo_rules.gamejson import game_schema, schema_json
-from perudo_rules.recordformat import SCHEMA_ID as RECORD_ID
-from perudo_rules.recordformat import record_schema
-from perudo_rules.schema import SCHEMA_ID, variant_schema
-from perudo_rules.variant import data_dir
+from perudo_rules.base.actions import format_action, parse_action
+from perudo_rules.base.errors import ActionSyntaxError
+from perudo_rules.editions.schema import SCHEMA_ID, variant_schema
+from perudo_rules.editions.variant import data_dir
+from perudo_rules.records.gamejson import game_schema, schema_json
+from perudo_rules.records.recordformat import SCHEMA_ID as RECORD_ID
+from perudo_rules.records.recordformat import record_schema
 
 ITALIAN = load_variant("italian")
 SEEDS = st.integers(0, 2**32 - 1)
@@ -82,7 +82,7 @@ def test_round_trip_covers_every_kind_of_state() -> None:
 
 
 def test_schema_file_is_fresh() -> None:
-    # regenerate: python -m perudo_rules.gamejson > spec/game.schema.json
+    # regenerate: python -m perudo_rules.records.gamejson > spec/game.schema.json
     assert (data_dir("spec") / "game.schema.json").read_text() == schema_json()
 
 

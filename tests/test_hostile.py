@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import Game, RecordError, VariantError, load_variant, referee, to_record
-from perudo_rules.limits import MAX_RECORD_BYTES
-from perudo_rules.recordformat import check_shape, load_record, record_schema
-from perudo_rules.variant import strict_validator
+from perudo_rules.base.limits import MAX_RECORD_BYTES
+from perudo_rules.editions.variant import strict_validator
+from perudo_rules.records.recordformat import check_shape, load_record, record_schema
 from tests.test_record import play
 
 # CPU time of this process, not wall time: a loaded machine (other jobs on the same cores)

@@ -14,9 +14,7 @@ import pytest
 import yaml
 
 from perudo_rules import Bid, Dudo, Game, load_variant
-from perudo_rules.cli import main
-from perudo_rules.describe import describe_result
-from perudo_rules.i18n import (
+from perudo_rules.base.i18n import (
     LANGUAGES,
     check_language,
     language,
@@ -24,8 +22,10 @@ from perudo_rules.i18n import (
     tr,
     use_language,
 )
-from perudo_rules.knobs import KNOBS
-from perudo_rules.rules import core_rules, rule_text
+from perudo_rules.cli import main
+from perudo_rules.editions.corerules import core_rules, rule_text
+from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.records.describe import describe_result
 
 ROOT = Path(__file__).resolve().parent.parent
 Capsys = pytest.CaptureFixture[str]

@@ -17,9 +17,9 @@ pytest.importorskip("sphinx")
 from test_docs import build_docs
 
 from perudo_rules import available_variants, load_variant
-from perudo_rules.i18n import tr
-from perudo_rules.knobs import knob_spec
-from perudo_rules.rules import core_rules
+from perudo_rules.base.i18n import tr
+from perudo_rules.editions.corerules import core_rules
+from perudo_rules.editions.knobs import knob_spec
 
 pytestmark = pytest.mark.xdist_group("docs")
 

@@ -1,4 +1,4 @@
-"""The rules kernel (:mod:`perudo_rules.kernel`) and the typed ruleset it reads.
+"""The rules kernel (:mod:`perudo_rules.engine.kernel`) and the typed ruleset it reads.
 
 The engine-level tests (test_engine, test_properties, test_fastplay, the OpenSpiel
 differential test) exercise the kernel through its callers; these check the kernel's own
@@ -19,11 +19,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from strategies import boosted, positions
 
-from perudo_rules import Bid, Calza, Dudo, load_variant, ruleset
-from perudo_rules.kernel import RoundRules, most_dice_per_seat, next_seat, round_rules
-from perudo_rules.knobs import KNOB_PATHS, knob_spec
-from perudo_rules.ruleset import Ruleset, field_name
-from perudo_rules.start import opening
+from perudo_rules import Bid, Calza, Dudo, load_variant
+from perudo_rules.editions import ruleset
+from perudo_rules.editions.knobs import KNOB_PATHS, knob_spec
+from perudo_rules.editions.ruleset import Ruleset, field_name
+from perudo_rules.engine.kernel import RoundRules, most_dice_per_seat, next_seat, round_rules
+from perudo_rules.engine.start import opening
 
 
 def test_ruleset_has_one_field_per_knob_named_after_its_path() -> None:

@@ -2,7 +2,7 @@
 
 * The random-variant strategy (``tests/strategies.py``) is derived from the knob table:
   every knob path is drawn, takes more than one value, and reaches every choice; a knob
-  added to :data:`perudo_rules.knobs.KNOBS` is drawn without editing the strategy.
+  added to :data:`perudo_rules.editions.knobs.KNOBS` is drawn without editing the strategy.
 * The kernel's module docstring maps every rule id to the code that decides it; every
   knob path must be in that map.
 """
@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import SMALL_INTS, knob_values, variant_values
 
-from perudo_rules import kernel
-from perudo_rules.knobs import KNOB_PATHS, KNOBS, KnobSpec
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, KnobSpec
+from perudo_rules.engine import kernel
 
 EXAMPLES = 400
 

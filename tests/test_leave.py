@@ -1,6 +1,6 @@
 """A seat leaves the game (a forfeit, a disconnect, a timeout): ``Leave``, ``play.leave``.
 
-The kernel decides it (:meth:`RoundRules.leave <perudo_rules.kernel.RoundRules.leave>`):
+The kernel decides it (:meth:`RoundRules.leave <perudo_rules.engine.kernel.RoundRules.leave>`):
 which seats may leave and when, what becomes of the round in play (``leave.round``) and
 who opens the next one (``leave.next_starts``). The property test plays random games on
 random variants (every value of both knobs drawn) with seats leaving at random points and
@@ -33,12 +33,12 @@ from perudo_rules import (
     replay,
     to_record,
 )
-from perudo_rules.actions import ActionSyntaxError
+from perudo_rules.base.actions import ActionSyntaxError
 from perudo_rules.cli import main
-from perudo_rules.describe import describe_result, describe_step
-from perudo_rules.kernel import returns
-from perudo_rules.position import Position
-from perudo_rules.recordformat import RecordError
+from perudo_rules.engine.kernel import returns
+from perudo_rules.records.describe import describe_result, describe_step
+from perudo_rules.records.position import Position
+from perudo_rules.records.recordformat import RecordError
 from tests.strategies import choose, new_games
 
 CONTINUES = {"leave.round": "continues"}
@@ -351,9 +351,9 @@ def test_random_games_with_leaves_end_with_one_winner_and_replay(
 def test_the_conformance_kit_reports_leaving_as_not_observed() -> None:
     from perudo_rules.conform.protocol import UNCLAIMED_KNOBS, claim_covers, claims_problem
     from perudo_rules.conform.runner import NOT_OBSERVED, conform
+    from perudo_rules.conform.scenarios import load_scenarios
     from perudo_rules.harness import claim_edition
     from perudo_rules.harness.stepapi import StepHarness
-    from perudo_rules.scenarios import load_scenarios
 
     assert set(UNCLAIMED_KNOBS) == {"leave.round", "leave.next_starts"}
     assert {"play.leave", *UNCLAIMED_KNOBS} <= NOT_OBSERVED

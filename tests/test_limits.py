@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import RecordError, VariantError, load_variant, referee, replay
-from perudo_rules.limits import (
+from perudo_rules.base.limits import (
     MAX_BIDS,
     MAX_EXTENDS,
     MAX_FILE_BYTES,
@@ -27,9 +27,9 @@ from perudo_rules.limits import (
     check_count,
     read_bounded,
 )
-from perudo_rules.record import to_record
-from perudo_rules.scenarios import ScenarioError, load_scenarios
-from perudo_rules.variant import available_variants, extends_chain, variant_from_document
+from perudo_rules.conform.scenarios import ScenarioError, load_scenarios
+from perudo_rules.editions.variant import available_variants, extends_chain, variant_from_document
+from perudo_rules.records.record import to_record
 from tests.strategies import new_games
 from tests.test_hostile import RECORD, expect_error, mutated
 from tests.test_record import play
@@ -228,7 +228,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_readme_and_the_spec_state_the_limits() -> None:
-    from perudo_rules import limits
+    from perudo_rules.base import limits
 
     def n(value: int) -> str:
         return f"{value:,}"
@@ -274,8 +274,8 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
 def test_the_linear_replay_judges_as_the_step_by_step_one(doc: Any) -> None:
     """walk(every=False), which the referee and replay use, finds the same verdict and the
     same final game as walking every position."""
-    from perudo_rules.record import check_record, walk
-    from perudo_rules.recordformat import RecordViolation
+    from perudo_rules.records.record import check_record, walk
+    from perudo_rules.records.recordformat import RecordViolation
 
     try:
         variant = check_record(doc)

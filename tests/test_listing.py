@@ -36,8 +36,8 @@ from strategies import (
 )
 
 from perudo_rules import Bid, Calza, Dudo, Game, Reroll, load_variant
-from perudo_rules.actions import Action
-from perudo_rules.knobs import knob_spec
+from perudo_rules.base.actions import Action
+from perudo_rules.editions.knobs import knob_spec
 
 #: Positions checked per drawn game (each check asks ``is_legal`` of a few thousand actions).
 CHECKS = 4

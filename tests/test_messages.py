@@ -1,7 +1,7 @@
 """Structured refusals (issue 21): every refusal carries its rule id, a message id and the
 values its sentence is made of, and the English sentence is made from them.
 
-Each message id of :data:`perudo_rules.messages.ENGLISH` is reached here by a real refusal
+Each message id of :data:`perudo_rules.base.messages.ENGLISH` is reached here by a real refusal
 (the kernel, the game, the start of a game, the referee), with its real parameters; the
 template's placeholders are exactly the parameters supplied; random actions show that
 ``IllegalAction.message`` is always ``format_message(message_id, params)``.
@@ -33,8 +33,8 @@ from perudo_rules import (
     referee,
     to_record,
 )
-from perudo_rules.limits import MAX_BID_QUANTITY
-from perudo_rules.messages import (
+from perudo_rules.base.limits import MAX_BID_QUANTITY
+from perudo_rules.base.messages import (
     CATALOGUES,
     ENGLISH,
     Plural,
@@ -42,9 +42,9 @@ from perudo_rules.messages import (
     format_message,
     placeholders,
 )
-from perudo_rules.position import Roll, parse_step
-from perudo_rules.recordformat import Violation
-from perudo_rules.start import opening_verdict, seats_verdict
+from perudo_rules.engine.start import opening_verdict, seats_verdict
+from perudo_rules.records.position import Roll, parse_step
+from perudo_rules.records.recordformat import Violation
 from tests.strategies import candidates, positions
 
 PACKAGE = Path(__file__).resolve().parent.parent / "perudo_rules"
@@ -731,7 +731,7 @@ def test_every_refusal_formats_from_its_values(g: Game, data: st.DataObject) -> 
 def test_the_examples_in_the_docstrings_hold() -> None:
     import doctest
 
-    from perudo_rules import messages
+    from perudo_rules.base import messages
 
     failed, attempted = doctest.testmod(messages)
     assert attempted >= 4 and failed == 0

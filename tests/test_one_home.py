@@ -10,7 +10,7 @@ import pytest
 
 from perudo_rules import commands
 from perudo_rules.cli import COMMAND_MODULES
-from perudo_rules.start import cut_cups, roll_cups
+from perudo_rules.engine.start import cut_cups, roll_cups
 from tests.modules import package_modules
 
 
@@ -20,26 +20,26 @@ def _exported(name: str) -> list[str]:
 
 
 def test_limits_are_exported_by_limits_only() -> None:
-    from perudo_rules import limits
+    from perudo_rules.base import limits
 
     for name in (n for n in limits.__all__ if n.startswith("MAX_")):
         homes = set(_exported(name))
-        assert homes == {"perudo_rules.limits"}, f"{name} is exported by {sorted(homes)}"
+        assert homes == {"perudo_rules.base.limits"}, f"{name} is exported by {sorted(homes)}"
 
 
 def test_format_value_has_one_home() -> None:
-    assert _exported("format_value") == ["perudo_rules.variant"]
+    assert _exported("format_value") == ["perudo_rules.editions.variant"]
 
 
 def test_witness_does_not_re_export() -> None:
-    from perudo_rules import witness
+    from perudo_rules.analysis import witness
 
     assert not {"Roll", "differing_knobs"} & set(witness.__all__)
 
 
 def test_every_command_module_is_registered_by_a_plain_import() -> None:
     found = {
-        importlib.import_module(f"perudo_rules.commands.{m.name}")
+        importlib.import_module(f"perudo_rules.cli.{m.name}")
         for m in pkgutil.iter_modules(commands.__path__)
     }
     registering = {m for m in found if hasattr(m, "register")}
@@ -71,8 +71,8 @@ def test_roll_cups_is_one_run_cut_into_cups() -> None:
 
 
 def _prose() -> dict[str, str]:
-    from perudo_rules.rules import core_rule_details
-    from perudo_rules.variant import data_dir
+    from perudo_rules.editions.corerules import core_rule_details
+    from perudo_rules.editions.variant import data_dir
 
     def words(rule: dict[str, object]) -> str:  # the text, and every prose part of its reading
         reading = rule["interpretation"] or {}
@@ -88,8 +88,8 @@ def test_core_rules_and_glossary_name_knobs_that_exist() -> None:
     """The shared prose refers to knobs by path; a renamed knob must not leave it stale."""
     import re
 
-    from perudo_rules.knobs import KNOB_PATHS
-    from perudo_rules.rules import core_rules
+    from perudo_rules.editions.corerules import core_rules
+    from perudo_rules.editions.knobs import KNOB_PATHS
 
     known = set(KNOB_PATHS) | set(core_rules())
     sections = {p.split(".")[0] for p in KNOB_PATHS} | {"play"}

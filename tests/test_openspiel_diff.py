@@ -27,7 +27,7 @@ pyspiel = pytest.importorskip(
 )
 
 from perudo_rules import load_variant  # noqa: E402
-from perudo_rules.actionmap import ActionMap, action_map  # noqa: E402
+from perudo_rules.engine.actionmap import ActionMap, action_map  # noqa: E402
 from perudo_rules.openspiel import load_game  # noqa: E402
 
 RULES = {"quantity_then_face": "reset-face", "face_then_quantity": "reset-quantity"}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from perudo_rules.errors import OutputError
-from perudo_rules.output import Outputs, write_bytes, write_text
+from perudo_rules.base.errors import OutputError
+from perudo_rules.base.output import Outputs, write_bytes, write_text
 
 
 def test_a_write_replaces_the_file_whole_and_keeps_its_mode(tmp_path: Path) -> None:

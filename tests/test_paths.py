@@ -1,6 +1,6 @@
 """Hostile input, third pass (issue 19): files named inside files.
 
-One policy (:func:`perudo_rules.variant.named_variant_file`) for every file a file names:
+One policy (:func:`perudo_rules.editions.variant.named_variant_file`) for every file a file names:
 ``extends`` in a variant file, the ``variant`` of a position file (``check --position``),
 the variants of a scenario file and the ``extends`` of a record's embedded variant.
 Symbolic links are resolved first; the file reached must be in the naming file's folder
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import RecordError, VariantError, load_variant, referee
-from perudo_rules.limits import MAX_FILE_BYTES
-from perudo_rules.scenarios import ScenarioError, load_scenarios, run_scenario
-from perudo_rules.variant import extends_chain, named_variant_file, variant_from_document
+from perudo_rules.base.limits import MAX_FILE_BYTES
+from perudo_rules.conform.scenarios import ScenarioError, load_scenarios, run_scenario
+from perudo_rules.editions.variant import extends_chain, named_variant_file, variant_from_document
 from tests.test_cli_hostile import SCENARIO, Capsys, one_line, run, write
 from tests.test_hostile import BASE, expect_error
 

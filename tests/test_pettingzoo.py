@@ -23,7 +23,7 @@ from strategies import MAX_PLAYERS, boosted, variants
 import perudo_rules.pettingzoo as pettingzoo_module
 from perudo_rules import Calza, Dudo, Game, Variant, available_variants
 from perudo_rules import load_variant as load
-from perudo_rules.actionmap import action_map
+from perudo_rules.engine.actionmap import action_map
 from perudo_rules.pettingzoo import (
     PerudoEnv,
     env,

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import Bid, Dudo, Game, load_variant, referee
-from perudo_rules.actions import Action
+from perudo_rules.base.actions import Action
 from perudo_rules.cli import main
-from perudo_rules.commands.play import TerminalGame
+from perudo_rules.cli.play import TerminalGame
 
 
 def run_play(

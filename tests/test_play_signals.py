@@ -23,9 +23,8 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import Game, load_variant, referee, replay
-from perudo_rules.cli import main
-from perudo_rules.commands import play
-from perudo_rules.commands.play import save_record
+from perudo_rules.cli import main, play
+from perudo_rules.cli.play import save_record
 from tests.test_cli_hostile import Capsys, one_line
 
 ROOT = Path(__file__).resolve().parent.parent

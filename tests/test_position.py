@@ -7,10 +7,10 @@ import json
 import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, load_variant, parse_bid
-from perudo_rules.actions import format_action, parse_action
-from perudo_rules.describe import describe_result, describe_step
-from perudo_rules.errors import ActionSyntaxError, PerudoError, PositionError
-from perudo_rules.position import Position, Roll, format_step, parse_line, parse_step
+from perudo_rules.base.actions import format_action, parse_action
+from perudo_rules.base.errors import ActionSyntaxError, PerudoError, PositionError
+from perudo_rules.records.describe import describe_result, describe_step
+from perudo_rules.records.position import Position, Roll, format_step, parse_line, parse_step
 
 
 def test_bid_notation_round_trips() -> None:

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from perudo_rules import Bid, Game, load_variant
-from perudo_rules.probability import (
+from perudo_rules.analysis.probability import (
     bid_probability,
     bid_probability_float,
     count_distribution,

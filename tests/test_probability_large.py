@@ -16,13 +16,13 @@ from fractions import Fraction
 
 import pytest
 
-from perudo_rules import probability
-from perudo_rules.limits import MAX_FACES, MAX_FLOAT_DICE
-from perudo_rules.probability import (
+from perudo_rules.analysis import probability
+from perudo_rules.analysis.probability import (
     bid_probability,
     bid_probability_float,
     exact_probability_float,
 )
+from perudo_rules.base.limits import MAX_FACES, MAX_FLOAT_DICE
 
 HUGE = [10**6 + 1, 10**9 + 7, 10**13 + 1, 10**17 + 1, MAX_FLOAT_DICE - 1]
 

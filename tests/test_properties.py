@@ -3,7 +3,7 @@
 Each invariant is its own test. Variants come from :mod:`tests.strategies`: the bundled
 editions plus random documents drawn from the whole knob space and loaded by the loader.
 
-The rank function (``perudo_rules.ranks``): with ``quantity_then_face`` and wild worth k,
+The rank function (``perudo_rules.engine.ranks``): with ``quantity_then_face`` and wild worth k,
 an ordinary bid (q, f) has the key (q, 0, f) and a bid of w wilds the key (k*w, 1), so a
 raise is: more dice, or as many of a higher face; to wilds at least ceil(q/k); back from w
 wilds at least k*w+1 (``bidding.wild_rank: below_multiple``: the key (k*w, -1), to wilds
@@ -51,8 +51,8 @@ from strategies import (
 )
 
 from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Reroll, Variant, load_variant
-from perudo_rules.knobs import KNOB_PATHS, KNOBS
-from perudo_rules.start import roll_die
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
+from perudo_rules.engine.start import roll_die
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -486,7 +486,7 @@ def test_game_ends_with_one_winner_within_bound(game: Game, seed: int) -> None:
         assert rounds == d0 - d_end + 2 * gains + neutral or not one
         assert rounds <= d0 - 1 + 2 * gains + neutral
     # a round holds at most every bid of its table and a call; without a quantity cap the
-    # table goes one step of bluff above the dice in play (perudo_rules.ranks)
+    # table goes one step of bluff above the dice in play (perudo_rules.engine.ranks)
     bluff = rules.bidding_quantity_cap == "none"
 
     def most_actions(in_play: int) -> int:

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import Game, Variant, VariantError
-from perudo_rules.actions import Bid
-from perudo_rules.knobs import KNOBS, SEATS, KnobSpec, ReadWhen, knob_spec
+from perudo_rules.base.actions import Bid
+from perudo_rules.editions.knobs import KNOBS, SEATS, KnobSpec, ReadWhen, knob_spec
 from tests.strategies import (
     knob_values,
     load_values,

@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from referencing.jsonschema import DRAFT202012
 
 from perudo_rules import Bid, Calza, Dudo, Game, RecordError, load_variant, replay, to_record
-from perudo_rules.actions import format_action, parse_action
-from perudo_rules.errors import ActionSyntaxError
-from perudo_rules.record import states
-from perudo_rules.recordformat import FORMAT, record_schema, schema_json
-from perudo_rules.schema import SCHEMA_ID, variant_schema
-from perudo_rules.variant import Variant, data_dir
+from perudo_rules.base.actions import format_action, parse_action
+from perudo_rules.base.errors import ActionSyntaxError
+from perudo_rules.editions.schema import SCHEMA_ID, variant_schema
+from perudo_rules.editions.variant import Variant, data_dir
+from perudo_rules.records.record import states
+from perudo_rules.records.recordformat import FORMAT, record_schema, schema_json
 
 HOUSE = {"dice.per_player": 2, "dice.max_per_player": 3, "calza.gain_cap": 3}
 
@@ -289,7 +289,7 @@ def test_records_write_only_the_canonical_notation(text: str) -> None:
 
 
 def test_schema_file_is_fresh() -> None:
-    # regenerate: python -m perudo_rules.recordformat > spec/record.schema.json
+    # regenerate: python -m perudo_rules.records.recordformat > spec/record.schema.json
     assert (data_dir("spec") / "record.schema.json").read_text() == schema_json()
 
 
@@ -312,7 +312,7 @@ def test_published_schema_rejects_what_the_loader_rejects() -> None:
 
 def test_to_record_is_the_package_export_and_names_no_private_helper() -> None:
     import perudo_rules
-    from perudo_rules import record
+    from perudo_rules.records import record
 
     game = play(Game.new(load_variant("italian"), 3, seed=5), 5)
     assert perudo_rules.to_record is record.to_record
@@ -322,9 +322,9 @@ def test_to_record_is_the_package_export_and_names_no_private_helper() -> None:
 
 
 def test_walk_raises_record_violation_with_the_first_broken_step() -> None:
-    from perudo_rules.errors import PerudoError
-    from perudo_rules.record import check_record, walk
-    from perudo_rules.recordformat import RecordViolation
+    from perudo_rules.base.errors import PerudoError
+    from perudo_rules.records.record import check_record, walk
+    from perudo_rules.records.recordformat import RecordViolation
 
     game = Game.start(load_variant("italian"), [[1, 2], [3, 4]], first_player=0)
     rec = to_record(game.apply(Bid(0, 1, 2)))

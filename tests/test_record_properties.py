@@ -5,8 +5,8 @@ document), not only its knob values. Issue 19: a record keeps the set-up's
 ``palifico_used`` as :meth:`Game.start` was given it. The property test plays random
 games on random variants (every knob value), from ``Game.new`` and from random set-ups,
 stopped anywhere (mid-round, awaiting a roll, over) and checks the three promises of
-:mod:`perudo_rules.record`: the referee finds it valid, the JSON replays to an equal game,
-and :func:`~perudo_rules.record.states` ends at it.
+:mod:`perudo_rules.records.record`: the referee finds it valid, the JSON replays to an equal game,
+and :func:`~perudo_rules.records.record.states` ends at it.
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ from perudo_rules import (
     replay,
     to_record,
 )
-from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.record import record_variant, states
-from perudo_rules.variant import variant_from_document
+from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.variant import variant_from_document
+from perudo_rules.records.record import record_variant, states
 from tests.strategies import BUNDLED, new_games, random_play, starts, variant_values, variants
 
 FORMER = {"palifico.once_per_player": False, "palifico.face_lock": "locked_except_former_palifico"}
@@ -245,10 +245,10 @@ def test_importers_take_record_names_from_their_home() -> None:
 
 def test_the_package_exports_the_vocabulary_the_readme_teaches() -> None:
     import perudo_rules
-    from perudo_rules.actions import format_action, parse_action
-    from perudo_rules.position import Position
-    from perudo_rules.recordformat import load_record
-    from perudo_rules.referee import Verdict
+    from perudo_rules.base.actions import format_action, parse_action
+    from perudo_rules.records.position import Position
+    from perudo_rules.records.recordformat import load_record
+    from perudo_rules.records.referee import Verdict
 
     for obj in (format_action, parse_action, Position, load_record, Verdict):
         assert getattr(perudo_rules, obj.__name__) is obj

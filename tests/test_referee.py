@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from perudo_rules import Game, RecordError, load_variant, referee, to_record
-from perudo_rules.actions import parse_action
+from perudo_rules.base.actions import parse_action
 from perudo_rules.cli import main
 from tests.test_record import play
 

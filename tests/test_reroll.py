@@ -17,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import Bid, Dudo, Game, IllegalAction, Reroll, load_variant, replay, to_record
-from perudo_rules.actions import format_action, parse_action
+from perudo_rules.base.actions import format_action, parse_action
 from perudo_rules.cli import main
-from perudo_rules.fastplay import play, step_play
-from perudo_rules.record import states
-from perudo_rules.referee import referee
+from perudo_rules.engine.fastplay import play, step_play
+from perudo_rules.records.record import states
+from perudo_rules.records.referee import referee
 from tests.strategies import boosted, load_values, variant_values
 
 BLUFF = load_variant("bluff")

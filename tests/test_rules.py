@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from perudo_rules import load_variant, rule_text
-from perudo_rules.knobs import KNOB_PATHS, SECTIONS
-from perudo_rules.rules import core_rule_details, core_rules
+from perudo_rules.editions.corerules import core_rule_details, core_rules
+from perudo_rules.editions.knobs import KNOB_PATHS, SECTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 ID = re.compile(r"^(play|" + "|".join(SECTIONS) + r")\.[a-z_]+$")

@@ -4,7 +4,7 @@
 ``scenario <id>, step <n> (...)``. The other tests check that the scenarios cover every
 recorded interpretation and every edition difference, that broken scenario files give
 ``file:line`` errors, and that the exported JSON document is self-sufficient: a small
-replayer below, which reads only the JSON (no :mod:`perudo_rules.scenarios`), passes it.
+replayer below, which reads only the JSON (no :mod:`perudo_rules.conform.scenarios`), passes it.
 """
 
 from __future__ import annotations
@@ -27,12 +27,10 @@ from perudo_rules import (
     core_rules,
     load_variant,
 )
+from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.cli import main
-from perudo_rules.commands.variants import diff_variants
-from perudo_rules.errors import ActionSyntaxError
-from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.position import Roll, parse_step
-from perudo_rules.scenarios import (
+from perudo_rules.cli.variants import diff_variants
+from perudo_rules.conform.scenarios import (
     EXPECT_KEYS,
     Scenario,
     ScenarioError,
@@ -41,6 +39,8 @@ from perudo_rules.scenarios import (
     run_scenario,
     scenario_schema,
 )
+from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.records.position import Roll, parse_step
 
 SCENARIOS = load_scenarios()
 CASES = [(sc, vid) for sc in SCENARIOS for vid in sc.variants]

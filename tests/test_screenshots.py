@@ -29,7 +29,7 @@ pytest.importorskip("sphinx")
 from test_docs import build_docs
 
 from perudo_rules import available_variants, load_variant
-from perudo_rules.knobs import KNOB_PATHS
+from perudo_rules.editions.knobs import KNOB_PATHS
 
 #: Debian and Ubuntu name the binary chromium, others chromium-browser or google-chrome;
 #: PERUDO_CHROMIUM names another.
@@ -216,7 +216,7 @@ def test_the_italian_edition_page_reads_italian_in_the_browser(it_dir: Path) -> 
     Italian, every rule reads in Italian (the rulebook's quotes beside it), no English rule
     statement is left, and it fits the window like the English page."""
     from perudo_rules import load_variant
-    from perudo_rules.i18n import tr
+    from perudo_rules.base.i18n import tr
 
     page = it_dir / "editions" / "italian.html"
     proc = _chromium("--window-size=1400,1000", "--dump-dom", page.as_uri())

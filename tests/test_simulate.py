@@ -12,10 +12,8 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import Game, load_variant
-from perudo_rules.bots import make_bot, play_game
-from perudo_rules.cli import main
-from perudo_rules.record import replay
-from perudo_rules.simulate import (
+from perudo_rules.analysis.bots import make_bot, play_game
+from perudo_rules.analysis.simulate import (
     SimStats,
     comparison_rows,
     mean_interval,
@@ -25,6 +23,8 @@ from perudo_rules.simulate import (
     t95,
     wilson_interval,
 )
+from perudo_rules.cli import main
+from perudo_rules.records.record import replay
 
 ITALIAN = load_variant("italian")
 SPANISH = load_variant("spanish")

@@ -19,13 +19,13 @@ from docutils import nodes
 from sphinx.testing.util import SphinxTestApp
 
 from perudo_rules import load_variant
-from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.ranks import bid_space
-from perudo_rules.rules import core_rule_details, core_rules
+from perudo_rules.editions.corerules import core_rule_details, core_rules
+from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.variant import available_variants
+from perudo_rules.engine.ranks import bid_space
 from perudo_rules.sphinxext import rule_anchor
 from perudo_rules.sphinxext.compare import edition_class
 from perudo_rules.sphinxext.shared import breakable_literal
-from perudo_rules.variant import available_variants
 
 pytest_plugins = ("sphinx.testing.fixtures",)
 
@@ -267,7 +267,7 @@ def test_reference_pages(built: SphinxTestApp) -> None:
         assert f'id="{rule_anchor(rule_id)}"' in rules
         assert text in _text(rules)
     # the scenario filter keeps only scenarios for palifico.face_lock under italian
-    from perudo_rules.scenarios import load_scenarios
+    from perudo_rules.conform.scenarios import load_scenarios
 
     wanted = [
         s for s in load_scenarios() if "palifico.face_lock" in s.rules and "italian" in s.variants

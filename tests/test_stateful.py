@@ -31,7 +31,7 @@ from perudo_rules import (
     replay,
     to_record,
 )
-from perudo_rules.referee import referee
+from perudo_rules.records.referee import referee
 
 SEEDS = st.integers(0, 2**32 - 1)
 

@@ -2,7 +2,7 @@
 
 Random games are played through both side by side, TextArena's environment
 (``textarena/envs/LiarsDice/env.py``, textarena 0.7.4) and the engine
-(:class:`~perudo_rules.game.Game`), with the same dice (the engine rolls them and the test
+(:class:`~perudo_rules.engine.game.Game`), with the same dice (the engine rolls them and the test
 writes them into TextArena's state after every new round) and the same actions. At every
 decision both agree on whose turn it is and on the standing bid; on the legality of a
 sample of bids around the standing bid and across the whole range (TextArena's
@@ -34,9 +34,9 @@ ta_env = pytest.importorskip(
 )
 
 from perudo_rules import Bid, Dudo, Game, load_variant  # noqa: E402
-from perudo_rules.actions import Action  # noqa: E402
-from perudo_rules.start import roll_cups  # noqa: E402
-from perudo_rules.variant import Variant  # noqa: E402
+from perudo_rules.base.actions import Action  # noqa: E402
+from perudo_rules.editions.variant import Variant  # noqa: E402
+from perudo_rules.engine.start import roll_cups  # noqa: E402
 
 #: Random games per test case: more under the deep profiles.
 GAMES = 60 if settings.default.max_examples < 1000 else 400

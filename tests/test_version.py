@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import perudo_rules
-from perudo_rules import version
-from perudo_rules.scenarios import export_document, load_scenarios
+from perudo_rules.base import version
+from perudo_rules.conform.scenarios import export_document, load_scenarios
 
 ROOT = Path(__file__).resolve().parent.parent
 STATED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from perudo_rules import Bid, Dudo, Game, Leave, Reroll, load_variant, referee, replay, to_record
 from perudo_rules.cli import main
-from perudo_rules.position import parse_step
-from perudo_rules.record import states
-from perudo_rules.recordformat import RecordError, check_shape
+from perudo_rules.records.position import parse_step
+from perudo_rules.records.record import states
+from perudo_rules.records.recordformat import RecordError, check_shape
 from tests.strategies import choose, new_games
 
 

@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import Bid, Dudo, Game, load_variant
-from perudo_rules.commands.play import TerminalGame
-from perudo_rules.describe import describe_result
-from perudo_rules.rounds import RoundResult
-from perudo_rules.variant import Variant
+from perudo_rules.cli.play import TerminalGame
+from perudo_rules.editions.variant import Variant
+from perudo_rules.engine.rounds import RoundResult
+from perudo_rules.records.describe import describe_result
 
 EARLY = {"challenge.early_stop": True}
 UNREACHABLE = {"challenge.early_stop": False, "challenge.stop_when_unreachable": True}

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
-from perudo_rules.divergence import NewGame
-from perudo_rules.knobs import KNOBS
-from perudo_rules.position import Position, Roll, parse_line, parse_step
-from perudo_rules.variant import differing_knobs
-from perudo_rules.witness import Witness, find_witness, find_witnesses
+from perudo_rules.analysis.divergence import NewGame
+from perudo_rules.analysis.witness import Witness, find_witness, find_witnesses
+from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.variant import differing_knobs
+from perudo_rules.records.position import Position, Roll, parse_line, parse_step
 
 
 @pytest.fixture(scope="module")
@@ -251,7 +251,7 @@ def test_a_divergence_the_rule_alone_does_not_cause_is_not_confirmed(
 ) -> None:
     # Without its proof, calza.who is searched: its hybrid diverges, but the full editions
     # never disagree because of it, so nothing is claimed confirmed.
-    import perudo_rules.witness as witness_module
+    import perudo_rules.analysis.witness as witness_module
 
     monkeypatch.setattr(witness_module, "no_difference_reason", lambda *args: "")
     house = load_variant(

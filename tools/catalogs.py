@@ -9,7 +9,7 @@
                                        # merge into docs/locale/<lang>/LC_MESSAGES/docs.po
 
 ``make catalogs`` runs the first three. The messages come from every place English is
-written once (perudo_rules.i18n says why): the calls ``tr``, ``ptr``, ``ntr`` and
+written once (perudo_rules.base.i18n says why): the calls ``tr``, ``ptr``, ``ntr`` and
 ``N_`` in the package's Python, the knob table (each description and choice), the fixed
 rules (``spec/core-rules.yaml``), every variant file (name, description, each rule's
 statement and interpretation; its rulebook section with the context ``source``) and the
@@ -46,7 +46,7 @@ Message = tuple[str | tuple[str, str], str | None, str]
 
 
 def fold(text: str) -> str:
-    """One line, white space runs made one space (as :func:`perudo_rules.i18n.fold`)."""
+    """One line, white space runs made one space (as :func:`perudo_rules.base.i18n.fold`)."""
     return " ".join(text.split())
 
 
@@ -68,14 +68,15 @@ def python_messages() -> Iterator[Message]:
 def knob_messages() -> Iterator[Message]:
     """Each knob's description and the description of each of its choices."""
     sys.path.insert(0, str(ROOT))
-    from perudo_rules.knobs import KNOBS
+    from perudo_rules.editions.knobs import KNOBS
 
-    where = "perudo_rules/knobs.py"
+    where = "perudo_rules/editions/knobs.py"
     for knob in KNOBS:
         yield fold(knob.description), None, f"{where}:{knob.path}"
         for _value, text in knob.choices:
             yield fold(text), None, f"{where}:{knob.path}"
-        # what compare's proofs of no difference say of the knob (perudo_rules.witnessproof)
+        # what compare's proofs of no difference say of the knob
+        # (perudo_rules.analysis.witnessproof)
         if knob.never_read:
             yield fold(knob.never_read), None, f"{where}:{knob.path}"
         conditions = [*knob.read_when, *(c for group in knob.alike for c in group.apart_when)]
@@ -175,14 +176,14 @@ def term_messages() -> Iterator[Message]:
 
 
 def refusal_messages() -> Iterator[Message]:
-    """Every refusal's English template (``perudo_rules.messages.ENGLISH``), keyed by its
+    """Every refusal's English template (``perudo_rules.base.messages.ENGLISH``), keyed by its
     message id as the context; a template that follows a count has its two forms."""
     sys.path.insert(0, str(ROOT))
     try:
-        from perudo_rules.messages import ENGLISH
+        from perudo_rules.base.messages import ENGLISH
     except ImportError:  # before structured refusals
         return
-    where = "perudo_rules/messages.py"
+    where = "perudo_rules/base/messages.py"
     for message_id, tpl in ENGLISH.items():
         if isinstance(tpl, str):
             yield tpl, message_id, f"{where}:{message_id}"

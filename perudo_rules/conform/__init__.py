@@ -1,7 +1,7 @@
 """The conformance kit: certify any Perudo engine, in any language, against any edition.
 
 An engine speaks the harness protocol (:mod:`perudo_rules.conform.protocol`, JSON lines on
-its standard input and output), :mod:`perudo_rules.conform.engine` runs it as a
+its standard input and output), :mod:`perudo_rules.conform.process` runs it as a
 subprocess with bounded reads, :mod:`perudo_rules.conform.check` compares it with the
 reference point by point, :mod:`perudo_rules.conform.shrink` makes witnesses small, and
 :func:`perudo_rules.conform.runner.conform` (the ``perudo-rules conform`` command) runs

@@ -1,6 +1,6 @@
 """One engine session checked against the reference, point by point.
 
-A :class:`Session` drives the engine and the reference :class:`~perudo_rules.game.Game`
+A :class:`Session` drives the engine and the reference :class:`~perudo_rules.engine.game.Game`
 side by side: :meth:`Session.check_point` compares every seat's legal actions,
 :meth:`Session.probe` sends an action the reference refuses, :meth:`Session.apply` plays
 one both accept and, after a Dudo or Calza, compares the round's outcome. Each comparison
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perudo_rules.actions import (
+from perudo_rules.base.actions import (
     Action,
     Bid,
     Calza,
@@ -26,12 +26,12 @@ from perudo_rules.actions import (
     format_action,
     parse_action,
 )
-from perudo_rules.conform.engine import Channel, HarnessError
-from perudo_rules.errors import ActionSyntaxError
-from perudo_rules.game import Game
-from perudo_rules.position import Position, Roll, Step
-from perudo_rules.reroll import set_asides
-from perudo_rules.variant import Variant
+from perudo_rules.base.errors import ActionSyntaxError
+from perudo_rules.conform.process import Channel, HarnessError
+from perudo_rules.editions.variant import Variant
+from perudo_rules.engine.game import Game
+from perudo_rules.engine.reroll import set_asides
+from perudo_rules.records.position import Position, Roll, Step
 
 __all__ = ["Finding", "Session", "permitting_rule"]
 

@@ -11,7 +11,7 @@ The commands, and their replies:
 
 ``{"cmd": "hello", "protocol": 1}``
     ``{"name": ..., "claims": [CLAIM, ...]}``. A claim maps every knob path
-    (:data:`perudo_rules.knobs.KNOB_PATHS`) to the value the engine implements, a list of
+    (:data:`perudo_rules.editions.knobs.KNOB_PATHS`) to the value the engine implements, a list of
     values, or ``"*"`` (any value); the knobs of a seat leaving the game, which no request
     expresses (:data:`UNCLAIMED_KNOBS`), may be left out. An edition is *claimed* when one
     claim covers each of its knob values; an edition no claim covers is reported "not
@@ -24,7 +24,7 @@ The commands, and their replies:
     cannot set up (not counted either way).
 ``{"cmd": "legal", "seat": 2}``
     ``{"actions": ["2:3x4", "2:dudo", ...]}``: every action that seat may take now, in
-    the notation of :mod:`perudo_rules.actions`, in any order. Bids are listed up to the
+    the notation of :mod:`perudo_rules.base.actions`, in any order. Bids are listed up to the
     dice in play (with ``bidding.quantity_cap: none``, up to the dice in play plus one);
     the runner plays no legal bid beyond that table.
 ``{"cmd": "act", "action": "1:dudo"}``
@@ -53,8 +53,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import ACTION_PATTERN
-from perudo_rules.knobs import KNOB_PATHS, KNOBS
+from perudo_rules.base.actions import ACTION_PATTERN
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
 
 __all__ = [
     "ANY",
@@ -139,7 +139,7 @@ def harness_schema() -> dict[str, Any]:
     }
     edition = {
         "type": "object",
-        "description": "Every knob path of perudo_rules.knobs with the edition's value.",
+        "description": "Every knob path of perudo_rules.editions.knobs with the edition's value.",
         "required": list(KNOB_PATHS),
     }
     requests = [

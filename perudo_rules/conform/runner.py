@@ -3,7 +3,7 @@
 :func:`conform` starts the engine, reads its claims and, for every edition asked for that
 it claims, runs the exported scenarios that apply, then random games driven by the
 reference with the same dice, then the published perft counts
-(:mod:`perudo_rules.perft`), and tallies every comparison by rule id. The first failure of
+(:mod:`perudo_rules.conform.perft`), and tallies every comparison by rule id. The first failure of
 each rule id is shrunk to a minimal witness (:mod:`perudo_rules.conform.shrink`).
 """
 
@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.actions import (
+from perudo_rules.base.actions import (
     Action,
     Bid,
     Calza,
@@ -27,24 +27,24 @@ from perudo_rules.actions import (
     format_action,
     parse_action,
 )
+from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.conform.check import Finding, Session
-from perudo_rules.conform.engine import Channel, Engine, HarnessError
+from perudo_rules.conform.perft import published, rolled_as_before
+from perudo_rules.conform.process import Channel, Engine, HarnessError
 from perudo_rules.conform.protocol import (
     PROTOCOL,
     UNCLAIMED_KNOBS,
     claim_covers,
     claims_problem,
 )
+from perudo_rules.conform.scenarios import Scenario, load_scenarios
 from perudo_rules.conform.shrink import Case, shrink
-from perudo_rules.errors import ActionSyntaxError
-from perudo_rules.game import Game
-from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.perft import published, rolled_as_before
-from perudo_rules.position import Position, Roll, parse_step
-from perudo_rules.rules import core_rules
-from perudo_rules.scenarios import Scenario, load_scenarios
-from perudo_rules.start import roll_cups
-from perudo_rules.variant import Variant, load_variant
+from perudo_rules.editions.corerules import core_rules
+from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.engine.game import Game
+from perudo_rules.engine.start import roll_cups
+from perudo_rules.records.position import Position, Roll, parse_step
 
 __all__ = [
     "NOT_OBSERVED",
@@ -85,7 +85,7 @@ NOT_OBSERVED: frozenset[str] = frozenset({
 class Failure:
     """The first failure of a rule id: what differed, and a minimal case that shows it.
 
-    ``witness`` is a position plus actions (the JSON of :mod:`perudo_rules.position`,
+    ``witness`` is a position plus actions (the JSON of :mod:`perudo_rules.records.position`,
     ``check --position`` reads it); ``then`` an action the engine must refuse there;
     ``overrides`` knob values the case changes from the edition (a scenario's).
     """

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
-from perudo_rules.actions import Action, Bid, Calza, Dudo, Reroll
-from perudo_rules.position import Position, Roll, Step
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules.records.position import Position, Roll, Step
 
 __all__ = ["Case", "shrink"]
 

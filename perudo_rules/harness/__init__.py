@@ -2,7 +2,7 @@
 
 Each module is an engine that ``perudo-rules conform`` can certify, started as
 ``python -m perudo_rules.harness.<name>``: ``stepapi`` (the reference, the step API of
-:class:`~perudo_rules.game.Game`), ``fastplay`` (the kernel's per-round tables, as the fast
+:class:`~perudo_rules.engine.game.Game`), ``fastplay`` (the kernel's per-round tables, as the fast
 path plays them), ``pettingzoo`` (the PettingZoo environment, through its action masks),
 ``openspiel`` (the OpenSpiel adapter, through ``pyspiel``'s API), ``pyspiel_liars_dice``
 (OpenSpiel's own ``liars_dice``) and ``textarena`` (TextArena's ``LiarsDiceEnv``).
@@ -17,10 +17,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.conform.protocol import ANY, PROTOCOL
-from perudo_rules.errors import ActionSyntaxError
-from perudo_rules.knobs import KNOB_PATHS, KNOBS
-from perudo_rules.variant import Variant, variant_from_document
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
+from perudo_rules.editions.variant import Variant, variant_from_document
 
 __all__ = ["Harness", "claim_all", "claim_edition", "edition_variant", "outcome", "serve"]
 

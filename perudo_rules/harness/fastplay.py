@@ -1,12 +1,12 @@
-"""The fast path's harness: the kernel's per-round tables, as :mod:`perudo_rules.fastplay`
+"""The fast path's harness: the kernel's per-round tables, as :mod:`perudo_rules.engine.fastplay`
 plays them, behind the protocol.
 
-``python -m perudo_rules.harness.fastplay``. :func:`perudo_rules.fastplay.play` draws whole
+``python -m perudo_rules.harness.fastplay``. :func:`perudo_rules.engine.fastplay.play` draws whole
 random games without building a state per action; this harness makes the same calls on
-the same :class:`~perudo_rules.kernel.RoundRules` (``opening_ranks`` / ``raise_ranks`` for
+the same :class:`~perudo_rules.engine.kernel.RoundRules` (``opening_ranks`` / ``raise_ranks`` for
 the bids, ``calls`` for Dudo and Calza, ``count`` and ``settle`` for the outcome, then the
 next round's table from the settlement) and the same re-roll functions of
-:mod:`perudo_rules.reroll`, one action at a time, so that the kit certifies the path the
+:mod:`perudo_rules.engine.reroll`, one action at a time, so that the kit certifies the path the
 simulations run on.
 """
 
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Action, Bid, Dudo, Reroll, format_action, parse_action
-from perudo_rules.fastplay import turn_actions
+from perudo_rules.base.actions import Action, Bid, Dudo, Reroll, format_action, parse_action
+from perudo_rules.editions.ruleset import Ruleset
+from perudo_rules.engine.fastplay import turn_actions
+from perudo_rules.engine.kernel import RoundRules, round_rules
+from perudo_rules.engine.reroll import RerollState, rerolled_dice, set_aside_dice
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
-from perudo_rules.kernel import RoundRules, round_rules
-from perudo_rules.reroll import RerollState, rerolled_dice, set_aside_dice
-from perudo_rules.ruleset import Ruleset
 
 __all__ = ["FastHarness"]
 

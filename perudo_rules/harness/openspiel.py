@@ -16,9 +16,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actionmap import ActionMap, action_map
-from perudo_rules.actions import Action, Bid, Reroll, format_action, parse_action
-from perudo_rules.game import Game
+from perudo_rules.base.actions import Action, Bid, Reroll, format_action, parse_action
+from perudo_rules.engine.actionmap import ActionMap, action_map
+from perudo_rules.engine.game import Game
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 from perudo_rules.openspiel import load_game
 

@@ -1,4 +1,4 @@
-"""The reference harness: :class:`~perudo_rules.game.Game`'s step API behind the protocol.
+"""The reference harness: :class:`~perudo_rules.engine.game.Game`'s step API behind the protocol.
 
 ``python -m perudo_rules.harness.stepapi``. It claims every knob value; the kit must find
 it 100% conformant (it is the reference the kit compares with).
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from perudo_rules.actions import Bid, Reroll, format_action, parse_action
-from perudo_rules.game import Game
+from perudo_rules.base.actions import Bid, Reroll, format_action, parse_action
+from perudo_rules.engine.game import Game
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 
 __all__ = ["StepHarness"]

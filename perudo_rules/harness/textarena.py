@@ -15,9 +15,9 @@ from typing import Any
 
 from textarena.envs.LiarsDice.env import LiarsDiceEnv
 
-from perudo_rules.actions import Bid, Dudo, parse_action
+from perudo_rules.base.actions import Bid, Dudo, parse_action
+from perudo_rules.editions.variant import load_variant
 from perudo_rules.harness import Cups, Harness, claim_edition, outcome, serve
-from perudo_rules.variant import load_variant
 
 __all__ = ["TextArenaHarness"]
 

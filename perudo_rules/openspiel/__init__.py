@@ -17,7 +17,7 @@ The game, move by move:
   then seat 1's and so on (out seats skipped); outcome ``k`` (probability
   ``1/faces``) sets the die to face ``k+1``. Each cup is sorted once rolled.
 * **Action ids** (fixed for the whole game, see
-  :class:`~perudo_rules.actionmap.ActionMap`, ``PerudoGame.action_map``): bid
+  :class:`~perudo_rules.engine.actionmap.ActionMap`, ``PerudoGame.action_map``): bid
   ``(q, f)`` has the id of its rank among all bids of the largest possible
   table (``BidSpace`` with the most dice that can ever be in play, ordinary
   ranking); rank order is the same at any smaller cap, so ids grow with rank.
@@ -33,11 +33,11 @@ The game, move by move:
   the player to move acts. So each eligible seat gets exactly one chance to
   call against each standing bid, before the next bid replaces it; the seat
   order is the tie-break for calls that would be simultaneous at a table.
-* **A seat leaving** (``play.leave``, :class:`~perudo_rules.actions.Leave`) is no
+* **A seat leaving** (``play.leave``, :class:`~perudo_rules.base.actions.Leave`) is no
   action of the game: no id stands for it, so no player and no chance node ever takes
   one, and every state is reached by action ids from the start. A forfeit, disconnect or
   timeout is the harness's business (stop the game, or let a bot play the seat).
-* **Returns** (zero-sum, terminal only, :func:`perudo_rules.kernel.returns`, the
+* **Returns** (zero-sum, terminal only, :func:`perudo_rules.engine.kernel.returns`, the
   PettingZoo adapter's rewards too): the winner gets ``+1`` and every
   other seat ``-1/(players-1)`` (so ``+1/-1`` with two seats, as in
   OpenSpiel's ``liars_dice``). An exact Calza gives a die back or changes
@@ -65,8 +65,9 @@ for move OpenSpiel's own ``liars_dice``: the same chance nodes, action ids,
 legal actions and returns (``tests/test_openspiel_diff.py`` proves it).
 
 The adapter decides no rule itself: legality, settlement and every other rule come from
-the engine (:class:`~perudo_rules.game.Game`) and the rules kernel
-(:mod:`perudo_rules.kernel`). Its parts: :mod:`~perudo_rules.actionmap` (the action ids,
+the engine (:class:`~perudo_rules.engine.game.Game`) and the rules kernel
+(:mod:`perudo_rules.engine.kernel`). Its parts: :mod:`~perudo_rules.engine.actionmap` (the action
+ids,
 shared with the PettingZoo adapter), :mod:`~perudo_rules.openspiel.spec` (what is fixed
 per registered game),
 :mod:`~perudo_rules.openspiel.nodes` (positions and stepping),

@@ -1,15 +1,15 @@
 """The adapter's positions and moves: immutable nodes, their legal action ids, stepping.
 
-A :class:`Node` wraps an engine :class:`~perudo_rules.game.Game` with what OpenSpiel
+A :class:`Node` wraps an engine :class:`~perudo_rules.engine.game.Game` with what OpenSpiel
 needs around it: the phase (roll-off, die rolls, play, over), the dice rolled so far and
 the seats still to be offered an out-of-turn call. Every rule is asked of the game:
-legality from :meth:`Game.legal_actions <perudo_rules.game.Game.legal_actions>` and
-:meth:`Game.is_legal <perudo_rules.game.Game.is_legal>`, who may call out of turn from
-the same kernel list (:meth:`RoundRules.calls <perudo_rules.kernel.RoundRules.calls>` of
-:attr:`Game.round_rules <perudo_rules.game.Game.round_rules>`), the direction of play from
-:meth:`Game.next_seat <perudo_rules.game.Game.next_seat>`, everything else from
-:meth:`Game.apply <perudo_rules.game.Game.apply>` and :meth:`Game.roll
-<perudo_rules.game.Game.roll>`.
+legality from :meth:`Game.legal_actions <perudo_rules.engine.game.Game.legal_actions>` and
+:meth:`Game.is_legal <perudo_rules.engine.game.Game.is_legal>`, who may call out of turn from
+the same kernel list (:meth:`RoundRules.calls <perudo_rules.engine.kernel.RoundRules.calls>` of
+:attr:`Game.round_rules <perudo_rules.engine.game.Game.round_rules>`), the direction of play from
+:meth:`Game.next_seat <perudo_rules.engine.game.Game.next_seat>`, everything else from
+:meth:`Game.apply <perudo_rules.engine.game.Game.apply>` and :meth:`Game.roll
+<perudo_rules.engine.game.Game.roll>`.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.actions import Bid, Reroll
-from perudo_rules.game import Game
+from perudo_rules.base.actions import Bid, Reroll
+from perudo_rules.engine.game import Game
+from perudo_rules.engine.start import cut_cups
 from perudo_rules.openspiel.spec import REGISTERED, GameSpec
-from perudo_rules.start import cut_cups
 
 __all__ = ["Node", "Phase", "initial_node", "legal_ids", "replay", "step"]
 
@@ -132,7 +132,7 @@ class Node:
     def rolling_counts(self) -> tuple[int, ...]:
         """How many dice each seat rolls at this chance step: its dice between rounds, the
         re-rolled ones in a re-roll (:attr:`Game.roll_counts
-        <perudo_rules.game.Game.roll_counts>`)."""
+        <perudo_rules.engine.game.Game.roll_counts>`)."""
         if self.game is None:
             return self.spec.start_counts
         return self.game.roll_counts
@@ -190,7 +190,7 @@ def replay(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
 
 def legal_ids(node: Node, player: int) -> list[int]:
     """The legal action ids of ``player`` at a decision node, ascending (the kernel's, by
-    :meth:`ActionMap.legal_ids <perudo_rules.actionmap.ActionMap.legal_ids>`)."""
+    :meth:`ActionMap.legal_ids <perudo_rules.engine.actionmap.ActionMap.legal_ids>`)."""
     game = node.game
     assert game is not None
     return node.spec.amap.legal_ids(game, player, bool(node.pending))
@@ -198,7 +198,7 @@ def legal_ids(node: Node, player: int) -> list[int]:
 
 def step(node: Node, action: int) -> Node:
     """The node after ``action`` (a chance outcome or an action id); ``ValueError`` or
-    :class:`~perudo_rules.errors.IllegalAction` if it cannot be taken."""
+    :class:`~perudo_rules.base.errors.IllegalAction` if it cannot be taken."""
     spec = node.spec
     phase = node.phase
     if phase == Phase.OPENER:

@@ -6,7 +6,8 @@ seat, its dice, the dice counts, the palifico state, the round's opener, every b
 current round by bidder and who is to act; earlier rounds appear only through their
 effects (dice counts, palifico state). The observation string and tensor show the same
 public state but only the standing bid. Everything shown is read from the engine
-:class:`~perudo_rules.game.Game` and its :class:`~perudo_rules.game.RoundRecord` history.
+:class:`~perudo_rules.engine.game.Game` and its :class:`~perudo_rules.engine.game.RoundRecord`
+history.
 """
 
 from __future__ import annotations
@@ -18,11 +19,11 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.actions import Action, Reroll
-from perudo_rules.game import Game
+from perudo_rules.base.actions import Action, Reroll
+from perudo_rules.engine.game import Game
+from perudo_rules.engine.rounds import RoundRecord
 from perudo_rules.openspiel.nodes import Node, Phase
 from perudo_rules.openspiel.spec import GameSpec
-from perudo_rules.rounds import RoundRecord
 
 __all__ = ["Observer", "cup_text", "history_text", "round_text"]
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.actionmap import ActionMap, action_map, check_players
-from perudo_rules.kernel import most_dice_per_seat, round_rules, rounds_may_keep_dice
-from perudo_rules.ruleset import Ruleset
-from perudo_rules.variant import Variant, available_variants, load_variant
+from perudo_rules.editions.ruleset import Ruleset
+from perudo_rules.editions.variant import Variant, available_variants, load_variant
+from perudo_rules.engine.actionmap import ActionMap, action_map, check_players
+from perudo_rules.engine.kernel import most_dice_per_seat, round_rules, rounds_may_keep_dice
 
 __all__ = [
     "MAX_GAME_LENGTH",
@@ -92,7 +92,7 @@ def game_name(variant: str | Path | Variant, players: int = 2) -> str:
 def most_offers(rules: Ruleset, start_counts: tuple[int, ...]) -> int:
     """The most seats offered an out-of-turn call after one bid: the seats other than the
     player to move that the kernel lets call (:meth:`RoundRules.calls
-    <perudo_rules.kernel.RoundRules.calls>`) at the full starting table. Who may call
+    <perudo_rules.engine.kernel.RoundRules.calls>`) at the full starting table. Who may call
     depends only on being the bidder or the player to move, so a table with fewer seats
     offers no more."""
     rr = round_rules(rules, start_counts, False, 1, None, frozenset())

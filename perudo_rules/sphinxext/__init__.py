@@ -71,7 +71,8 @@ from sphinx.application import Sphinx
 from sphinx.roles import XRefRole
 from sphinx.util.typing import ExtensionMetadata
 
-from perudo_rules.i18n import LANGUAGES, use_language
+from perudo_rules.base.i18n import LANGUAGES, use_language
+from perudo_rules.base.version import __version__
 from perudo_rules.sphinxext import events
 from perudo_rules.sphinxext.compare import CompareDirective
 from perudo_rules.sphinxext.conformance import ConformanceDirective, PerftDirective
@@ -88,7 +89,6 @@ from perudo_rules.sphinxext.shared import rule_anchor
 from perudo_rules.sphinxext.simulation import SimulationDirective
 from perudo_rules.sphinxext.terms import TermsDirective
 from perudo_rules.sphinxext.witnesses import WitnessesDirective
-from perudo_rules.version import __version__
 
 __all__ = ["in_build_language", "rule_anchor", "setup"]
 
@@ -111,7 +111,7 @@ DIRECTIVES = {
 
 def in_build_language(directive: type[Directive]) -> type[Directive]:
     """``directive`` made to speak the build's ``language`` (``-D language=it``): its
-    ``run`` is called under :func:`perudo_rules.i18n.use_language`, so the rule statements,
+    ``run`` is called under :func:`perudo_rules.base.i18n.use_language`, so the rule statements,
     interpretations, scenarios and labels it generates come from the package's own
     catalogues, already translated; the nodes it returns are marked not translatable, so
     Sphinx's gettext leaves them alone (and keeps them out of ``docs/locale``). A language

@@ -14,16 +14,16 @@ from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-from perudo_rules.errors import PerudoError, VariantError
-from perudo_rules.rules import core_rule_details
-from perudo_rules.scenarios import Scenario, default_paths, load_scenarios
+from perudo_rules.base.errors import PerudoError, VariantError
+from perudo_rules.conform.scenarios import Scenario, default_paths, load_scenarios
+from perudo_rules.editions.corerules import core_rule_details
+from perudo_rules.editions.variant import Interpretation, Variant, data_dir, load_variant
 from perudo_rules.sphinxext.events import (
     note_lists_every_file,
     note_variant_files,
     variant_files,
     variants_dir,
 )
-from perudo_rules.variant import Interpretation, Variant, data_dir, load_variant
 
 __all__ = ["CoreRule", "OneVariantDirective", "PerudoDirective", "logger", "warn_located"]
 

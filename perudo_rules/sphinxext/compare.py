@@ -17,7 +17,8 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.knobs import KNOBS
+from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.variant import Variant, format_value
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -27,7 +28,6 @@ from perudo_rules.sphinxext.shared import (
     scrolling,
     table,
 )
-from perudo_rules.variant import Variant, format_value
 
 __all__ = ["CompareDirective", "edition_class", "majority"]
 

@@ -9,8 +9,9 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx import addnodes
 
-from perudo_rules.i18n import N_, ptr, tr
-from perudo_rules.knobs import SECTIONS, knob_spec
+from perudo_rules.base.i18n import N_, ptr, tr
+from perudo_rules.editions.knobs import SECTIONS, knob_spec
+from perudo_rules.editions.variant import Knob, Variant
 from perudo_rules.sphinxext.base import OneVariantDirective, PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -24,7 +25,6 @@ from perudo_rules.sphinxext.shared import (
     table,
     value_literal,
 )
-from perudo_rules.variant import Knob, Variant
 
 __all__ = ["CoreRulesDirective", "EditionsDirective", "VariantDirective", "core_rules_node"]
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from docutils import nodes
 
-from perudo_rules.knobs import KNOBS, SECTIONS, KnobSpec
+from perudo_rules.editions.knobs import KNOBS, SECTIONS, KnobSpec
+from perudo_rules.editions.variant import data_dir, format_value
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -17,7 +18,6 @@ from perudo_rules.sphinxext.shared import (
     self_link,
     table,
 )
-from perudo_rules.variant import data_dir, format_value
 
 __all__ = ["FormatDirective", "schema_type"]
 

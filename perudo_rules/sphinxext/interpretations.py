@@ -8,9 +8,11 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.errors import VariantError
-from perudo_rules.i18n import tr
-from perudo_rules.knobs import KNOBS, KnobSpec
+from perudo_rules.analysis.witness import find_witnesses
+from perudo_rules.base.errors import VariantError
+from perudo_rules.base.i18n import tr
+from perudo_rules.editions.knobs import KNOBS, KnobSpec
+from perudo_rules.editions.variant import Knob, Variant, load_variant
 from perudo_rules.sphinxext.base import CoreRule, PerudoDirective
 from perudo_rules.sphinxext.shared import (
     interpretation_node,
@@ -19,8 +21,6 @@ from perudo_rules.sphinxext.shared import (
     value_literal,
 )
 from perudo_rules.sphinxext.witnesses import witness_node
-from perudo_rules.variant import Knob, Variant, load_variant
-from perudo_rules.witness import find_witnesses
 
 __all__ = ["InterpretationsDirective"]
 

@@ -7,11 +7,11 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.actions import Bid
-from perudo_rules.ranks import BidSpace, bid_space
+from perudo_rules.base.actions import Bid
+from perudo_rules.editions.variant import Variant
+from perudo_rules.engine.ranks import BidSpace, bid_space
 from perudo_rules.sphinxext.base import OneVariantDirective
 from perudo_rules.sphinxext.shared import Cell, table
-from perudo_rules.variant import Variant
 
 __all__ = ["LadderDirective", "bid_words"]
 

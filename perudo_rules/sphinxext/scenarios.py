@@ -10,11 +10,12 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.errors import PerudoError
-from perudo_rules.i18n import N_, ptr, tr
-from perudo_rules.knobs import KNOB_PATHS
-from perudo_rules.rules import core_rules
-from perudo_rules.scenarios import Scenario, Start, Step, default_paths
+from perudo_rules.base.errors import PerudoError
+from perudo_rules.base.i18n import N_, ptr, tr
+from perudo_rules.conform.scenarios import Scenario, Start, Step, default_paths
+from perudo_rules.editions.corerules import core_rules
+from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.variant import format_value
 from perudo_rules.sphinxext.base import PerudoDirective, warn_located
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -24,7 +25,6 @@ from perudo_rules.sphinxext.shared import (
     rule_xref,
     table,
 )
-from perudo_rules.variant import format_value
 
 __all__ = ["ScenariosDirective", "describe_value", "expect_node", "start_node"]
 

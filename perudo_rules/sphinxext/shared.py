@@ -11,8 +11,8 @@ from typing import Any
 from docutils import nodes
 from sphinx import addnodes
 
-from perudo_rules.i18n import tr
-from perudo_rules.variant import Interpretation, format_value
+from perudo_rules.base.i18n import tr
+from perudo_rules.editions.variant import Interpretation, format_value
 
 __all__ = [
     "Cell",

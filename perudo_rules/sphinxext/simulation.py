@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.errors import PerudoError
-from perudo_rules.i18n import tr
-from perudo_rules.simulate import SimStats, comparison_rows, metric_label, plot, simulate
+from perudo_rules.analysis.simulate import SimStats, comparison_rows, metric_label, plot, simulate
+from perudo_rules.base.errors import PerudoError
+from perudo_rules.base.i18n import tr
 from perudo_rules.sphinxext.base import PerudoDirective, logger
 from perudo_rules.sphinxext.shared import Cell, scrolling, table
 
@@ -24,7 +24,7 @@ __all__ = ["SimulationDirective", "load_fonts_quietly", "plot_node", "stats_tabl
 
 
 def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.container:
-    """A row per statistic (as :func:`perudo_rules.simulate.comparison_rows` orders them),
+    """A row per statistic (as :func:`perudo_rules.analysis.simulate.comparison_rows` orders them),
     a column per edition: each estimate with its 95% interval."""
     columns = [dict(s.summary_rows()) for s in stats]
     rows: list[list[Cell]] = []

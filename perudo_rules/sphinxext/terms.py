@@ -6,12 +6,12 @@ from typing import Any
 
 from docutils import nodes
 
-from perudo_rules._yaml import load_yaml_file
-from perudo_rules.errors import VariantError
-from perudo_rules.i18n import tr
+from perudo_rules.base.errors import VariantError
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.yamlfile import load_yaml_file
+from perudo_rules.editions.variant import data_dir
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import Cell, para, table
-from perudo_rules.variant import data_dir
 
 __all__ = ["TermsDirective", "terms"]
 

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from docutils import nodes
 
-from perudo_rules.describe import describe_step, describe_steps
-from perudo_rules.i18n import tr
+from perudo_rules.analysis.witness import Witness, find_witnesses
+from perudo_rules.base.i18n import tr
+from perudo_rules.editions.variant import Variant
+from perudo_rules.records.describe import describe_step, describe_steps
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -19,8 +21,6 @@ from perudo_rules.sphinxext.shared import (
     table,
     value_literal,
 )
-from perudo_rules.variant import Variant
-from perudo_rules.witness import Witness, find_witnesses
 
 __all__ = ["WitnessesDirective", "witness_node"]
 
@@ -74,7 +74,7 @@ def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.conta
 
 class WitnessesDirective(PerudoDirective):
     """``.. perudo-witnesses:: A B``: concrete situations where two variants disagree,
-    found and replayed by the engine (:func:`perudo_rules.witness.find_witnesses`)."""
+    found and replayed by the engine (:func:`perudo_rules.analysis.witness.find_witnesses`)."""
 
     required_arguments = 2
 

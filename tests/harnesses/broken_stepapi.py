@@ -24,7 +24,7 @@ from typing import Any
 def serve_broken(mode: str) -> None:
     """Serve the step API with ``mode``'s rule flipped (imported only here: the bad-engine
     modes answer at once)."""
-    from perudo_rules.actions import Dudo, Reroll, format_action, parse_action
+    from perudo_rules.base.actions import Dudo, Reroll, format_action, parse_action
     from perudo_rules.harness import serve
     from perudo_rules.harness.stepapi import StepHarness
 

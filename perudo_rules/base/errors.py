@@ -1,0 +1,128 @@
+"""The error types of perudo-rules. All are ``ValueError`` subclasses."""
+
+from __future__ import annotations
+
+from perudo_rules.base.messages import Refusal
+from perudo_rules.base.safetext import printable
+
+__all__ = [
+    "ActionSyntaxError",
+    "IllegalAction",
+    "LocatedError",
+    "OutputError",
+    "PerudoError",
+    "PositionError",
+    "VariantError",
+]
+
+
+class PerudoError(ValueError):
+    """Base class of every error this package raises on bad input.
+
+    Every error survives :mod:`pickle` with its attributes (``rule``, ``file``,
+    ``key_path``, ``line``, ``violation``, ``refusal``...), so a worker process may raise one to its
+    pool: the copy is rebuilt from its arguments and attributes, not by calling
+    ``__init__`` again (whose parameters differ from the message it passes on).
+    """
+
+    def __reduce__(
+        self,
+    ) -> tuple[object, tuple[type[PerudoError], tuple[object, ...], dict[str, object]]]:
+        return _rebuild, (type(self), self.args, dict(self.__dict__))
+
+
+def _rebuild(
+    cls: type[PerudoError], args: tuple[object, ...], state: dict[str, object]
+) -> PerudoError:
+    """An error of class ``cls`` with ``args`` and the attributes ``state``, as pickled."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
+
+class ActionSyntaxError(PerudoError):
+    """A text that is not an action in the notation (``"5x4"``, ``"0:5x4"``, ``"1:dudo"``).
+
+    Raised by every parser of actions: :meth:`perudo_rules.base.actions.Bid.parse`,
+    :func:`perudo_rules.base.actions.parse_action` and the readers built on them.
+    """
+
+
+class LocatedError(PerudoError):
+    """An error in input that is located: by ``file``, dotted ``key_path`` and 1-based ``line``.
+
+    ``str(error)`` is one readable line, ``file:line: key.path: message``; parts that are
+    unknown are left out (``placeholder`` stands in for a missing file name when a line or
+    key path follows, for subclasses that set it). Characters that are not printable (in
+    a file name, a key, a quoted value) are escaped (:func:`perudo_rules.base.safetext.printable`);
+    the attributes keep the text as given.
+    """
+
+    placeholder = ""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        key_path: str = "",
+        line: int | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.key_path = key_path
+        self.line = line
+        where = file or (self.placeholder if line is not None or key_path else "")
+        if line is not None:
+            where += f":{line}"
+        prefix = (f"{where}: " if where else "") + (f"{key_path}: " if key_path else "")
+        super().__init__(printable(prefix + message))
+
+
+class VariantError(LocatedError):
+    """A variant file (or override) is malformed, incomplete or inconsistent.
+
+    ``file`` is the file at fault (or ``None`` for in-memory input), ``key_path``
+    the dotted key path inside it, ``line`` the 1-based line where it stands.
+    ``str(error)`` is one readable line: ``file:line: key.path: message``.
+    """
+
+    placeholder = "<variant>"
+
+
+class IllegalAction(PerudoError):
+    """An action that the rules do not allow in this position.
+
+    ``refusal`` is the structured :class:`~perudo_rules.base.messages.Refusal`: the rule
+    broken, a message id and the values its sentence is made of, for an app that writes
+    its own message. ``rule`` is the id of the rule it breaks (a knob path such as
+    ``bidding.wild_opening`` or a fixed rule id such as ``play.turn``), ``message`` the
+    English sentence made from the refusal; ``str(error)`` is ``"message [rule]"``.
+    """
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        self.rule = refusal.rule
+        self.message = refusal.message
+        super().__init__(f"{self.message} [{self.rule}]")
+
+    def message_in(self, lang: str | None = None) -> str:
+        """``str(error)`` in ``lang`` (default: the language of the context,
+        :func:`perudo_rules.base.i18n.use_language`): the refusal's sentence and the rule id."""
+        return f"{self.refusal.text(lang)} [{self.rule}]"
+
+
+class OutputError(PerudoError):
+    """An output file cannot be written: its folder is missing or read-only, it is a
+    directory, it would overwrite an input or another output of the same run, or the
+    write failed (a full disk). ``str(error)`` is one line naming the file."""
+
+
+class PositionError(LocatedError):
+    """A position (or a position plus actions) in JSON is malformed.
+
+    ``key_path`` names the key at fault; ``str(error)`` is one readable line.
+    """
+
+    placeholder = "<position>"

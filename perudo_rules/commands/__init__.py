@@ -1,1 +1,0 @@
-"""Subcommands of the ``perudo-rules`` command line, one module per group."""

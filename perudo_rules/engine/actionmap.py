@@ -1,0 +1,228 @@
+"""Fixed integer action ids of a game, shared by the OpenSpiel and PettingZoo adapters.
+
+Every bid of the largest table, then the calls, then the re-rolls.
+
+A bid's id is its rank in the :class:`~perudo_rules.engine.ranks.BidSpace` of the most dice
+that can ever be in play (:func:`~perudo_rules.engine.kernel.most_dice_per_seat` per seat, an
+ordinary round); rank order is the same at any smaller cap, so ids grow with rank. Then
+``DUDO = number of bids``, ``CALZA = DUDO + 1``, ``PASS = DUDO + 2``. Where a seat may
+re-roll (``reroll.enabled``), ``REROLL = DUDO + 3`` and the ids after it are the re-rolls,
+one per set of dice set aside: every multiset of 1 to ``dice.max_per_player -
+reroll.min_hidden`` faces, ascending, in lexicographic order (the order in which
+:func:`~perudo_rules.engine.reroll.set_asides` lists a hand's).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.engine.game import Game
+from perudo_rules.engine.kernel import most_dice_per_seat
+from perudo_rules.engine.ranks import BidSpace, bid_space
+from perudo_rules.engine.start import seats_verdict
+
+__all__ = ["ActionMap", "RoundIds", "action_map", "check_players"]
+
+
+class RoundIds(NamedTuple):
+    """A round's bid table in action ids: ``ids[r]`` is the id of the bid of rank ``r``
+    in that round's table; ``increasing`` is whether ids grow with the round's rank (they
+    do except where a palifico table ranks the wild face differently), ``identity`` whether
+    ``ids[r] == r`` for every rank (the round's table is the largest one)."""
+
+    ids: tuple[int, ...]
+    increasing: bool
+    identity: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class ActionMap:
+    """The integer action ids of a variant played by ``players`` seats.
+
+    ``space`` is the :class:`~perudo_rules.engine.ranks.BidSpace` of the largest
+    table (``max_dice`` dice in play, ordinary round); a bid's id is its rank
+    there. ``dudo``, ``calza`` and ``pass_`` follow the bids, then the re-rolls
+    (``set_asides``, from ``reroll``); ``num_actions`` is their total (the size of a
+    ``Discrete`` action space).
+    """
+
+    players: int
+    max_dice: int
+    space: BidSpace
+    set_asides: tuple[tuple[int, ...], ...] = ()
+    _reroll_ids: dict[tuple[int, ...], int] = field(default_factory=dict, init=False, repr=False)
+    _round_cache: dict[tuple[int, int | None], RoundIds] = field(
+        default_factory=dict, init=False, repr=False
+    )
+
+    @property
+    def num_bids(self) -> int:
+        """Number of bid ids."""
+        return self.space.size
+
+    @property
+    def dudo(self) -> int:
+        """The id of Dudo (OpenSpiel's ``liars_dice`` calls it Liar)."""
+        return self.space.size
+
+    @property
+    def calza(self) -> int:
+        """The id of Calza."""
+        return self.space.size + 1
+
+    @property
+    def pass_(self) -> int:
+        """The id of passing on an out-of-turn call."""
+        return self.space.size + 2
+
+    @property
+    def reroll(self) -> int:
+        """The id of the first re-roll (``num_actions`` when nobody may re-roll)."""
+        return self.space.size + 3
+
+    @property
+    def num_actions(self) -> int:
+        """Number of distinct action ids (the size of a ``Discrete`` action space)."""
+        return self.space.size + 3 + len(self.set_asides)
+
+    def reroll_id(self, set_aside: tuple[int, ...]) -> int:
+        """The id of the re-roll that sets ``set_aside`` aside (``ValueError`` if none)."""
+        ids = self._reroll_ids
+        if not ids and self.set_asides:
+            ids.update((s, self.reroll + i) for i, s in enumerate(self.set_asides))
+        hit = ids.get(tuple(sorted(set_aside)))
+        if hit is None:
+            raise ValueError(f"no re-roll sets {list(set_aside)} aside in this game")
+        return hit
+
+    def bid_id(self, quantity: int, face: int) -> int:
+        """The id of bid ``quantity x face`` (``ValueError`` if no table allows it)."""
+        rank = self.space.rank(quantity, face)
+        if rank is None:
+            raise ValueError(f"{quantity}x{face} is not a bid of this game")
+        return rank
+
+    def round_ids(self, table: BidSpace) -> RoundIds:
+        """The action ids of a round's bid table ``table`` (``Game.space``), by rank there;
+        built once per table (its dice in play and wild face) and kept."""
+        key = (table.dice, table.wild)
+        hit = self._round_cache.get(key)
+        if hit is not None:
+            return hit
+        rank_of = self.space.rank_of
+        ids = tuple([rank_of[b] for b in table.bids])
+        increasing = all(a < b for a, b in itertools.pairwise(ids))
+        identity = increasing and (not ids or ids[-1] == len(ids) - 1)
+        made = self._round_cache[key] = RoundIds(ids, increasing, identity)
+        return made
+
+    def legal_ids(self, game: Game, seat: int, offered: bool) -> list[int]:
+        """The ids seat ``seat`` may take in ``game``, ascending: what the kernel lists for
+        it (:meth:`Game.legal_actions <perudo_rules.engine.game.Game.legal_actions>`, filtered by
+        seat). ``offered`` is an out-of-turn offer (:meth:`Game.call_offers
+        <perudo_rules.engine.game.Game.call_offers>`): the seat's calls, then ``PASS``; else the
+        seat's bids (when it is the player to move) and calls. Both adapters ask this."""
+        legal = game.legal_actions()
+        ranks = legal.bid_ranks
+        out: list[int]
+        if offered or seat != game.to_move:
+            out = []
+        else:
+            ids, increasing, identity = self.round_ids(game.space)
+            if identity:  # the round's table is the largest one
+                out = list(ranks)
+            else:
+                out = [ids[r] for r in ranks]
+                if not increasing:
+                    out.sort()
+        # then the seat's calls: Dudo calls come before Calza calls, as the ids do; then
+        # the re-rolls, whose ids follow PASS in the order the view lists them
+        dudo, calza = self.dudo, self.calza
+        for i in range(len(ranks), len(legal)):
+            call = legal[i]
+            if call.player == seat:
+                if type(call) is Reroll:
+                    out.append(self.reroll_id(call.set_aside))
+                else:
+                    out.append(dudo if type(call) is Dudo else calza)
+        if offered:
+            out.append(self.pass_)
+        return out
+
+    def to_id(self, action: Action | None) -> int:
+        """The id of an engine action (the seat is implied); ``None`` (declining an offered
+        call) is ``PASS``."""
+        if action is None:
+            return self.pass_
+        if isinstance(action, Bid):
+            return self.bid_id(action.quantity, action.face)
+        if isinstance(action, Dudo):
+            return self.dudo
+        if isinstance(action, Calza):
+            return self.calza
+        if isinstance(action, Reroll):
+            return self.reroll_id(action.set_aside)
+        raise TypeError(f"not an action: {action!r}")
+
+    def to_action(self, action_id: int, player: int) -> Action | None:
+        """The engine action of ``action_id`` taken by ``player``; ``None`` for ``PASS``."""
+        if 0 <= action_id < self.space.size:
+            q, f = self.space.bid(action_id)
+            return Bid(player, q, f)
+        if action_id == self.dudo:
+            return Dudo(player)
+        if action_id == self.calza:
+            return Calza(player)
+        if action_id == self.pass_:
+            return None
+        if self.reroll <= action_id < self.num_actions:
+            return Reroll(player, self.set_asides[action_id - self.reroll])
+        raise ValueError(f"no action id {action_id} (ids run 0..{self.num_actions - 1})")
+
+    def name(self, action_id: int) -> str:
+        """A short name: ``3x4``, ``Dudo``, ``Calza``, ``Pass`` or ``reroll 5,5``."""
+        if 0 <= action_id < self.space.size:
+            q, f = self.space.bid(action_id)
+            return f"{q}x{f}"
+        if self.reroll <= action_id < self.num_actions:
+            return str(Reroll(0, self.set_asides[action_id - self.reroll]))
+        names = {self.dudo: "Dudo", self.calza: "Calza", self.pass_: "Pass"}
+        if action_id in names:
+            return names[action_id]
+        raise ValueError(f"no action id {action_id} (ids run 0..{self.num_actions - 1})")
+
+
+def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
+    """The :class:`ActionMap` of ``variant`` played by ``players`` seats."""
+    v = variant if isinstance(variant, Variant) else load_variant(variant)
+    check_players(v, players)
+    rules = v.rules
+    most = players * most_dice_per_seat(rules)
+    space = bid_space(rules, most, False)
+    kept = most_dice_per_seat(rules) - rules.reroll_min_hidden
+    aside = _multisets(rules.dice_faces, kept) if rules.reroll_enabled else ()
+    return ActionMap(players=players, max_dice=most, space=space, set_asides=aside)
+
+
+def _multisets(faces: int, most: int) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of 1 to ``most`` faces of a d``faces``, ascending, lexicographic (at
+    most ``perudo_rules.base.limits.MAX_BIDS``: the variant loader bounds it)."""
+    out = [
+        c
+        for k in range(1, most + 1)
+        for c in itertools.combinations_with_replacement(range(1, faces + 1), k)
+    ]
+    return tuple(sorted(out))
+
+
+def check_players(v: Variant, players: object) -> None:
+    """``ValueError`` unless ``v`` is played by ``players`` seats: the kernel's
+    :func:`~perudo_rules.engine.start.seats_verdict` (``players.min``, ``players.max``)."""
+    verdict = seats_verdict(v.rules, players, v.id)
+    if verdict is not None:
+        raise ValueError(str(verdict))

@@ -1,0 +1,610 @@
+"""The engine: an immutable :class:`Game` value and pure transitions.
+
+``game.apply(action)`` returns a new game and leaves ``game`` unchanged.
+Rolling the dice is an explicit chance step: after a Dudo or Calza resolves,
+``awaiting_roll`` is true until ``game.roll(...)`` starts the next round; after a
+:class:`~perudo_rules.base.actions.Reroll` (``reroll.enabled``) it is true until
+``game.roll(...)`` rolls the re-rolled dice, and the same player acts next.
+
+Every rule that varies is decided by the rules kernel (:mod:`perudo_rules.engine.kernel`); this
+module holds the state and asks it. Legality is arithmetic on bid ranks: ``is_legal``
+costs the same at 10 or 300 dice, and :meth:`Game.legal_actions` is a lazy
+view that answers ``len``, indexing, ``in`` and iteration without building
+every action. Every refusal names its rule id: a knob path, or a fixed rule of
+``spec/core-rules.yaml``.
+"""
+
+from __future__ import annotations
+
+import _random
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, cast
+
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll
+from perudo_rules.base.errors import IllegalAction
+from perudo_rules.base.frozen import install_builder, pickle_by_fields
+from perudo_rules.base.messages import Refusal
+from perudo_rules.editions.ruleset import Ruleset
+from perudo_rules.editions.variant import Variant
+from perudo_rules.engine import leaving
+from perudo_rules.engine.kernel import (
+    RoundRules,
+    Settlement,
+    count_matching,
+    next_seat,
+    returns,
+    round_rules,
+)
+from perudo_rules.engine.legal import LegalActions
+from perudo_rules.engine.ranks import BidSpace, bid_space
+from perudo_rules.engine.reroll import (
+    RerollState,
+    rerolled_dice,
+    rolling,
+    round_steps,
+    set_aside_dice,
+    verdict_with_rerolls,
+)
+from perudo_rules.engine.rounds import RoundRecord, RoundResult, round_outcome
+from perudo_rules.engine.start import (
+    Seed,
+    given_cups,
+    given_start,
+    opening,
+    roll_cups,
+    seats_verdict,
+)
+from perudo_rules.engine.views import Observation, PastRound
+
+__all__ = ["Game"]
+
+
+_EMPTY: tuple[int, ...] = ()
+
+
+class _Departures(NamedTuple):
+    """A round that went on after a seat left: the cups as dealt, (bids before, seat) each."""
+
+    dealt: tuple[tuple[int, ...], ...]
+    leaves: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Game:
+    """A position of a game of Perudo under one :class:`Variant`.
+
+    Build one with :meth:`Game.new` (rolled, roll-off included) or
+    :meth:`Game.start` (an explicit position). Public fields: ``variant``,
+    ``dice`` (per seat; empty while awaiting a roll and once the game is over),
+    ``dice_counts``, ``to_move``, ``bids`` (this round's, or the round just
+    resolved while awaiting a roll), ``palifico`` and ``palifico_player`` (of
+    this round, or of the round about to be rolled), ``round``,
+    ``palifico_used``, ``history`` (finished rounds), ``last_result``,
+    ``winner``, ``first_player`` (who opened this round), ``reroll`` (this round's
+    :class:`~perudo_rules.engine.reroll.RerollState`, ``None`` if nobody re-rolled:
+    ``reroll.enabled``); :attr:`actions` is the round's actions so far, a seat's leave and
+    re-rolls included.
+    """
+
+    variant: Variant
+    dice: tuple[tuple[int, ...], ...]
+    dice_counts: tuple[int, ...]
+    to_move: int | None
+    bids: tuple[Bid, ...] = ()
+    palifico: bool = False
+    palifico_player: int | None = None
+    round: int = 1
+    palifico_used: frozenset[int] = frozenset()
+    history: tuple[RoundRecord, ...] = ()
+    last_result: RoundResult | None = None
+    winner: int | None = None
+    first_player: int | None = None
+    reroll: RerollState | None = None
+    # The kernel's rules of the round in play, kept with the position (None between
+    # rounds and once over); not part of the value: equality and hashing ignore it.
+    _rules_in_play: RoundRules | None = field(default=None, compare=False)
+    # Seats that left the round in play, which went on (leave.round: continues), else None.
+    _departed: _Departures | None = None
+
+    # --- construction -------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        variant: Variant,
+        dice: Sequence[Sequence[int]],
+        first_player: object,
+        palifico: bool = False,
+        round: object = 1,
+        palifico_used: Iterable[object] = (),
+    ) -> Game:
+        """An explicit position at the start of a round (``ValueError`` if it is invalid).
+
+        ``dice`` has one list per seat, its length that seat's dice (``[]`` = out).
+        ``palifico=True`` makes ``first_player`` (who must hold one die) open a
+        palifico round; ``palifico_used`` lists seats that already had theirs.
+        ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
+        float, a string) is refused, never coerced (hence typed ``object``).
+        """
+        rules = variant.rules
+        cups, first, round_no, used = given_start(
+            rules, variant.id, dice, first_player, palifico, round, palifico_used
+        )
+        counts = tuple(len(c) for c in cups)
+        owner = first if palifico else None
+        return cls(
+            variant=variant,
+            dice=cups,
+            dice_counts=counts,
+            to_move=first,
+            palifico=palifico,
+            palifico_player=owner,
+            round=round_no,
+            palifico_used=used,
+            first_player=first,
+            reroll=None,
+            _rules_in_play=round_rules(rules, counts, palifico, round_no, owner, used),
+        )
+
+    @classmethod
+    def new(cls, variant: Variant, players: object, seed: Seed = None) -> Game:
+        """A new game: every seat holds ``dice.per_player`` dice, rolled from ``seed``.
+
+        ``random.Random(seed)`` first settles who opens (the edition's roll-off,
+        ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
+        ``players`` is an ``int`` the edition allows, else ``ValueError`` (typed ``object``:
+        :func:`~perudo_rules.engine.start.seats_verdict` checks it).
+        """
+        rules = variant.rules
+        bad = seats_verdict(rules, players, variant.id)
+        if bad is not None:
+            raise ValueError(bad.message)
+        assert isinstance(players, int)  # seats_verdict refuses anything but an int
+        # for an int seed, random.Random's C base draws the very same stream (Random.seed
+        # hands an int to it unchanged), and is made in less time
+        rng = _random.Random(seed) if type(seed) is int else random.Random(seed)
+        first, cups = opening(rules, players, cast(random.Random, rng))
+        if cls is not Game:
+            return cls.start(variant, cups, first)
+        counts = (rules.dice_per_player,) * players
+        used: frozenset[int] = frozenset()
+        # The dice are valid by construction: skip start()'s checks.
+        return Game._build(  # every field, named
+            variant=variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=False, palifico_player=None, round=1, palifico_used=used, history=(),
+            last_result=None, winner=None, first_player=first, reroll=None,
+            rules_in_play=round_rules(rules, counts, False, 1, None, used),
+            departed=None,
+        )
+
+    @staticmethod
+    def _build(
+        *,
+        variant: Variant,
+        dice: tuple[tuple[int, ...], ...],
+        dice_counts: tuple[int, ...],
+        to_move: int | None,
+        bids: tuple[Bid, ...],
+        palifico: bool,
+        palifico_player: int | None,
+        round: int,
+        palifico_used: frozenset[int],
+        history: tuple[RoundRecord, ...],
+        last_result: RoundResult | None,
+        winner: int | None,
+        first_player: int | None,
+        reroll: RerollState | None,
+        rules_in_play: RoundRules | None,
+        departed: _Departures | None,
+    ) -> Game:
+        """A game from every field, without ``__init__`` (perudo_rules.base.frozen: the compiled
+        build's form; pure Python replaces it with a generated one)."""
+        g: Game = Game.__new__(Game)
+        object.__setattr__(g, "variant", variant)
+        object.__setattr__(g, "dice", dice)
+        object.__setattr__(g, "dice_counts", dice_counts)
+        object.__setattr__(g, "to_move", to_move)
+        object.__setattr__(g, "bids", bids)
+        object.__setattr__(g, "palifico", palifico)
+        object.__setattr__(g, "palifico_player", palifico_player)
+        object.__setattr__(g, "round", round)
+        object.__setattr__(g, "palifico_used", palifico_used)
+        object.__setattr__(g, "history", history)
+        object.__setattr__(g, "last_result", last_result)
+        object.__setattr__(g, "winner", winner)
+        object.__setattr__(g, "first_player", first_player)
+        object.__setattr__(g, "reroll", reroll)
+        object.__setattr__(g, "_rules_in_play", rules_in_play)
+        object.__setattr__(g, "_departed", departed)
+        return g
+
+    @staticmethod
+    def _after_bid(src: Game, *, to_move: int | None, bids: tuple[Bid, ...]) -> Game:
+        """``src`` with another player to move and bids: all a bid changes (as ``_build``)."""
+        s = src
+        return Game._build(
+            variant=s.variant, dice=s.dice, dice_counts=s.dice_counts, to_move=to_move,
+            bids=bids, palifico=s.palifico, palifico_player=s.palifico_player, round=s.round,
+            palifico_used=s.palifico_used, history=s.history, last_result=s.last_result,
+            winner=s.winner, first_player=s.first_player, reroll=s.reroll,
+            rules_in_play=s._rules_in_play, departed=s._departed,
+        )
+
+    @staticmethod
+    def _after_reroll(
+        src: Game, *, dice: tuple[tuple[int, ...], ...], reroll: RerollState | None
+    ) -> Game:
+        """``src`` with other dice and re-roll state: all a re-roll, or the roll of its dice,
+        changes (as ``_build``)."""
+        s = src
+        return Game._build(
+            variant=s.variant, dice=dice, dice_counts=s.dice_counts, to_move=s.to_move,
+            bids=s.bids, palifico=s.palifico, palifico_player=s.palifico_player, round=s.round,
+            palifico_used=s.palifico_used, history=s.history, last_result=s.last_result,
+            winner=s.winner, first_player=s.first_player, reroll=reroll,
+            rules_in_play=s._rules_in_play, departed=s._departed,
+        )
+
+    # --- derived views ------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Number of seats, out seats included."""
+        return len(self.dice_counts)
+
+    @property
+    def rules(self) -> Ruleset:
+        """The typed rules of the variant."""
+        return self.variant.rules
+
+    @property
+    def round_rules(self) -> RoundRules:
+        """The kernel's rules of this round (or of the round about to be rolled)."""
+        if self._rules_in_play is not None:
+            return self._rules_in_play
+        return round_rules(
+            self.variant.rules,
+            self.dice_counts,
+            self.palifico,
+            self.round + (self.to_move is None),
+            self.palifico_player,
+            self.palifico_used,
+        )
+
+    @property
+    def current_bid(self) -> Bid | None:
+        """The standing bid (``None`` before the opening bid or between rounds)."""
+        if self.to_move is None or not self.bids:
+            return None
+        return self.bids[-1]
+
+    @property
+    def dealt(self) -> tuple[tuple[int, ...], ...]:
+        """The cups of the round in play as dealt: :attr:`dice`, but for a seat that left a
+        round that went on (``leave.round: continues``), whose cup ``dice`` no longer holds,
+        and a seat that re-rolled (``reroll.enabled``), whose cup ``dice`` holds as it is now."""
+        gone = self._departed
+        if gone is not None:
+            return gone.dealt
+        return self.dice if self.reroll is None else self.reroll.start_dice
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        """The actions of the round in play so far, in order: its bids, any seat's
+        :class:`~perudo_rules.base.actions.Leave` and :class:`~perudo_rules.base.actions.Reroll`
+        (empty between rounds and once over; the finished rounds' are in :attr:`history`)."""
+        if self.to_move is None:
+            return ()
+        out = self._plain_actions()
+        return out if self.reroll is None else round_steps(out, self.reroll)[0]
+
+    def _plain_actions(self) -> tuple[Action, ...]:
+        """The round's bids and leaves in order (its re-rolls are put among them by
+        :func:`perudo_rules.engine.reroll.round_steps`)."""
+        gone = self._departed
+        if gone is None:
+            return self.bids
+        out: list[Action] = []
+        done = 0
+        for before, seat in gone.leaves:
+            out += [*self.bids[done:before], Leave(seat)]
+            done = before
+        return (*out, *self.bids[done:])
+
+    @property
+    def is_over(self) -> bool:
+        """True once one seat has won."""
+        return self.winner is not None
+
+    @property
+    def awaiting_roll(self) -> bool:
+        """True at a chance step: between rounds, until :meth:`roll` starts the next one,
+        and while a re-roll's dice are in the air, until :meth:`roll` rolls them."""
+        if self.to_move is None:
+            return self.winner is None
+        return self.reroll is not None and self.reroll.pending
+
+    @property
+    def roll_counts(self) -> tuple[int, ...]:
+        """How many dice each seat rolls at the chance step now (all zero when there is
+        none): every die held between rounds, the concealed dice of a re-roll."""
+        if self.to_move is None and self.winner is None:
+            return self.dice_counts
+        return rolling(self.dice_counts, self.dice, self.reroll)
+
+    @property
+    def set_aside(self) -> tuple[tuple[int, ...], ...]:
+        """The dice each seat has set aside face up this round (``reroll.enabled``): seen
+        by every seat, counted like the others, aside until the round ends."""
+        return ((),) * self.players if self.reroll is None else self.reroll.set_aside
+
+    @property
+    def dice_in_play(self) -> int:
+        """Total dice held by all seats."""
+        return sum(self.dice_counts)
+
+    @property
+    def space(self) -> BidSpace:
+        """The ranked bids of the current round (see :mod:`perudo_rules.engine.ranks`)."""
+        if self._rules_in_play is None:
+            return bid_space(self.rules, self.dice_in_play, self.palifico)
+        return self._rules_in_play.table
+
+    @property
+    def wilds_active(self) -> bool:
+        """Whether the wild face counts as every face in this round."""
+        return self.space.wild is not None
+
+    def rank(self, bid: Bid) -> int | None:
+        """The rank of ``bid`` in this round (``None`` if it is out of range)."""
+        return self.space.rank(bid.quantity, bid.face)
+
+    def count(self, face: int) -> int:
+        """The true number of dice on the table that count as ``face`` this round."""
+        return count_matching(self.dice, face, self.space.wild)
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat after ``seat`` with dice, in the direction of play."""
+        return next_seat(self.dice_counts, self.variant.rules.direction, seat)
+
+    def __repr__(self) -> str:
+        state = (
+            f"winner={self.winner}"
+            if self.is_over
+            else ("awaiting_roll" if self.to_move is None else f"to_move={self.to_move}")
+        )
+        bids = " ".join(str(b) for b in self.bids)
+        pal = " palifico" if self.palifico else ""
+        return (
+            f"<Game {self.variant.id} round={self.round}{pal} dice_counts={list(self.dice_counts)}"
+            f" {state} bids=[{bids}]>"
+        )
+
+    # --- legality (decided by the kernel) -----------------------------------------------
+
+    def violation(self, action: Any) -> Refusal | None:
+        """``None`` if ``action`` is legal now, else the
+        :class:`~perudo_rules.base.messages.Refusal`
+        (``.rule``, ``.message_id``, ``.params``, the English ``.message``)."""
+        if self.winner is not None:
+            return Refusal("play.game_over", "game-over", {"winner": self.winner})
+        rr = self._rules_in_play
+        to_move = self.to_move
+        if to_move is None or rr is None:
+            return Refusal("play.roll", "round-over", {})
+        if self.reroll is None and type(action) is not Reroll:
+            return rr.verdict(to_move, self.bids, action)
+        return verdict_with_rerolls(rr, self.dice, self.reroll, to_move, self.bids, action)
+
+    def is_legal(self, action: Any) -> bool:
+        """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`,
+        but for a seat's :class:`~perudo_rules.base.actions.Leave` (allowed, never listed)."""
+        return self.violation(action) is None
+
+    def legal_actions(self, seat: int | None = None) -> LegalActions:
+        """Every action any seat may take now, out-of-turn Calza included (a lazy view);
+        with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
+        rr = self._rules_in_play if self.winner is None else None
+        return LegalActions.of(rr, self.to_move, self.bids, seat, self.dice, self.reroll)
+
+    def call_offers(self) -> tuple[int, ...]:
+        """The seats asked, in order, whether they call out of turn before the player to
+        move acts (empty before the opening bid, between rounds and once over): the kernel's
+        :meth:`RoundRules.offers <perudo_rules.engine.kernel.RoundRules.offers>`."""
+        rr = self._rules_in_play
+        if rr is None or self.to_move is None or not self.bids or self.winner is not None:
+            return ()
+        s = self.reroll  # after a re-roll in this turn, its player acts next
+        if s is not None and (s.pending or s.rerolled_now(self.to_move, len(self.bids))):
+            return ()
+        return rr.offers(self.to_move, self.bids[-1].player)
+
+    def returns(self) -> tuple[float, ...]:
+        """What the game is worth to each seat, zero-sum: +1 for the winner, ``-1/(n-1)``
+        for every other seat once over, 0 for all before
+        (:func:`perudo_rules.engine.kernel.returns`)."""
+        return returns(self.winner, self.players)
+
+    # --- transitions --------------------------------------------------------------------
+
+    def apply(self, action: object) -> Game:
+        """The game after ``action``; raises :class:`IllegalAction` naming the rule broken
+        (for anything that is not a :class:`Bid`, :class:`Dudo` or :class:`Calza` too)."""
+        rr = self._rules_in_play
+        to_move = self.to_move
+        # no round rules: awaiting a roll or over (violation() says which); re-rolls: the
+        # re-roll rules have their say
+        if rr is None or to_move is None or self.reroll is not None or type(action) is Reroll:
+            bad = self.violation(action)
+        else:
+            bad = rr.verdict(to_move, self.bids, action)
+        if bad is not None:
+            raise IllegalAction(bad)
+        assert rr is not None and to_move is not None
+        if type(action) is Bid:
+            # the same round: only the player to move and the bids change
+            nxt = rr.successor[action.player]
+            return Game._after_bid(self, to_move=nxt, bids=(*self.bids, action))
+        if type(action) is Leave:
+            return self._leave(rr, action, to_move)
+        if type(action) is Reroll:  # the re-rolled dice are in the air: a chance step
+            at = len(self.actions) if self._departed is not None else None
+            dice, state = set_aside_dice(self.dice, self.reroll, len(self.bids), action, at)
+            return Game._after_reroll(self, dice=dice, reroll=state)
+        assert type(action) is Dudo or type(action) is Calza
+        result, s = round_outcome(rr, self.dice, self.bids[-1], action, to_move)
+        return self._end_round(action, result, s)
+
+    def _end_round(self, action: Action, result: RoundResult, s: Settlement) -> Game:
+        """The game after ``action`` ended the round in play as ``result`` and ``s`` say."""
+        assert self.first_player is not None
+        actions, rerolls = round_steps((*self._plain_actions(), action), self.reroll)
+        record = RoundRecord._build(
+            round=self.round,
+            first_player=self.first_player,
+            palifico=self.palifico,
+            dice=self.dealt,
+            actions=actions,
+            result=result,
+            palifico_used=self.palifico_used,
+            rerolls=rerolls,
+        )
+        return Game._build(  # every field, named
+            variant=self.variant, dice=(_EMPTY,) * len(s.counts), dice_counts=s.counts,
+            to_move=None, bids=self.bids, palifico=s.next_palifico,
+            palifico_player=s.next_player if s.next_palifico else None, round=self.round,
+            palifico_used=s.used, history=(*self.history, record), last_result=result,
+            winner=s.winner, first_player=self.first_player, reroll=None, rules_in_play=None,
+            departed=None,
+        )
+
+    def _leave(self, rr: RoundRules, action: Leave, to_move: int) -> Game:
+        """``action.player`` leaves: the round ends or goes on, as the kernel's
+        :func:`perudo_rules.engine.leaving.leave` says."""
+        seat = action.player
+        assert self.first_player is not None
+        s = leaving.leave(rr, seat, to_move, self.first_player)
+        if s is not None:  # the round ends: no cup is lifted, the seat's dice are lost
+            bid = self.bids[-1] if self.bids else None
+            lost = rr.lost(s.counts, seat)
+            result = RoundResult("leave", bid, 0, seat, None, (), (), s.next_player, seat,
+                                 s.next_palifico, lost)  # fmt: skip
+            return self._end_round(action, result, s)
+        rest = leaving.without(rr, seat)  # leave.round: continues
+        leaves = () if self._departed is None else self._departed.leaves
+        dice = list(self.dice)
+        dice[seat] = _EMPTY
+        g = self
+        # reroll.*: the seat's set-aside dice leave with it; its dice in the air are not rolled
+        state = None if g.reroll is None else g.reroll.without(seat)
+        return Game._build(  # every field, named
+            variant=g.variant, dice=tuple(dice), dice_counts=rest.counts,
+            to_move=rest.successor[seat] if to_move == seat else to_move, bids=g.bids,
+            palifico=g.palifico, palifico_player=g.palifico_player, round=g.round,
+            palifico_used=g.palifico_used, history=g.history, last_result=g.last_result,
+            winner=g.winner, first_player=g.first_player, reroll=state, rules_in_play=rest,
+            departed=_Departures(self.dealt, (*leaves, (len(self.bids), seat))),
+        )
+
+    def roll(
+        self,
+        dice: Sequence[Sequence[int]] | None = None,
+        seed: Seed = None,
+        rng: random.Random | None = None,
+    ) -> Game:
+        """The chance step: start the next round, or roll a re-roll's dice (its player acts
+        next). With explicit ``dice`` (one list per seat of the dice it rolls now, ``[]`` for
+        a seat that rolls none: see :attr:`roll_counts`), or rolled from ``seed`` / ``rng``
+        seat by seat."""
+        if self.winner is not None:
+            raise IllegalAction(Refusal("play.game_over", "game-over", {"winner": self.winner}))
+        rules = self.rules
+        if self.to_move is not None and not self.awaiting_roll:
+            said = "roll-mid-round-reroll" if rules.reroll_enabled else "roll-mid-round"
+            raise IllegalAction(Refusal("play.roll", said, {}))
+        counts = self.roll_counts
+        faces = rules.dice_faces
+        if dice is None:
+            cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
+        else:
+            cups = given_cups(dice, faces)
+            if len(cups) != len(counts):
+                raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
+            for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
+                if len(cup) != c and self.to_move is None:
+                    raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
+                if len(cup) != c:  # a re-roll's: the seat's concealed dice
+                    raise ValueError(f"seat {seat} rolls {c} dice now, not {len(cup)}")
+        if self.to_move is not None:  # a re-roll's dice
+            assert self.reroll is not None
+            dice, state = rerolled_dice(self.dice, self.reroll, cups)
+            return Game._after_reroll(self, dice=dice, reroll=state)
+        assert self.last_result is not None and self.last_result.next_player is not None
+        first = self.last_result.next_player
+        nxt = self.round + 1
+        pal, owner = self.palifico, self.palifico_player
+        rr = round_rules(rules, counts, pal, nxt, owner, self.palifico_used)
+        return Game._build(  # every field, named
+            variant=self.variant, dice=cups, dice_counts=counts, to_move=first, bids=(),
+            palifico=pal, palifico_player=owner, round=nxt, palifico_used=self.palifico_used,
+            history=self.history, last_result=self.last_result, winner=None,
+            first_player=first, reroll=None, rules_in_play=rr, departed=None,
+        )
+
+    # --- views for one seat -------------------------------------------------------------
+
+    def observation(self, player: int) -> Observation:
+        """What seat ``player`` may see: own dice, dice counts, bids, lifted cups of past rounds."""
+        if not 0 <= player < self.players:
+            raise ValueError(f"no seat {player}")
+        return Observation(
+            player=player,
+            dice=self.dice[player],
+            dice_counts=self.dice_counts,
+            round=self.round,
+            to_move=self.to_move,
+            palifico=self.palifico,
+            palifico_player=self.palifico_player,
+            bids=self.bids if self.to_move is not None else (),
+            past_rounds=tuple([r.seen_by(player) for r in self.history]),
+            winner=self.winner,
+            awaiting_roll=self.awaiting_roll,
+            palifico_used=self.palifico_used,
+            first_round=self.round == 1,
+            actions=self.actions,
+            set_aside=self.set_aside if self.to_move is not None else (),
+            legal_actions=self.legal_actions(player),
+        )
+
+    # --- JSON --------------------------------------------------------------------------
+    # A game's JSON is its record (records, the floor above): these two methods import it
+    # where they run, the one import up a floor that tests/test_architecture.py allows.
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game as JSON (:func:`perudo_rules.records.gamejson.game_to_json`)."""
+        from perudo_rules.records.gamejson import game_to_json
+
+        return game_to_json(self)
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Game:
+        """The game of a :meth:`to_json` document, checked and rebuilt by the engine
+        (:func:`perudo_rules.records.gamejson.game_from_json`)."""
+        from perudo_rules.records.gamejson import game_from_json
+
+        return game_from_json(doc)
+
+
+# --- fast construction (perudo_rules.base.frozen) -----------------------------------------------
+# The transitions build one Game per action (and a result and a record per round) without
+# the dataclass ``__init__``: in pure Python with builders generated from the fields (these
+# calls replace the hand-written ``_build`` and ``_after_bid``), in the compiled build with
+# those, which mypyc turns into plain stores. Either way the result is the same frozen
+# value (tests/test_compiled.py checks that in both builds).
+install_builder(Game, "_build")
+install_builder(Game, "_after_bid", changes="to_move bids")
+install_builder(Game, "_after_reroll", changes="dice reroll")
+for _cls in (PastRound, Observation, Game):
+    pickle_by_fields(_cls)

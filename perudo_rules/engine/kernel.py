@@ -1,0 +1,683 @@
+"""The rules kernel: every rule that varies between editions, decided in one place.
+
+Pure functions and precomputed per-round tables over compact values (bid ranks, tuples of
+dice counts, flags). The step API (:class:`~perudo_rules.engine.game.Game` and its
+``LegalActions``), the fast path (:mod:`perudo_rules.engine.fastplay`) and the OpenSpiel adapter
+all ask this module; none of them decides a rule itself. Each decision names its rule id:
+a knob path of :mod:`perudo_rules.editions.knobs` or a fixed rule of ``spec/core-rules.yaml``. A
+verdict is ``None`` (legal, the cheap answer) or a :class:`~perudo_rules.base.messages.Refusal`:
+the rule id, a message id and the values its sentence is made of (built only to refuse).
+
+Where each rule is decided (rule id: code):
+
+* ``players.min``, ``players.max``: :func:`~perudo_rules.engine.start.seats_verdict`
+* ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
+  ``setup.rolloff_wild_best``: :func:`~perudo_rules.engine.start.roll_off`
+* ``play.roll``, ``dice.faces``: :func:`~perudo_rules.engine.start.roll_cups` (the faces also
+  bound the bid table)
+* the standard start of a game (``dice.per_player``, ``setup.first_player``):
+  :func:`~perudo_rules.engine.start.opening` deals it,
+  :func:`~perudo_rules.engine.start.opening_verdict`
+  recognises it
+* ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
+* ``wild.face``, ``palifico.wilds_count`` (the round's wild face, or none in a palifico
+  round without wilds): ``RoundRules.wild``, from the bid table of :mod:`perudo_rules.engine.ranks`
+* ``play.count`` (wilds, palifico wilds): :func:`count_matching`
+* ``bidding.order``, ``bidding.wild_worth``, ``bidding.wild_rank``, ``bidding.quantity_cap``,
+  ``bidding.quantity_limit``: the bid table of :mod:`perudo_rules.engine.ranks`;
+  ``bidding.order: neither_decreases`` (a partial order) also in
+  :meth:`RoundRules.bid_verdict` and :meth:`RoundRules.raise_ranks`
+* ``bidding.wild_opening``, ``palifico.wild_bids``: :meth:`RoundRules.wild_banned`
+* ``palifico.face_lock``, ``palifico.opener_may_change``: :meth:`RoundRules.face_free`
+* which raises are open: :meth:`RoundRules.raise_ranks` (listed) and
+  :meth:`RoundRules.bid_verdict` (explained), both from the two rules above and the ranks
+* ``challenge.who``, ``calza.enabled``, ``calza.min_players``, ``calza.who``,
+  ``calza.in_palifico``: :meth:`RoundRules.call_verdict`
+  (and :meth:`RoundRules.calls`, which lists what it accepts)
+* who is asked, and in what order, whether to call out of turn after a bid:
+  :meth:`RoundRules.offers` (from :meth:`RoundRules.calls`)
+* ``play.turn``, ``play.seat``, ``play.bid_needed``: :meth:`RoundRules.verdict`;
+  ``play.bid_range`` (a face of the die, a quantity from 1 to
+  :data:`~perudo_rules.base.limits.MAX_BID_QUANTITY`): :meth:`RoundRules.bid_verdict`
+* ``reroll.enabled``, ``reroll.min_hidden``, ``reroll.limit``, ``play.reroll`` (which dice
+  a re-roll may set aside): :func:`~perudo_rules.engine.reroll.reroll_verdict` (and
+  :func:`~perudo_rules.engine.reroll.reroll_options`, which lists what it accepts);
+  ``reroll.must_bid`` and who acts after a re-roll: :func:`~perudo_rules.engine.reroll.turn_verdict`
+* ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
+  :meth:`RoundRules.reveal`; what every seat learns at the reveal (the lifted cups and the
+  count among them, never the closed cups): :meth:`RoundRules.shown_count`
+* ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``,
+  ``round.starter``, ``calza.next_starts``, ``play.elimination``, ``end.condition``,
+  ``palifico.enabled``, ``palifico.trigger``, ``palifico.once_per_player``,
+  ``palifico.heads_up``: :meth:`RoundRules.settle`
+* ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
+* ``play.leave`` (who may leave, and when): :meth:`RoundRules.verdict`; ``leave.round``,
+  ``leave.next_starts`` (and the winner a leave leaves): :func:`perudo_rules.engine.leaving.leave`;
+  the rest of a round a seat left (``leave.round: continues``):
+  :func:`perudo_rules.engine.leaving.without`
+* what a finished game is worth to each seat (zero-sum): :func:`returns`
+* the most dice a seat can hold, and whether rounds can keep every die:
+  :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
+* no rule: ``wild.name`` only names the wild face for people (descriptions, the spec)
+
+The module is plain typed Python that ``mypyc`` compiles (``make bench`` measures that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave
+from perudo_rules.base.limits import MAX_BID_QUANTITY
+from perudo_rules.base.messages import Refusal, given
+from perudo_rules.editions.ruleset import Ruleset
+from perudo_rules.engine.ranks import BidSpace, bid_space
+
+__all__ = [
+    "RoundRules",
+    "Settlement",
+    "calza_gain_limit",
+    "count_matching",
+    "most_dice_per_seat",
+    "next_seat",
+    "returns",
+    "round_rules",
+    "rounds_may_keep_dice",
+]
+
+
+# --- seats ------------------------------------------------------------------------------
+
+
+def next_seat(counts: tuple[int, ...], direction: int, seat: int) -> int:
+    """The next seat after ``seat`` holding dice, ``direction`` (+1 or -1) at a time
+    (``setup.direction``, ``play.next_seat``)."""
+    n = len(counts)
+    s = seat
+    for _ in range(n):
+        s = (s + direction) % n
+        if counts[s]:
+            return s
+    raise ValueError("no seat holds dice")
+
+
+def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None) -> int:
+    """Dice on the table that count as ``face`` (``play.count``): the face itself and the
+    wild face if wilds count this round; a bid on the wild face counts only wilds."""
+    total = 0
+    if wild is None or face == wild:
+        for cup in dice:
+            total += cup.count(face)
+    else:
+        for cup in dice:
+            total += cup.count(face) + cup.count(wild)
+    return total
+
+
+def calza_gain_limit(rules: Ruleset) -> int:
+    """An exact Calza gains a die only for a caller holding fewer dice than this
+    (``calza.gain_cap``, never above ``dice.max_per_player``)."""
+    return min(rules.calza_gain_cap, rules.dice_max_per_player)
+
+
+def most_dice_per_seat(rules: Ruleset) -> int:
+    """The most dice one seat can ever hold in a game: its starting dice, or more when an
+    exact Calza gains dice (``calza.gain_cap``, ``dice.max_per_player``)."""
+    most = rules.dice_per_player
+    if rules.calza_enabled:
+        most = max(most, calza_gain_limit(rules))
+    return most
+
+
+def rounds_may_keep_dice(rules: Ruleset) -> bool:
+    """Whether a round can end without any die lost (an exact Calza gains one or changes
+    nothing), so that a game has no bound on its number of rounds."""
+    return rules.calza_enabled
+
+
+# --- one round --------------------------------------------------------------------------
+
+
+class Settlement(NamedTuple):
+    """How a called round settles: the new dice counts, who lost (the challenge or the
+    Calza; under ``challenge.exact: others_lose`` more seats lose a die) or gained a die,
+    the winner (or ``None``), who opens the next round (``None`` once the game is over),
+    whether that round is palifico, and the seats that have had their palifico round."""
+
+    counts: tuple[int, ...]
+    loser: int | None
+    gainer: int | None
+    winner: int | None
+    next_player: int | None
+    next_palifico: bool
+    used: frozenset[int]
+
+
+class RoundRules:
+    """The rules of one round, precomputed once: everything needed to decide any action.
+
+    Built by :func:`round_rules` (cached by value) from the ruleset, the dice counts at
+    the round's start, whether it is a palifico round (and whose), whether it is the first
+    round of the game, and the seats that already had their palifico round; ``table``
+    (the round's bid table) is given only for the rest of a round a seat left
+    (:func:`perudo_rules.engine.leaving.without`).
+    """
+
+    __slots__ = (
+        "_calls",
+        "_lost",
+        "_offers",
+        "_orders",
+        "after_caller",
+        "alive",
+        "ban_later",
+        "ban_open",
+        "counts",
+        "direction",
+        "first_round",
+        "locked",
+        "n_calls",
+        "one_die",
+        "opening_ranks",
+        "palifico",
+        "palifico_player",
+        "partial",
+        "plain",
+        "reroll",
+        "rules",
+        "successor",
+        "table",
+        "used",
+        "wild",
+    )
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        counts: tuple[int, ...],
+        palifico: bool,
+        first_round: bool,
+        palifico_player: int | None,
+        used: frozenset[int],
+        table: BidSpace | None = None,
+    ) -> None:
+        self.rules = rules
+        self.counts = counts
+        self.palifico = palifico
+        self.first_round = first_round
+        self.palifico_player = palifico_player
+        self.used = used
+        self.direction = direction = rules.direction
+        # play.next_seat: each seat's successor with dice this round (the counts are fixed)
+        self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
+        if table is None:
+            table = bid_space(rules, sum(counts), palifico)
+        self.table: BidSpace = table
+        # palifico.wilds_count: in a palifico round without wilds the table has none
+        self.wild: int | None = table.wild
+        if palifico:  # palifico.wild_bids (bidding.wild_opening never applies here)
+            wild_bids = rules.palifico_wild_bids
+            banned = rules.wild is not None and wild_bids != "allowed"
+            self.ban_later = banned and wild_bids == "forbidden"
+            self.ban_open = banned
+        else:  # bidding.wild_opening
+            opening_rule = rules.bidding_wild_opening
+            banned = rules.wild is not None
+            self.ban_later = banned and opening_rule == "not_in_first_round" and first_round
+            self.ban_open = self.ban_later or (banned and opening_rule == "not_as_opening_bid")
+        self.locked = palifico and rules.palifico_face_lock != "free"
+        # bidding.order neither_decreases: a partial order, decided by quantity and face
+        self.partial = rules.bidding_order == "neither_decreases"
+        # every rank above the standing bid is a legal raise for every seat
+        self.plain = not self.ban_later and not self.locked and not self.partial
+        self.opening_ranks: Sequence[int] = (
+            table.nonwild_above(-1) if self.ban_open else table.all_ranks
+        )
+        # challenge.loss, challenge.exact: whether a Dudo costs exactly one die of one seat
+        self.one_die = rules.challenge_loss == "one_die" and rules.challenge_exact == (
+            "challenger_loses"
+        )
+        self.after_caller = rules.round_starter == "after_caller"  # round.starter
+        self.reroll = rules.reroll_enabled  # reroll.*: perudo_rules.engine.reroll decides
+        self._lost: dict[int, tuple[int, ...]] = {}
+        self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self._offers: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._orders: dict[int, tuple[int, ...]] = {}
+        alive = [s for s, c in enumerate(counts) if c]
+        self.alive = len(alive)  # calza.min_players
+        # who may call is the same number of seats for any (player to move, bidder) pair
+        self.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # pickled as the key it is built from (round_rules rebuilds it, or finds it cached)
+        round_no = 1 if self.first_round else 2
+        key = (self.rules, self.counts, self.palifico, round_no, self.palifico_player, self.used)
+        return round_rules, key
+
+    # --- bids ---------------------------------------------------------------------------
+
+    def face_free(self, player: int) -> bool:
+        """Whether ``player`` may change the face in this palifico round: no lock
+        (``palifico.face_lock: free``); the palifico player itself as
+        ``palifico.opener_may_change`` says; any other seat as the lock's exception says
+        (none, holding exactly one die, or having had its own palifico round)."""
+        rules = self.rules
+        lock = rules.palifico_face_lock
+        if lock == "free":
+            return True
+        if player == self.palifico_player:
+            return rules.palifico_opener_may_change
+        single = self.counts[player] == 1
+        former = player in self.used
+        if lock == "locked_except_single_die":
+            return single
+        if lock == "locked_except_former_palifico":
+            return former
+        if lock == "locked_except_single_die_or_former_palifico":
+            return single or former
+        return False
+
+    def wild_banned(self, opening_bid: bool) -> bool:
+        """Whether a bid on the wild face is forbidden now: ``bidding.wild_opening`` outside
+        palifico rounds, ``palifico.wild_bids`` in them."""
+        return self.ban_open if opening_bid else self.ban_later
+
+    def raise_ranks(
+        self, to_move: int, current: int, standing: tuple[int, int] | None = None
+    ) -> Sequence[int]:
+        """The ranks ``to_move`` may bid over the standing bid, ascending: ``current`` is
+        its rank (-1: no bid yet). A standing bid beyond the table (``bidding.quantity_cap:
+        none``) has no rank: pass its :meth:`~perudo_rules.engine.ranks.BidSpace.floor_rank` and
+        ``standing``, its (quantity, face). The face lock and ``neither_decreases`` decide
+        from that real bid, never from the table bid at the floor rank (which may have
+        another face); the ordered branches compare keys, which the floor rank keeps.
+        Beyond the table the listed raises are the table's; larger bids stay legal
+        (:meth:`bid_verdict`) but are not listed."""
+        if current < 0:
+            return self.opening_ranks
+        table = self.table
+        if self.locked and not self.face_free(to_move):  # palifico.face_lock
+            q, f = table.bids[current] if standing is None else standing
+            return table.same_face_above(q, f)
+        if self.partial:  # neither_decreases: the grid above the standing bid
+            q, f = table.bids[current] if standing is None else standing
+            return table.grid_above(q, f, self.rules.wild if self.ban_later else None)
+        if self.ban_later:
+            return table.nonwild_above(current)
+        return range(current + 1, table.size)
+
+    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal | None:
+        """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid):
+        ``None``, or the :class:`~perudo_rules.base.messages.Refusal` (rule, message id and
+        the values of its sentence), built only when refusing."""
+        fields: Any = bid  # its fields as given: a Bid may hold anything (Bid(0, 1.0, 2))
+        if fields.player != to_move:
+            seats = {"to_move": to_move, "seat": given(fields.player)}
+            return Refusal("play.turn", "not-your-turn", seats)
+        q, f = fields.quantity, fields.face
+        table = self.table
+        if type(q) is not int or type(f) is not int or q < 1 or not 1 <= f <= table.faces:
+            return Refusal(
+                "play.bid_range",
+                "not-a-bid",
+                {"quantity": given(q), "face": given(f), "faces": table.faces},
+            )
+        rank = table.rank(q, f)
+        if rank is None:
+            if q > MAX_BID_QUANTITY:  # what the notation writes (bidding.quantity_cap: none)
+                return Refusal(
+                    "play.bid_range",
+                    "beyond-notation",
+                    {"quantity": q, "most": MAX_BID_QUANTITY},
+                )
+            if table.over_limit(q, f):
+                return Refusal(
+                    "bidding.quantity_limit", "over-quantity-limit", {"quantity": q, "face": f}
+                )
+            if table.capped:
+                return Refusal(
+                    "bidding.quantity_cap", "over-dice-in-play", {"dice": table.dice, "quantity": q}
+                )
+        if f == self.rules.wild and self.wild_banned(current is None):
+            if self.palifico:
+                code = "no-wild-opening-palifico" if current is None else "no-wild-palifico"
+                return Refusal("palifico.wild_bids", code, {})
+            code = "no-wild-opening" if current is None else "no-wild-first-round"
+            return Refusal("bidding.wild_opening", code, {})
+        if current is None:
+            return None
+        if self.locked and f != current.face and not self.face_free(bid.player):
+            return Refusal("palifico.face_lock", "face-locked", {"face": current.face})
+        if self.partial:  # neither_decreases: O(1) on quantity and face
+            cq, cf = current.quantity, current.face
+            if q >= cq and f >= cf and (q != cq or f != cf):
+                return None
+            code = (
+                "lowers-quantity"
+                if q < cq
+                else ("lowers-face" if f < cf else "repeats-bid")
+            )
+            return Refusal("bidding.order", code, _against(q, f, current))
+        cur_rank = table.rank(current.quantity, current.face)
+        if rank is not None and cur_rank is not None:
+            if rank > cur_rank:
+                return None
+        elif table.key(q, f) > table.key(current.quantity, current.face):
+            return None  # beyond the table (bidding.quantity_cap: none): compared by key
+        return self._order_verdict(current, q, f)
+
+    def _order_verdict(self, current: Bid, q: int, f: int) -> Refusal:
+        rules = self.rules
+        k = rules.bidding_wild_worth
+        wild = self.wild
+        below = self.table.wild_below
+        if (
+            (f == wild) != (current.face == wild)
+            and rules.bidding_order == "quantity_then_face"
+            # with worth 1 a wild on the highest (lowest) face ranks just above (below)
+            # the same quantity of the others, as that face: plain order
+            and not (k == 1 and wild == (1 if below else self.table.faces))
+        ):
+            cq = current.quantity
+            if f == wild:
+                need = cq // k + 1 if below else -(-cq // k)
+                code = "wild-bid-needs"
+            else:
+                need = k * cq if below else k * cq + 1
+                code = "ordinary-bid-needs"
+            return Refusal(
+                "bidding.wild_worth",
+                code,
+                {"standing_quantity": cq, "standing_face": current.face, "need": need},
+            )
+        return Refusal("bidding.order", "not-a-raise", _against(q, f, current))
+
+    # --- calls --------------------------------------------------------------------------
+
+    def calls(self, to_move: int, bidder: int) -> tuple[Action, ...]:
+        """The Dudo calls, then the Calza calls, that :meth:`call_verdict` accepts after
+        ``bidder``'s bid, by seat (listed once per pair of seats and kept)."""
+        key = (to_move, bidder)
+        hit = self._calls.get(key)
+        if hit is not None:
+            return hit
+        seats = [s for s, c in enumerate(self.counts) if c]
+        out: list[Action] = [
+            d for s in seats if self.call_verdict(to_move, bidder, d := Dudo(s)) is None
+        ]
+        out += [c for s in seats if self.call_verdict(to_move, bidder, c := Calza(s)) is None]
+        calls = self._calls[key] = tuple(out)
+        return calls
+
+    def offers(self, to_move: int, bidder: int) -> tuple[int, ...]:
+        """The seats asked, one at a time, whether they call out of turn against
+        ``bidder``'s standing bid before ``to_move`` acts: every seat other than ``to_move``
+        with a call in :meth:`calls` (the bidder too, when the edition lets it call Calza
+        on its own bid), in the direction of play starting after ``to_move``. The first
+        seat that calls ends the round; when all decline, ``to_move`` acts. Every front end
+        that asks seats in turn (the bots, ``play``, both RL adapters) asks this."""
+        key = (to_move, bidder)
+        hit = self._offers.get(key)
+        if hit is not None:
+            return hit
+        callers = {call.player for call in self.calls(to_move, bidder)}
+        callers.discard(to_move)
+        out: list[int] = []
+        if callers:
+            successor = self.successor
+            s = successor[to_move]
+            while s != to_move:
+                if s in callers:
+                    out.append(s)
+                s = successor[s]
+        offers = self._offers[key] = tuple(out)
+        return offers
+
+    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal | None:
+        """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
+        p = call.player
+        rules = self.rules
+        if type(call) is Dudo:
+            who = rules.challenge_who
+            if p != to_move and (
+                who == "player_to_move"
+                or (who == "any_except_bidder_in_palifico" and not self.palifico)
+            ):
+                return Refusal("challenge.who", "dudo-only-to-move", {"to_move": to_move})
+            if p == bidder:
+                return Refusal("challenge.who", "dudo-own-bid", {})
+            return None
+        if not rules.calza_enabled:
+            return Refusal("calza.enabled", "no-calza", {})
+        if self.alive < rules.calza_min_players:
+            return Refusal("calza.min_players", "calza-too-few-seats", {"seats": self.alive})
+        if self.palifico and not rules.calza_in_palifico:
+            return Refusal("calza.in_palifico", "no-calza-palifico", {})
+        calza_who = rules.calza_who
+        if p == bidder and calza_who in ("any_except_bidder_and_next", "any_except_bidder"):
+            return Refusal("calza.who", "calza-own-bid", {})
+        if p == to_move and calza_who in ("any_except_bidder_and_next", "any_except_next"):
+            return Refusal("calza.who", "calza-to-move", {})
+        if calza_who == "player_to_move" and p != to_move:
+            return Refusal("calza.who", "calza-only-to-move", {"to_move": to_move})
+        return None
+
+    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal | None:
+        """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round:
+        ``None``, or the :class:`~perudo_rules.base.messages.Refusal`."""
+        # the fields as given (``Any``): an action may hold anything, a float seat too, and
+        # is refused for it below (the compiled build would check them on reading as ints)
+        fields: Any = action
+        if type(action) is Bid:
+            p = fields.player
+            if self.plain and p == to_move and type(p) is int:
+                # the common case at once: in a plain round every rank of the table above
+                # the standing bid is a raise (and every rank opens, without a ban on
+                # opening with wilds); anything else is decided in full below
+                q, f = fields.quantity, fields.face
+                if type(q) is int and type(f) is int:
+                    rank_of = self.table.rank_of
+                    rank = rank_of.get((q, f))
+                    if rank is not None:
+                        if bids:
+                            cur = bids[-1]
+                            standing = rank_of.get((cur.quantity, cur.face))
+                            if standing is not None and rank > standing:
+                                return None
+                        elif not self.ban_open:
+                            return None
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
+            return self.bid_verdict(to_move, bids[-1] if bids else None, action)
+        if type(action) is Dudo or type(action) is Calza:
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
+            if not bids:
+                code = "dudo-without-bid" if type(action) is Dudo else "calza-without-bid"
+                return Refusal("play.bid_needed", code, {})
+            return self.call_verdict(to_move, bids[-1].player, action)
+        if type(action) is Leave:  # play.leave: any seat with dice, at any point of a round
+            if self._not_a_seat(fields.player):
+                return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
+            return None
+        return Refusal("play.turn", "not-an-action", {"action": given(action)})
+
+    def _not_a_seat(self, p: object) -> bool:
+        counts = self.counts
+        return type(p) is not int or not 0 <= p < len(counts) or not counts[p]
+
+    # --- resolution ---------------------------------------------------------------------
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat after ``seat`` with dice this round, in the direction of play."""
+        return self.successor[seat]
+
+    def count(self, dice: Sequence[tuple[int, ...]], face: int) -> int:
+        """Dice of ``dice`` that count as ``face`` this round."""
+        return count_matching(dice, face, self.wild)
+
+    def reveal(
+        self, dice: Sequence[tuple[int, ...]], caller: int, dudo: bool, bid: Bid
+    ) -> tuple[int, ...]:
+        """The seats whose cups are lifted, in order (``play.reveal``): after a Dudo from the
+        seat after the caller, stopping once the bid is reached when
+        ``challenge.early_stop``, or once the cups still down hold too few dice to reach it
+        when ``challenge.stop_when_unreachable``; after a Calza from the caller, every cup.
+
+        A reveal stops early only where the outcome needs nothing but whether the bid is
+        reached: a Dudo costing one die of one seat. Under ``challenge.loss: difference``
+        or ``challenge.exact: others_lose`` the settlement needs the true count, so every
+        cup is lifted (else the dice lost would tell what the closed cups hold)."""
+        counts = self.counts
+        key = caller if dudo else -1 - caller
+        every = self._orders.get(key)  # every cup with dice, in the order they are lifted
+        if every is None:
+            n = len(counts)
+            direction = self.direction
+            start = caller + direction if dudo else caller
+            order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
+            every = self._orders[key] = tuple(order)
+        rules = self.rules
+        reached = rules.challenge_early_stop
+        unreachable = rules.challenge_stop_when_unreachable
+        if dudo and self.one_die and (reached or unreachable):
+            running = 0
+            down = sum(counts)
+            for i, s in enumerate(every):
+                running += count_matching((dice[s],), bid.face, self.wild)
+                down -= counts[s]
+                if (reached and running >= bid.quantity) or (
+                    unreachable and running + down < bid.quantity
+                ):
+                    return every[: i + 1]
+        return every
+
+    def shown_count(self, shown: Sequence[tuple[int, ...]], face: int) -> int:
+        """The dice among the lifted cups ``shown`` that count as ``face``: the only count
+        every seat learns at the reveal (``play.reveal``). When the reveal stops early
+        (``challenge.early_stop``, ``challenge.stop_when_unreachable``) the closed cups stay
+        secret, and this is all the outcome sentence, ``play`` and the observations tell;
+        the true count of every die is the referee's (``RoundResult.count``)."""
+        return count_matching(shown, face, self.wild)
+
+    def settle(self, dudo: bool, caller: int, bid: Bid, count: int, to_move: int) -> Settlement:
+        """How a Dudo (``dudo=True``) or a Calza by ``caller`` against ``bid`` settles, given
+        the true ``count``; the rules it decides are listed in the module docstring."""
+        rules = self.rules
+        counts = list(self.counts)
+        loser: int | None = None
+        gainer: int | None = None
+        if dudo:  # play.dudo: the bid stands when at least its quantity shows
+            loser = caller if count >= bid.quantity else bid.player
+            challenge_winner = bid.player if loser == caller else caller
+            if self.one_die:
+                if counts[loser]:  # a bidder that left the round (leave.round) loses nothing
+                    counts[loser] -= 1
+            else:  # challenge.loss: one die, or the difference between the bid and the count
+                lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
+                counts[loser] = max(0, counts[loser] - max(lose, 1))
+                if count == bid.quantity and rules.challenge_exact == "others_lose":
+                    for s in range(len(counts)):  # challenge.exact: all but the bidder lose one
+                        if counts[s] and s != loser and s != bid.player:
+                            counts[s] -= 1
+            starter = loser if rules.round_starter == "loser" else challenge_winner
+        else:  # play.calza, calza.gain_cap
+            if count == bid.quantity:
+                if counts[caller] < calza_gain_limit(rules):
+                    gainer = caller
+                    counts[caller] += 1
+            else:
+                loser = caller
+                counts[caller] -= 1
+            after_calza = rules.calza_next_starts
+            if after_calza == "caller":
+                starter = caller
+            elif after_calza == "player_to_move":
+                starter = to_move
+            else:  # loser_else_bidder
+                starter = caller if loser == caller else bid.player
+        new_counts = tuple(counts)
+        alive = len(new_counts) - new_counts.count(0)
+        used = self.used
+        single = rules.end_condition == "single_round"
+        if alive == 1 or single:  # end.condition: the first seat with dice (not the loser)
+            for s, c in enumerate(new_counts):
+                if c and (alive == 1 or s != loser):
+                    return Settlement(new_counts, loser, gainer, s, None, False, used)
+        if dudo and self.after_caller:  # round.starter: the next seat after the caller
+            starter = next_seat(new_counts, self.direction, caller)
+        if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
+            starter = next_seat(new_counts, self.direction, starter)
+        candidate: int | None = None
+        if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):
+            trigger = rules.palifico_trigger
+            if trigger == "starts_with_one":
+                if new_counts[starter] == 1:
+                    candidate = starter
+            elif (
+                loser is not None
+                and new_counts[loser] == 1
+                and (dudo or trigger == "reduced_to_one")  # reduced_to_one_by_dudo: Dudo only
+            ):
+                candidate = loser
+        if candidate is not None and not (rules.palifico_once_per_player and candidate in used):
+            return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
+        return Settlement(new_counts, loser, gainer, None, starter, False, used)
+
+    def lost(self, after: tuple[int, ...], loser: int | None) -> tuple[int, ...]:
+        """The dice each seat lost in this round's settlement (``after`` its new counts,
+        ``loser`` its loser): kept per loser when a Dudo costs one die (the common case)."""
+        if self.one_die or loser is None:
+            key = -1 if loser is None else loser
+            hit = self._lost.get(key)
+            if hit is None:
+                hit = self._lost[key] = tuple([int(s == key) for s in range(len(after))])
+            if loser is None or after[loser] == self.counts[loser] - 1:
+                return hit
+        return tuple([a - b if a > b else 0 for a, b in zip(self.counts, after, strict=True)])
+
+
+def _against(q: int, f: int, current: Bid) -> dict[str, int]:
+    """The parameters of a refused raise: the bid and the standing bid it fails to raise."""
+    return {
+        "quantity": q,
+        "face": f,
+        "standing_quantity": current.quantity,
+        "standing_face": current.face,
+    }
+
+
+def returns(winner: int | None, players: int) -> tuple[float, ...]:
+    """What a game is worth to each of ``players`` seats, zero-sum: ``+1`` for the winner
+    and ``-1/(players - 1)`` for every other seat once there is a winner, ``0`` for every
+    seat before (or in a game stopped without one). Both RL adapters pay this."""
+    if winner is None:
+        return (0.0,) * players
+    lose = -1.0 / (players - 1)
+    return tuple([1.0 if s == winner else lose for s in range(players)])
+
+
+_ROUNDS: dict[
+    tuple[Ruleset, tuple[int, ...], bool, bool, int | None, frozenset[int]], RoundRules
+] = {}
+_ROUNDS_MAX = 4096
+
+
+def round_rules(
+    rules: Ruleset,
+    counts: tuple[int, ...],
+    palifico: bool,
+    round_no: int,
+    palifico_player: int | None,
+    used: frozenset[int],
+) -> RoundRules:
+    """The :class:`RoundRules` of a round, cached by value (a bounded table)."""
+    key = (rules, counts, palifico, round_no == 1, palifico_player, used)
+    hit = _ROUNDS.get(key)
+    if hit is not None:
+        return hit
+    if len(_ROUNDS) >= _ROUNDS_MAX:
+        _ROUNDS.clear()
+    made = _ROUNDS[key] = RoundRules(*key)
+    return made

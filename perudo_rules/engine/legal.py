@@ -1,0 +1,205 @@
+"""The legal actions of a position, as a lazy sequence (:meth:`Game.legal_actions
+<perudo_rules.engine.game.Game.legal_actions>`): python-chess's legal-move view for Perudo.
+
+Which ranks and calls are open is the kernel's (:mod:`perudo_rules.engine.kernel`); this module
+only indexes them without building every action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from perudo_rules.base.actions import Action, Bid, Leave, bid_unchecked
+from perudo_rules.engine.kernel import RoundRules
+from perudo_rules.engine.reroll import RerollState, bid_open, reroll_options, verdict_with_rerolls
+
+__all__ = ["LegalActions"]
+
+
+class LegalActions(Sequence[Action]):
+    """The legal actions of a position, as a lazy sequence.
+
+    Bids of the player to move come first in rank order, then Dudo calls,
+    then Calza calls, each by seat, then the player to move's re-rolls
+    (:func:`~perudo_rules.engine.reroll.reroll_options`). ``len``, indexing and ``in`` cost O(1)
+    (``in`` is :meth:`Game.is_legal`); nothing is built until asked for. A
+    :class:`~perudo_rules.base.actions.Leave` is no move of play: it is never listed (``in``
+    says so too), though any seat with dice may take it (``play.leave``).
+    The kernel decides which ranks and calls are open
+    (:meth:`RoundRules.raise_ranks <perudo_rules.engine.kernel.RoundRules.raise_ranks>`,
+    :meth:`RoundRules.calls <perudo_rules.engine.kernel.RoundRules.calls>`) and what ``in``
+    accepts (:meth:`RoundRules.verdict <perudo_rules.engine.kernel.RoundRules.verdict>`).
+
+    A view depends only on the round's rules, the player to move and the standing bid,
+    so :meth:`of` shares one view among all the positions that have them in common (a
+    view is immutable; the bids it hands out are built once, on first use).
+    """
+
+    __slots__ = (
+        "_dice", "_extras", "_made", "_nb", "_ranks", "_reroll", "_rr", "_seat", "_standing",
+        "_table", "_to_move",
+    )
+
+    def __init__(
+        self,
+        rr: RoundRules | None,
+        to_move: int | None,
+        bids: Sequence[Bid],
+        seat: int | None = None,
+        dice: Sequence[tuple[int, ...]] | None = None,
+        reroll: RerollState | None = None,
+    ) -> None:
+        """The view of a round (``rr``: ``None`` between rounds and once over) with
+        ``to_move`` to move after ``bids``. With ``seat``, only that seat's actions, in the
+        same order (``in`` too). ``dice`` and ``reroll`` (the round's re-rolls) matter where
+        ``reroll.enabled``: ``in`` then asks
+        :func:`~perudo_rules.engine.reroll.verdict_with_rerolls`."""
+        self._seat = seat
+        self._made: dict[int, Action] = {}
+        ranks: Sequence[int]
+        if to_move is None or rr is None:
+            self._rr: RoundRules | None = None
+            self._standing: tuple[Bid, ...] = ()
+            self._to_move = 0
+            self._table: tuple[tuple[int, int], ...] = ()
+            self._ranks: Sequence[int] = ()
+            self._extras: tuple[Action, ...] = ()
+            self._nb = 0
+            self._dice: Sequence[tuple[int, ...]] | None = None
+            self._reroll: RerollState | None = None
+            return
+        table = rr.table
+        if bids:
+            cur = bids[-1]
+            key = (cur.quantity, cur.face)
+            rank = table.rank_of.get(key)
+            if rank is None:  # the real bid lies beyond the table: its floor and itself
+                ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
+            elif rr.plain:  # the kernel says every higher rank is open (raise_ranks' range)
+                ranks = range(rank + 1, table.size)
+            else:
+                ranks = rr.raise_ranks(to_move, rank)
+            extras = rr.calls(to_move, cur.player)
+            self._standing = (cur,)  # all the kernel's verdicts read of the bids
+        else:
+            ranks = rr.opening_ranks
+            extras = ()
+            self._standing = ()
+        self._dice = None
+        self._reroll = reroll
+        if rr.reroll and dice is not None:  # reroll.*: what the re-roll rules leave open
+            made = len(bids)
+            self._dice = dice
+            self._standing = tuple(bids)  # the re-roll rules count the bids made
+            if reroll is not None and reroll.pending:  # a chance step: nobody acts
+                ranks, extras = (), ()
+            elif reroll is not None and reroll.rerolled_now(to_move, made):
+                own = () if rr.rules.reroll_must_bid else extras  # reroll.must_bid
+                extras = tuple([a for a in own if a.player == to_move])
+            else:
+                open_bid = not rr.rules.reroll_must_bid or bid_open(rr, to_move, bids)
+                extras += reroll_options(rr.rules, dice, reroll, to_move, made, open_bid)
+        if seat is not None:
+            if seat != to_move:
+                ranks = ()
+            extras = tuple([a for a in extras if a.player == seat])
+        self._rr = rr
+        self._to_move = to_move
+        self._table = table.bids
+        self._ranks = ranks
+        self._extras = extras
+        self._nb = len(ranks)
+
+    @classmethod
+    def of(
+        cls,
+        rr: RoundRules | None,
+        to_move: int | None,
+        bids: Sequence[Bid],
+        seat: int | None = None,
+        dice: Sequence[tuple[int, ...]] | None = None,
+        reroll: RerollState | None = None,
+    ) -> LegalActions:
+        """``LegalActions(rr, to_move, bids, seat, dice, reroll)``, the same view for every
+        position of the round with this player to move and this standing bid (kept in a
+        bounded table; a view for one ``seat``, or of a round with re-rolls, whose view
+        depends on the dice, is made anew)."""
+        if rr is None or to_move is None or seat is not None or rr.reroll:
+            return cls(rr, to_move, bids, seat, dice, reroll)
+        if bids:
+            cur = bids[-1]
+            key = (id(rr), to_move, cur.player, cur.quantity, cur.face)
+        else:
+            key = (id(rr), to_move, -1, 0, 0)
+        view = _VIEWS.get(key)
+        if view is None or view._rr is not rr:  # (a view keeps its rr: no id is reused)
+            if len(_VIEWS) >= _VIEWS_MAX:
+                _VIEWS.clear()
+            view = _VIEWS[key] = cls(rr, to_move, bids)
+        return view
+
+    @property
+    def bid_ranks(self) -> Sequence[int]:
+        """The ranks of the legal bids, ascending."""
+        return self._ranks
+
+    def __len__(self) -> int:
+        return self._nb + len(self._extras)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Action]: ...
+    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+        nb = self._nb
+        if type(i) is int and 0 <= i < nb:  # the common case first: a bid, made once
+            made = self._made.get(i)
+            if made is None:
+                q, f = self._table[self._ranks[i]]
+                made = self._made[i] = bid_unchecked(self._to_move, q, f)
+            return made
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = nb + len(self._extras)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        if i < nb:
+            q, f = self._table[self._ranks[i]]
+            return bid_unchecked(self._to_move, q, f)
+        return self._extras[i - nb]
+
+    def __iter__(self) -> Iterator[Action]:
+        table = self._table
+        to_move = self._to_move
+        for r in self._ranks:
+            q, f = table[r]
+            yield Bid(to_move, q, f)
+        yield from self._extras
+
+    def __contains__(self, action: object) -> bool:
+        if type(action) is Leave:  # no move of play: never listed (play.leave)
+            return False
+        seat = self._seat
+        if seat is not None and getattr(action, "player", None) != seat:
+            return False
+        rr = self._rr
+        if rr is None:
+            return False
+        dice = self._dice
+        if dice is not None:  # reroll.enabled: the re-roll rules have their say
+            bids = self._standing
+            verdict = verdict_with_rerolls(rr, dice, self._reroll, self._to_move, bids, action)
+            return verdict is None
+        return rr.verdict(self._to_move, self._standing, action) is None
+
+    def __repr__(self) -> str:
+        return f"<LegalActions {len(self)} actions: {' '.join(map(str, self[:8]))}...>"
+
+
+# The shared views of LegalActions.of, by (id of the round's rules, player to move, the
+# standing bid's seat, quantity and face); cleared when full.
+_VIEWS: dict[tuple[int, int, int, int, int], LegalActions] = {}
+_VIEWS_MAX = 65_536

@@ -1,0 +1,136 @@
+"""Redacted records (``to_record(game, viewer=seat)``): the dice a seat never saw, hidden.
+
+:func:`redact` hides them in a record's rounds as written; :func:`placeholders` puts a
+face under each hidden die so that :func:`perudo_rules.records.record.walk` can follow the
+public course of the round (turn order, every action's legality, every outcome that the
+lifted cups decide), and :func:`hidden_dice` counts them for the referee. A round where a
+seat re-rolled (``reroll.enabled``) hides the dice the table never saw: the ones it
+re-rolled away (its cup as dealt, and every roll but the one it showed at the reveal).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from perudo_rules.base.actions import Reroll
+from perudo_rules.records.position import Roll, parse_step
+
+__all__ = ["hidden_dice", "placeholders", "redact"]
+
+
+def redact(rounds: list[dict[str, Any]], lifted: Sequence[Sequence[int]], viewer: int) -> None:
+    """Hide in ``rounds`` (a game's, as :func:`~perudo_rules.records.record.to_record` writes them;
+    ``lifted``: the cups lifted at each finished round's reveal) every die ``viewer``
+    never saw: another seat's cup unless lifted, and the true count of a round with a
+    hidden die.
+
+    Where a seat re-rolled (``reroll.enabled``) the table never saw the dice it re-rolled
+    away: its cup as dealt is hidden, lifted or not, and so is every roll of its
+    re-rolls but the last one of a cup lifted at the reveal (the dice it showed, beside
+    the set-aside ones its re-rolls name)."""
+    for i, rnd in enumerate(rounds):
+        seen = set(lifted[i]) if i < len(lifted) else set()
+        actions = rnd["actions"]
+        rolls = _rolls_by_seat(actions)
+        cups = rnd["dice"]
+        hidden = False
+        for seat, cup in enumerate(cups):
+            if seat != viewer and cup and (seat not in seen or rolls.get(seat)):
+                cups[seat] = [None] * len(cup)
+                hidden = True
+        for seat, places in rolls.items():
+            if seat == viewer:
+                continue
+            shown = places[-1:] if seat in seen else []
+            for at in places:
+                if at not in shown:
+                    roll = parse_step(actions[at])
+                    assert isinstance(roll, Roll)
+                    actions[at] = _hidden_roll(roll, seat)
+                    hidden = True
+        if hidden and "result" in rnd:
+            rnd["result"]["count"] = None  # the true count would tell the closed cups
+
+
+def _rolls_by_seat(actions: Sequence[str]) -> dict[int, list[int]]:
+    """The places in a round's ``actions`` (as written) of each seat's re-rolls' rolls."""
+    out: dict[int, list[int]] = {}
+    for at in range(1, len(actions)):
+        if actions[at].startswith("roll"):
+            before = parse_step(actions[at - 1])
+            if isinstance(before, Reroll):
+                out.setdefault(before.player, []).append(at)
+    return out
+
+
+def _hidden_roll(roll: Roll, seat: int) -> str:
+    """A re-roll's roll as a redacted record writes it: ``seat``'s dice ``null``."""
+    cups = [[None] * len(c) if s == seat else list(c) for s, c in enumerate(roll.dice)]
+    return "roll " + json.dumps(cups)
+
+
+def hidden_dice(rnd: Mapping[str, Any]) -> int:
+    """How many dice a round of a (redacted) record hides: ``null`` in its cups and in the
+    rolls of its re-rolls."""
+    hidden = sum(d is None for cup in rnd["dice"] for d in cup)
+    for text in rnd["actions"]:
+        if text.startswith("roll"):
+            hidden += text.count("null")
+    return hidden
+
+
+def placeholders(rnd: Mapping[str, Any], faces: int) -> tuple[dict[str, Any], list[int]]:
+    """A round of a redacted record with a face under every hidden die, and the seats whose
+    cups stay closed at its end (a die of theirs hidden).
+
+    The face is ``faces`` (the highest), but for the dice a seat's next re-roll sets
+    aside from the hidden ones: those faces, so that the re-roll can be checked as far as
+    the table could (how many dice, which seat, when; the faces it names are public)."""
+    actions: list[Any] = list(rnd["actions"])
+    cups = [list(cup) for cup in rnd["dice"]]
+    sources: dict[int, list[Any]] = dict(enumerate(cups))  # each seat's concealed dice now
+    rolled: dict[int, str] = {}  # each seat's last roll, as written
+    gone: set[int] = set()  # seats whose last re-roll was never rolled
+    before: Reroll | None = None
+    for at, text in enumerate(rnd["actions"]):
+        if text.startswith("roll"):
+            if before is not None:  # the re-roll's dice: what its seat holds concealed now
+                seat = before.player
+                roll = json.loads(text[4:])
+                if seat < len(roll):
+                    sources[seat] = roll[seat]
+                    rolled[seat] = text
+                    gone.discard(seat)
+                actions[at] = roll  # written back below, once filled
+            before = None
+            continue
+        step = parse_step(text)
+        before = step if isinstance(step, Reroll) else None
+        if before is not None:  # the faces it sets aside were under its seat's cup
+            _fill(sources.get(before.player, []), before.set_aside, faces)
+            gone.add(before.player)
+    for cup in sources.values():
+        _fill(cup, (), faces)
+    for cup in cups:
+        _fill(cup, (), faces)
+    closed = []
+    for seat, cup in enumerate(rnd["dice"]):
+        last = rolled.get(seat)
+        if seat not in gone and ("null" in last if last is not None else None in cup):
+            closed.append(seat)
+    written = [a if isinstance(a, str) else "roll " + json.dumps(a) for a in actions]
+    return {**rnd, "dice": cups, "actions": written}, closed
+
+
+def _fill(cup: list[Any], needed: Sequence[int], faces: int) -> None:
+    """Put ``needed`` faces (those ``cup`` does not show) under its hidden dice, ``faces``
+    under the rest."""
+    missing = list(needed)
+    for d in cup:
+        if d in missing:
+            missing.remove(d)
+    for i, d in enumerate(cup):
+        if d is None:
+            cup[i] = missing.pop(0) if missing else faces
