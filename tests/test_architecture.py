@@ -28,8 +28,11 @@ IMPORTS = {m: layout.imports(m, p, KNOWN) for m, p in MODULES.items()}
 
 
 def test_every_module_lives_in_a_layer_folder() -> None:
-    loose = sorted(m for m in MODULES if "." not in m and m not in ("", "__main__")
-                   and not MODULES[m].name == "__init__.py")
+    loose = sorted(
+        m
+        for m in MODULES
+        if "." not in m and m not in ("", "__main__") and MODULES[m].name != "__init__.py"
+    )
     assert not loose, f"modules outside every layer folder: {loose}"
 
 
@@ -52,7 +55,8 @@ def test_an_upward_import_fails(tmp_path: Path) -> None:
     (tmp_path / "base" / "errors.py").write_text(
         "def f():\n    from perudo_rules.engine.game import Game\n"
     )
-    with pytest.raises(ValueError, match=r"^perudo_rules.base.errors:2 imports from engine/, a floor above base/"):
+    upward = r"^perudo_rules.base.errors:2 imports from engine/, a floor above base/"
+    with pytest.raises(ValueError, match=upward):
         layout.floors(layout.folder_graph(tmp_path))
 
 
@@ -156,9 +160,12 @@ def registry_writes(source: str) -> list[tuple[int, str]]:
                     found.append((stmt.lineno, f"hands {arg.id} to a call for its effect"))
         elif isinstance(stmt, ast.For):
             loop = set()
-            if isinstance(stmt.target, ast.Name) and isinstance(stmt.iter, ast.Tuple | ast.List):
-                if any(isinstance(e, ast.Name) and e.id in names for e in stmt.iter.elts):
-                    loop.add(stmt.target.id)
+            if (
+                isinstance(stmt.target, ast.Name)
+                and isinstance(stmt.iter, ast.Tuple | ast.List)
+                and any(isinstance(e, ast.Name) and e.id in names for e in stmt.iter.elts)
+            ):
+                loop.add(stmt.target.id)
             for inner in stmt.body:
                 check(inner, aliases | loop)
         elif isinstance(stmt, ast.If | ast.With | ast.Try):
@@ -217,5 +224,5 @@ def test_the_compiled_build_is_named_by_folder() -> None:
         m
         for e in version.COMPILED_MODULES
         for m in KNOWN
-        if m == e and "." in e or m.startswith(e + ".")
+        if (m == e and "." in e) or m.startswith(e + ".")
     }

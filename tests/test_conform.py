@@ -271,11 +271,11 @@ def test_json_report_names_every_rule_id_with_its_status() -> None:
 def test_progress_is_printed_only_after_two_seconds(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from perudo_rules.cli import conform as command
+    from perudo_rules.base import output
 
     clock = [100.0]
-    monkeypatch.setattr(command.time, "monotonic", lambda: clock[0])
-    say = command.progress_printer()
+    monkeypatch.setattr(output.time, "monotonic", lambda: clock[0])
+    say = output.progress_printer()
     say("italian: scenario a")
     clock[0] += 1.5
     say("italian: scenario b")

@@ -20,13 +20,15 @@ import errno
 import os
 import secrets
 import stat
-from collections.abc import Iterable
+import sys
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from perudo_rules.base.errors import OutputError
-from perudo_rules.base.safetext import display_path
+from perudo_rules.base.safetext import display_path, printable
 
-__all__ = ["OutputError", "Outputs", "write_bytes", "write_text"]
+__all__ = ["OutputError", "Outputs", "progress_printer", "write_bytes", "write_text"]
 
 PathLike = str | os.PathLike[str]
 
@@ -192,3 +194,19 @@ def _temporary(folder: str, name: str) -> tuple[int, str]:
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "cannot create a temporary file", folder)
+
+
+def progress_printer(command: str = "conform") -> Callable[[str], None]:
+    """A progress callback for :func:`~perudo_rules.conform.runner.conform` (or another
+    long ``command``): silent for the first two seconds of a run, then a line on standard
+    error at most every second."""
+    started = time.monotonic()
+    last = [started]
+
+    def say(text: str) -> None:
+        now = time.monotonic()
+        if now - started > 2 and now - last[0] >= 1:
+            last[0] = now
+            print(f"{command}: {printable(text)} ({now - started:.0f} s)", file=sys.stderr)
+
+    return say

@@ -13,20 +13,15 @@ give its roll in a position file to choose the dice.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll, parse_action
-from perudo_rules.base.errors import PositionError, VariantError
 from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import (
-    MAX_POSITION_BYTES,
     MAX_STEPS,
-    read_bounded,
     short_number,
 )
 from perudo_rules.base.messages import Refusal
@@ -34,18 +29,22 @@ from perudo_rules.base.safetext import json_text, printable
 from perudo_rules.base.table import format_table
 from perudo_rules.conform.perft import rolled_as_before
 from perudo_rules.editions.corerules import Citation, cite
-from perudo_rules.editions.variant import Variant, load_variant, named_variant_file
+from perudo_rules.editions.variant import Variant, load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import seats_verdict
 from perudo_rules.records.describe import describe_result
-from perudo_rules.records.position import Position, Roll, Step, parse_line
+from perudo_rules.records.position import (
+    Position,
+    Roll,
+    Step,
+    position_variant_file,
+    read_position,
+)
 
 __all__ = [
     "BidVerdict",
     "check_bids",
     "fresh_position",
-    "position_variant_file",
-    "read_position",
     "register",
 ]
 
@@ -134,44 +133,6 @@ def fresh_position(
     if palifico:
         cups[0] = (rules.dice_faces,)
     return Position(tuple(cups), 0, palifico=palifico, round=round, variant=variant.ref or None)
-
-
-def position_variant_file(position: Position, path: str | Path) -> Path | None:
-    """The variant file the ``variant`` of a position read from ``path`` names, by the
-    policy for files named in files (:func:`~perudo_rules.editions.variant.named_variant_file`:
-    a bundled id, or a ``.yaml`` file in the position file's folder or below); ``None``
-    when it names none. :class:`PositionError` (file, ``variant``, what is wrong) else."""
-    if position.variant is None:
-        return None
-    try:
-        return named_variant_file(position.variant, path)
-    except VariantError as exc:
-        raise PositionError(exc.message, file=str(path), key_path="variant") from None
-
-
-def read_position(path: str | Path) -> tuple[Position, tuple[Step, ...]]:
-    """A position plus actions from a JSON file (:class:`PositionError` if it is not one,
-    or if its ``variant`` names a file that :func:`position_variant_file` refuses)."""
-    name = str(path)
-    raw = read_bounded(
-        path, MAX_POSITION_BYTES, PositionError, "cannot read the position: no such file"
-    )
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise PositionError("cannot read the position: not valid UTF-8", file=name) from None
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise PositionError(f"invalid JSON: {exc}"[:200], file=name) from None
-    try:
-        position, steps = parse_line(data)
-    except PositionError as exc:
-        raise PositionError(exc.message, file=name, key_path=exc.key_path) from None
-    if len(steps) > MAX_STEPS:
-        raise PositionError(f"more than {MAX_STEPS} actions", file=name, key_path="actions")
-    position_variant_file(position, path)
-    return position, steps
 
 
 def check_bids(

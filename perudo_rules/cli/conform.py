@@ -13,21 +13,19 @@ import argparse
 import json
 import os
 import sys
-import time
-from collections.abc import Callable
 from typing import Any
 
 from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_WORKERS, check_count
+from perudo_rules.base.output import progress_printer
 from perudo_rules.base.safetext import printable
 from perudo_rules.base.table import format_table
-from perudo_rules.cli.check import read_position
 from perudo_rules.conform.perft import perft
 from perudo_rules.conform.runner import PERFT_NODES, EditionReport, Report, conform, rule_ids
 from perudo_rules.editions.variant import available_variants, load_variant
-from perudo_rules.records.position import Roll
+from perudo_rules.records.position import Roll, read_position
 
-__all__ = ["format_report", "format_rules", "progress_printer", "register"]
+__all__ = ["format_report", "format_rules", "register"]
 
 
 def _counts(rep: EditionReport) -> tuple[int, int, int, int]:
@@ -94,22 +92,6 @@ def format_report(report: Report, rules: bool = False) -> str:
     verdict = {0: "conforms", 1: "differs", 2: "harness error"}[report.exit_code]
     lines.append(f"result: {verdict} (exit {report.exit_code}) in {report.seconds:.1f} s")
     return "\n".join(lines)
-
-
-def progress_printer(command: str = "conform") -> Callable[[str], None]:
-    """A progress callback for :func:`~perudo_rules.conform.runner.conform` (or another
-    long ``command``): silent for the first two seconds of a run, then a line on standard
-    error at most every second."""
-    started = time.monotonic()
-    last = [started]
-
-    def say(text: str) -> None:
-        now = time.monotonic()
-        if now - started > 2 and now - last[0] >= 1:
-            last[0] = now
-            print(f"{command}: {printable(text)} ({now - started:.0f} s)", file=sys.stderr)
-
-    return say
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:

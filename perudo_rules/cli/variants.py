@@ -13,9 +13,9 @@ from perudo_rules.analysis.witness import Witness, find_witnesses
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import N_, ntr, ptr, tr
 from perudo_rules.base.limits import MAX_WITNESS_DICE, check_count
+from perudo_rules.base.output import progress_printer
 from perudo_rules.base.safetext import json_text, printable
 from perudo_rules.base.table import format_table
-from perudo_rules.cli.conform import progress_printer
 from perudo_rules.editions.corerules import cite, core_rules
 from perudo_rules.editions.variant import (
     Knob,

@@ -14,6 +14,7 @@ Nothing here imports Sphinx: the architecture test and the ``perudo-layers`` dir
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,7 +87,8 @@ def imports(module: str, path: Path, known: set[str]) -> list[Import]:
                 continue
             for alias in node.names:
                 sub = f"{target}.{alias.name}".strip(".")
-                found.append(Import(node.lineno, sub if sub in known else target, alias.name, local))
+                target_module = sub if sub in known else target
+                found.append(Import(node.lineno, target_module, alias.name, local))
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if (alias.name + ".").startswith("perudo_rules."):
@@ -134,7 +136,7 @@ def floors(graph: dict[str, dict[str, list[str]]]) -> dict[str, int]:
         if state.get(folder) == 1:
             loop = [*stack[stack.index(folder):], folder]
             # The loop's odd edge, the one with the fewest imports, is the upward one.
-            edges = list(zip(loop, loop[1:], strict=False))
+            edges = list(itertools.pairwise(loop))
             low, high = min(edges, key=lambda e: (len(graph[e[0]][e[1]]), e))
             raise ValueError(
                 f"{', '.join(graph[low][high])} imports from {high}/, a floor above "
