@@ -123,7 +123,9 @@ def __dir__() -> list[str]:
 
 #: Module paths from before the package was laid out in floors, and where each went: code
 #: written against ``perudo_rules.messages`` or ``perudo_rules.witness`` keeps working.
-#: (``perudo_rules.referee`` is the referee function, as it always was.)
+#: (``perudo_rules.referee`` is the referee function, as it always was.) A view forwards to
+#: one module: ``perudo_rules.simulate`` to the playing of the games, ``simulate`` and
+#: ``UNIFORM``; the statistics (``Estimate``, ``plot``, ...) are now ``analysis.simstats``.
 MOVED: dict[str, str] = {
     **{old: f"base.{old}" for old in (
         "safetext", "limits", "output", "i18n", "messages", "errors", "frozen", "version",

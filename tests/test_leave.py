@@ -350,7 +350,8 @@ def test_random_games_with_leaves_end_with_one_winner_and_replay(
 
 def test_the_conformance_kit_reports_leaving_as_not_observed() -> None:
     from perudo_rules.conform.protocol import UNCLAIMED_KNOBS, claim_covers, claims_problem
-    from perudo_rules.conform.runner import NOT_OBSERVED, conform
+    from perudo_rules.conform.report import NOT_OBSERVED
+    from perudo_rules.conform.runner import conform
     from perudo_rules.conform.scenarios import load_scenarios
     from perudo_rules.harness import claim_edition
     from perudo_rules.harness.stepapi import StepHarness

@@ -13,16 +13,16 @@ import pytest
 
 from perudo_rules import Game, load_variant
 from perudo_rules.analysis.bots import make_bot, play_game
-from perudo_rules.analysis.simulate import (
+from perudo_rules.analysis.simstats import (
     SimStats,
     comparison_rows,
     mean_interval,
     plot,
-    simulate,
     summarise,
     t95,
     wilson_interval,
 )
+from perudo_rules.analysis.simulate import simulate
 from perudo_rules.cli import main
 from perudo_rules.records.record import replay
 

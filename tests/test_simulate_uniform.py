@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from perudo_rules import available_variants, load_variant, referee
-from perudo_rules.analysis.simulate import UNIFORM, simulate, summarise, summarise_rounds
+from perudo_rules.analysis.simstats import summarise, summarise_rounds
+from perudo_rules.analysis.simulate import UNIFORM, simulate
 from perudo_rules.cli import main
 from perudo_rules.engine.fastplay import play, step_play
 

@@ -427,7 +427,7 @@ def test_a_harness_whose_peer_is_missing_names_the_extra(
 
 
 def test_a_failed_rule_family_links_to_its_witness() -> None:
-    from perudo_rules.conform.runner import EditionReport
+    from perudo_rules.conform.report import EditionReport
     from perudo_rules.sphinxext.conformance import families, family_cell
 
     rep = EditionReport("italian", True, passed={"calza.enabled": 3}, failed={"calza.who": 2})

@@ -21,7 +21,8 @@ from perudo_rules.base.output import progress_printer
 from perudo_rules.base.safetext import printable
 from perudo_rules.base.table import format_table
 from perudo_rules.conform.perft import perft
-from perudo_rules.conform.runner import PERFT_NODES, EditionReport, Report, conform, rule_ids
+from perudo_rules.conform.report import EditionReport, Report, rule_ids
+from perudo_rules.conform.runner import PERFT_NODES, conform
 from perudo_rules.editions.variant import available_variants, load_variant
 from perudo_rules.records.position import Roll, read_position
 

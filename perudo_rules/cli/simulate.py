@@ -7,16 +7,8 @@ import csv
 import sys
 
 from perudo_rules.analysis.bots import BOTS
-from perudo_rules.analysis.simulate import (
-    AUTO_WORKERS_GAMES,
-    UNIFORM,
-    auto_workers,
-    comparison_rows,
-    metric_label,
-    plot,
-    plot_format,
-    simulate,
-)
+from perudo_rules.analysis.simstats import comparison_rows, metric_label, plot, plot_format
+from perudo_rules.analysis.simulate import AUTO_WORKERS_GAMES, UNIFORM, auto_workers, simulate
 from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.base.output import Outputs

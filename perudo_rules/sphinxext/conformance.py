@@ -25,7 +25,8 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from perudo_rules.conform.perft import published
-from perudo_rules.conform.runner import EditionReport, Report, conform, rule_ids
+from perudo_rules.conform.report import EditionReport, Report, rule_ids
+from perudo_rules.conform.runner import conform
 from perudo_rules.editions.variant import available_variants
 from perudo_rules.harness import Harness
 from perudo_rules.sphinxext.base import PerudoDirective

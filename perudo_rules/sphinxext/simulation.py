@@ -14,7 +14,8 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.analysis.simulate import SimStats, comparison_rows, metric_label, plot, simulate
+from perudo_rules.analysis.simstats import SimStats, comparison_rows, metric_label, plot
+from perudo_rules.analysis.simulate import simulate
 from perudo_rules.base.errors import PerudoError
 from perudo_rules.base.i18n import tr
 from perudo_rules.sphinxext.base import PerudoDirective, logger
@@ -24,7 +25,7 @@ __all__ = ["SimulationDirective", "load_fonts_quietly", "plot_node", "stats_tabl
 
 
 def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.container:
-    """A row per statistic (as :func:`perudo_rules.analysis.simulate.comparison_rows` orders them),
+    """A row per statistic (as :func:`perudo_rules.analysis.simstats.comparison_rows` orders them),
     a column per edition: each estimate with its 95% interval."""
     columns = [dict(s.summary_rows()) for s in stats]
     rows: list[list[Cell]] = []
