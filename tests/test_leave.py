@@ -397,7 +397,7 @@ def test_pettingzoo_plays_on_from_a_game_with_a_leave() -> None:
     assert not obs[kind.start : kind.stop].any()  # ended by neither Dudo nor Calza
     caller = at["past[0].caller"]
     assert obs[caller.start + 3] == 1  # seat 3, relative to seat 0
-    assert "last round: seat 3 left the game" in e.table_text()
+    assert "last round: seat 3 leaves the game with its 3 dice" in e.table_text()
     gone = _table(**CONTINUES).apply(Leave(2))
     e = pz.raw_env(gone.variant, 4)
     e.reset(seed=1)

@@ -22,7 +22,8 @@ the environment for its users; in short:
   choice of Dudo / Calza / Pass; the first call ends the round, and when all
   have passed the player to move acts (as the OpenSpiel adapter does).
 * **Observations**: ``{"observation": float32 array, "action_mask": int8
-  array}``; :func:`observation_layout` names every slice of the array. With
+  array}``; :func:`~perudo_rules.pettingzoo.observation.observation_layout` names every
+  slice of the array (:mod:`perudo_rules.pettingzoo.observation` encodes it). With
   ``observation_mode="flat"`` the observation is that array alone (a ``Box``, as
   SuperSuit's wrappers need) and every agent's mask is ``info["action_mask"]``.
 * **Parallel**: :func:`parallel_env` is the same game through PettingZoo's
@@ -33,7 +34,8 @@ the environment for its users; in short:
   it loses its last die; at the end the winner gets ``+1`` and any other seat
   still in ``-1/(players-1)``. A game stopped by ``max_rounds`` truncates every
   seat still in with ``0``.
-* **Bounds**: the observation array holds at most :data:`MAX_OBSERVATION`
+* **Bounds**: the observation array holds at most
+  :data:`~perudo_rules.pettingzoo.observation.MAX_OBSERVATION`
   entries; a larger game (seats x faces x dice) or ``past_rounds`` is refused
   with ``ValueError`` when the environment is made.
 * **Chance**: the environment rolls the dice itself (a re-roll's dice too, as soon as
@@ -44,8 +46,6 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -62,133 +62,19 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
-from perudo_rules.base.i18n import check_language, tr, use_language
+from perudo_rules.base.i18n import check_language
 from perudo_rules.base.safetext import printable
 from perudo_rules.editions.variant import Variant, load_variant
 from perudo_rules.engine.actionmap import action_map
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.kernel import most_dice_per_seat, returns
-from perudo_rules.engine.views import PastRound
+from perudo_rules.engine.kernel import returns
+from perudo_rules.pettingzoo.observation import Encoder
+from perudo_rules.pettingzoo.render import table_text
 
-__all__ = [
-    "MAX_OBSERVATION",
-    "PerudoEnv",
-    "Segment",
-    "env",
-    "observation_layout",
-    "observation_size",
-    "parallel_env",
-    "raw_env",
-]
+__all__ = ["PerudoEnv", "env", "parallel_env", "raw_env"]
 
 Obs = dict[str, "npt.NDArray[Any]"]
 OBSERVATION_MODES = ("dict", "flat")
-
-MAX_OBSERVATION = 4_194_304
-"""The most entries the ``observation`` array may hold (16 MiB of ``float32``): a game
-whose array would be larger (:func:`observation_size`: it grows with seats squared times
-faces times dice, plus ``past_rounds`` times seats times faces times dice) is refused
-with ``ValueError`` when the environment is made, before anything is allocated."""
-
-
-# --- the observation array ---------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """One named slice ``[start, stop)`` of the observation array; ``high`` bounds its values.
-
-    Seats appear relative to the observer: entry ``i`` of a per-seat segment is
-    the seat ``i`` places after the observer in seat order (``0`` is the
-    observer itself), whatever the direction of play.
-    """
-
-    name: str
-    start: int
-    stop: int
-    high: float
-    doc: str
-
-    @property
-    def size(self) -> int:
-        """Number of entries."""
-        return self.stop - self.start
-
-
-def observation_size(variant: str | Path | Variant, players: int = 4, past_rounds: int = 1) -> int:
-    """The length of the ``observation`` array (computed without building anything);
-    ``ValueError`` for a seat count the variant does not allow or a bad ``past_rounds``."""
-    v = variant if isinstance(variant, Variant) else load_variant(variant)
-    n, faces, b = _dims(v, players, past_rounds)[:3]
-    now = faces + 5 * n + 3 + b + b * n + (n * faces if v.rules.reroll_enabled else 0)
-    past = 4 + 5 * n + b + n * faces + faces
-    return now + past_rounds * past
-
-
-def _dims(v: Variant, players: int, past_rounds: object) -> tuple[int, int, int, int]:
-    """(seats, faces, bid ids, most dice a seat holds) after checking the arguments."""
-    ids = action_map(v, players)
-    if type(past_rounds) is not int or past_rounds < 0:
-        raise ValueError(f"past_rounds must be a whole number >= 0, not {past_rounds!r}")
-    return players, v.rules.dice_faces, ids.num_bids, most_dice_per_seat(v.rules)
-
-
-def observation_layout(
-    variant: str | Path | Variant, players: int = 4, past_rounds: int = 1
-) -> tuple[Segment, ...]:
-    """The segments of the ``observation`` array, in order (see ``docs/pettingzoo.rst``).
-
-    ``past_rounds`` is how many finished rounds, most recent first, the array
-    keeps (:class:`PerudoEnv` takes the same parameter). ``ValueError`` when the array
-    would hold more than :data:`MAX_OBSERVATION` entries.
-    """
-    v = variant if isinstance(variant, Variant) else load_variant(variant)
-    n, faces, b, d = _dims(v, players, past_rounds)
-    size = observation_size(v, players, past_rounds)
-    if size > MAX_OBSERVATION:
-        raise ValueError(
-            f"the observation of {v.id} with {players} seats and past_rounds={past_rounds} "
-            f"would hold {size:,} entries; the bound is {MAX_OBSERVATION:,} "
-            "(fewer seats, dice, faces or past rounds)"
-        )
-    parts: list[tuple[str, int, float, str]] = [
-        ("own_dice", faces, d, "the observer's dice this round: how many show face 1, 2, ..."),
-        ("dice_counts", n, d, "dice each seat holds"),
-        ("to_move", n, 1, "one-hot: the player to move (all 0 once the game is over)"),
-        ("deciding", n, 1, "one-hot: the seat whose decision it is now"),
-        ("call_offer", 1, 1, "1 when that decision is an out-of-turn call offer"),
-        ("first_round", 1, 1, "1 in the first round of the game"),
-        ("palifico", 1, 1, "1 when this round is a palifico round"),
-        ("palifico_player", n, 1, "one-hot: the seat whose palifico round it is"),
-        ("palifico_used", n, 1, "seats that have had their palifico round"),
-        ("standing_bid", b, 1, "one-hot by action id: the bid to beat"),
-        ("bids", b * n, 1, "bids of this round: entry id*players+i is 1 if seat i made bid id"),
-    ]
-    if v.rules.reroll_enabled:
-        parts.append(
-            ("set_aside", n * faces, d, "set-aside dice: entry i*faces+f-1 counts seat i's f's")
-        )
-    for k in range(past_rounds):
-        p = f"past[{k}]."
-        parts += [
-            (p + "present", 1, 1, "1 if the game has that many finished rounds"),
-            (p + "palifico", 1, 1, "1 if that round was a palifico round"),
-            (p + "kind", 2, 1, "one-hot: ended by Dudo, by Calza"),
-            (p + "caller", n, 1, "one-hot: who called"),
-            (p + "bid", b, 1, "one-hot by action id: the bid called"),
-            (p + "bidder", n, 1, "one-hot: who made that bid"),
-            (p + "loser", n, 1, "one-hot: who lost a die (all 0 if nobody)"),
-            (p + "gainer", n, 1, "one-hot: who gained a die back (all 0 if nobody)"),
-            (p + "lifted", n, 1, "seats whose cups were lifted"),
-            (p + "shown", n * faces, d, "lifted cups: entry i*faces+f-1 counts seat i's f's"),
-            (p + "own_dice", faces, d, "the observer's own dice in that round, per face"),
-        ]
-    out = []
-    start = 0
-    for name, size, high, doc in parts:
-        out.append(Segment(name, start, start + size, float(high), doc))
-        start += size
-    return tuple(out)
 
 
 def _integer(value: object, what: str) -> int:
@@ -201,13 +87,6 @@ def _integer(value: object, what: str) -> int:
     raise TypeError(f"{what} must be an integer, not {printable(repr(value))[:60]}")
 
 
-def _faces(cup: Sequence[int], faces: int) -> list[int]:
-    counts = [0] * faces
-    for die in cup:
-        counts[die - 1] += 1
-    return counts
-
-
 # --- the environment ---------------------------------------------------------------------
 
 
@@ -217,11 +96,12 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
     ``game`` is the :class:`~perudo_rules.engine.game.Game` being played (read it,
     e.g. to drive a :mod:`perudo_rules.analysis.bots` bot; the environment replaces it
     on every step). ``ids`` are the :class:`~perudo_rules.engine.actionmap.ActionMap`;
-    ``layout`` the :func:`observation_layout`. An illegal action raises ``ValueError``
-    naming the rule (``env()`` wraps this class so that one ends the game instead);
-    ``docs/pettingzoo.rst`` lists every error. ``observation_mode`` is ``"dict"``
-    (``observe`` gives ``observation`` and ``action_mask``) or ``"flat"`` (``observe``
-    gives the ``observation`` array, a ``Box``; ``infos[agent]["action_mask"]`` the mask).
+    ``layout`` the :func:`~perudo_rules.pettingzoo.observation.observation_layout`. An
+    illegal action raises ``ValueError`` naming the rule (``env()`` wraps this class so
+    that one ends the game instead); ``docs/pettingzoo.rst`` lists every error.
+    ``observation_mode`` is ``"dict"`` (``observe`` gives ``observation`` and
+    ``action_mask``) or ``"flat"`` (``observe`` gives the ``observation`` array, a ``Box``;
+    ``infos[agent]["action_mask"]`` the mask).
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo's class-level convention
@@ -259,19 +139,15 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.max_rounds = max_rounds
         self.ids = action_map(v, players)
-        self.layout = observation_layout(v, players, past_rounds)  # refuses a huge array
+        self._encoder = Encoder(v, players, past_rounds, self.ids)  # refuses a huge array
+        self.layout = self._encoder.layout
         self.past_rounds = past_rounds
-        self._at = {s.name: s.start for s in self.layout}
-        size = self.layout[-1].stop
-        high = np.zeros(size, dtype=np.float32)
-        for s in self.layout:
-            high[s.start : s.stop] = s.high
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         n_ids = self.ids.num_actions
         self._action_spaces = {a: spaces.Discrete(n_ids) for a in self.possible_agents}
         # one observation space shared by every agent: its bounds are as large as the array
-        box = spaces.Box(np.float32(0.0), high, dtype=np.float32)
+        box = spaces.Box(np.float32(0.0), self._encoder.high(), dtype=np.float32)
         self._observation_space: gymnasium.spaces.Space[Any] = (
             box
             if self._flat
@@ -386,9 +262,10 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         """What ``agent`` sees now: its ``observation`` array and its ``action_mask``, or
         (``observation_mode="flat"``) the array alone (the mask is in its ``info``)."""
         seat = self._seat_of(agent)
+        obs = self._encoder.encode(self.game, seat, self.deciding_seat(), bool(self._pending))
         if self._flat:
-            return self._encode(seat)
-        return {"observation": self._encode(seat), "action_mask": self._mask(seat)}
+            return obs
+        return {"observation": obs, "action_mask": self._mask(seat)}
 
     def step(self, action: int | None) -> None:
         """Take ``action`` (an id: a Python or NumPy integer) for ``agent_selection``;
@@ -485,75 +362,6 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         self.terminations[agent] = True
         self.rewards[agent] = reward
 
-    # -- the observation array
-
-    def _encode(self, me: int) -> npt.NDArray[np.float32]:
-        game = self.game
-        n, faces = self.players, self.variant["dice.faces"]
-        obs = np.zeros(self.layout[-1].stop, dtype=np.float32)
-        at = self._at
-
-        def rel(seat: int) -> int:
-            return (seat - me) % n
-
-        def put(name: str, values: Sequence[int], offset: int = 0) -> None:
-            start = at[name] + offset
-            obs[start : start + len(values)] = values
-
-        put("own_dice", _faces(game.dice[me], faces))
-        put("dice_counts", [game.dice_counts[(me + i) % n] for i in range(n)])
-        if game.to_move is not None:
-            obs[at["to_move"] + rel(game.to_move)] = 1
-        deciding = self.deciding_seat()
-        if deciding is not None:
-            obs[at["deciding"] + rel(deciding)] = 1
-        obs[at["call_offer"]] = 1 if self._pending else 0
-        obs[at["first_round"]] = 1 if game.round == 1 else 0
-        obs[at["palifico"]] = 1 if game.palifico else 0
-        if game.palifico_player is not None:
-            obs[at["palifico_player"] + rel(game.palifico_player)] = 1
-        for seat in game.palifico_used:
-            obs[at["palifico_used"] + rel(seat)] = 1
-        if "set_aside" in at:
-            for seat, cup in enumerate(game.set_aside):
-                start = at["set_aside"] + rel(seat) * faces
-                obs[start : start + faces] = _faces(cup, faces)
-        if game.to_move is not None and game.bids:
-            last = game.bids[-1]
-            obs[at["standing_bid"] + self.ids.bid_id(last.quantity, last.face)] = 1
-            for bid in game.bids:
-                obs[at["bids"] + self.ids.bid_id(bid.quantity, bid.face) * n + rel(bid.player)] = 1
-        if self.past_rounds:
-            past = game.observation(me).past_rounds[::-1][: self.past_rounds]
-            for k, r in enumerate(past):
-                self._encode_past(obs, f"past[{k}].", r, rel)
-        return obs
-
-    def _encode_past(
-        self, obs: npt.NDArray[np.float32], p: str, r: PastRound, rel: Callable[[int], int]
-    ) -> None:
-        at = self._at
-        faces = self.variant["dice.faces"]
-        obs[at[p + "present"]] = 1
-        obs[at[p + "palifico"]] = 1 if r.palifico else 0
-        if r.kind != "leave":  # a round a seat's leaving ended marks neither kind
-            obs[at[p + "kind"] + (0 if r.kind == "dudo" else 1)] = 1
-        if r.caller is not None:
-            obs[at[p + "caller"] + rel(r.caller)] = 1
-        bid = r.bid
-        if bid is not None:
-            obs[at[p + "bid"] + self.ids.bid_id(bid.quantity, bid.face)] = 1
-            obs[at[p + "bidder"] + rel(bid.player)] = 1
-        for name, seat in (("loser", r.loser), ("gainer", r.gainer)):
-            if seat is not None:
-                obs[at[p + name] + rel(seat)] = 1
-        for seat, cup in zip(r.revealed, r.shown, strict=True):
-            obs[at[p + "lifted"] + rel(seat)] = 1
-            start = at[p + "shown"] + rel(seat) * faces
-            obs[start : start + faces] = _faces(cup, faces)
-        start = at[p + "own_dice"]
-        obs[start : start + faces] = _faces(r.own_dice, faces)
-
     # -- rendering
 
     def render(self) -> str | None:
@@ -568,67 +376,14 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         return text
 
     def table_text(self) -> str:
-        """Every cup, the dice counts, this round's bids and whose decision it is, as text.
-
-        How the last round ended is told as the table saw it: the lifted cups and the dice
-        among them that count (``shown_count``), never the closed cups' count. In the
-        environment's ``lang``."""
-        with use_language(self.lang):
-            return self._table_text()
-
-    def _table_text(self) -> str:
-        game = self.game
-        pal = tr(", palifico round of seat {n}", n=game.palifico_player) if game.palifico else ""
-        name = printable(tr(self.variant.name))
-        lines = [tr("{name}: round {round}{palifico}", name=name, round=game.round, palifico=pal)]
-        rows = [[tr("seat"), tr("agent"), tr("dice"), tr("cup")]]
-        for seat, agent in enumerate(self.possible_agents):
-            cup = " ".join(str(d) for d in game.dice[seat]) or "-"
-            if game.set_aside[seat]:
-                cup += " " + tr("({n} set aside)", n=len(game.set_aside[seat]))
-            cup = cup if game.dice_counts[seat] else tr("out")
-            rows.append([str(seat), agent, str(game.dice_counts[seat]), cup])
-        widths = [max(len(r[i]) for r in rows) for i in range(4)]
-        rows.insert(1, ["-" * w for w in widths])
-        lines += [
-            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
-        ]
-        if game.to_move is not None:
-            bids = " ".join(f"{b.player}:{b}" for b in game.actions) or tr("(none yet)")
-            lines.append(tr("bids: {bids}", bids=bids))
+        """Every cup, the dice counts, this round's bids, whose decision it is and how the
+        last round ended (as the table saw it), as text in the environment's ``lang``
+        (:func:`perudo_rules.pettingzoo.render.table_text`)."""
         deciding = self.deciding_seat()
-        agents = self.possible_agents
-        if game.winner is not None:
-            lines.append(tr("game over: {agent} won", agent=agents[game.winner]))
-        elif game.to_move is None:
-            lines.append(tr("stopped after max_rounds"))
-        elif self._pending and deciding is not None:
-            names = ", ".join(self.ids.name(i) for i in self.legal_ids(deciding))
-            agent = agents[deciding]
-            lines.append(tr("{agent} may call out of turn ({calls})", agent=agent, calls=names))
-        else:
-            lines.append(tr("to move: {agent}", agent=agents[game.to_move]))
-        r = game.last_result
-        if r is not None and r.kind == "leave":
-            lines.append(tr("last round: seat {n} left the game", n=r.caller))
-        elif r is not None:
-            lost = tr("no die lost") if r.loser is None else tr("seat {n} lost a die", n=r.loser)
-            gain = tr(", seat {n} gained one", n=r.gainer) if r.gainer is not None else ""
-            lifted = ", ".join(str(s) for s in r.revealed)
-            lines.append(
-                tr(
-                    "last round: {kind} by seat {caller} on {bid}: {shown} shown in the cups of "
-                    "seats {lifted}; {lost}{gain}",
-                    kind=r.kind,
-                    caller=r.caller,
-                    bid=r.bid,
-                    shown=r.shown_count,
-                    lifted=lifted,
-                    lost=lost,
-                    gain=gain,
-                )
-            )
-        return "\n".join(lines)
+        calls = None
+        if self._pending and deciding is not None:
+            calls = [self.ids.name(i) for i in self.legal_ids(deciding)]
+        return table_text(self.game, self.possible_agents, deciding, calls, self.lang)
 
     def close(self) -> None:
         """Nothing to release (text rendering only)."""

@@ -1,9 +1,9 @@
 """Play in words: one sentence for an action, a step or how a round ended.
 
-The referee's summaries, the terminal game, divergence witnesses and the
-``compare`` command all describe play with these functions, so the same thing
-is said the same way everywhere. ``name`` turns a seat into words (default
-``"seat 2"``; the terminal game says ``"seat 2 (you)"``).
+The referee's summaries, the terminal game, ``check``, the PettingZoo table,
+divergence witnesses and the ``compare`` command all describe play with these
+functions, so the same thing is said the same way everywhere. ``name`` turns a seat
+into words (default ``"seat 2"``; the terminal game says ``"seat 2 (you)"``).
 """
 
 from __future__ import annotations
