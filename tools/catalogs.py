@@ -248,6 +248,7 @@ def _write_po(cat: Catalog, path: Path) -> None:
         sort_output=False,
         ignore_obsolete=True,
         include_previous=True,
+        include_lineno=False,  # a file's name, never its lines: an edit elsewhere churns nothing
     )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(buf.getvalue())
