@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from perudo_rules import commands
-from perudo_rules.cli import COMMAND_MODULES
+from perudo_rules import cli as commands
+from perudo_rules.cli.main import COMMAND_MODULES
 from perudo_rules.engine.start import cut_cups, roll_cups
 from tests.modules import package_modules
 
