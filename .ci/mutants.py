@@ -2,11 +2,11 @@
 
 ``make mutants`` (or ``.venv/bin/python .ci/mutants.py``) copies the package, its data
 and the tests into a temporary directory, applies ONE mutant there (an exact text
-replacement in a rules file: the kernel, the bid table, the ruleset or the game), runs
-the relevant tests against the copy (``PYTHONPATH`` points at it), and prints a kill
-table: each mutant and the tests that failed. The working tree is never modified. A
-mutant whose snippet is no longer in the engine (it was refactored) is reported as
-``snippet not found`` instead of crashing the run.
+replacement in a rules file: the kernel and the modules beside it, the bid table, the
+ruleset or the game), runs the relevant tests against the copy (``PYTHONPATH`` points at
+it), and prints a kill table: each mutant and the tests that failed. The working tree is
+never modified. A mutant whose snippet is no longer in the engine (it was refactored) is
+reported as ``snippet not found`` instead of crashing the run.
 
 Options: ``--jobs N`` (parallel copies, default 2), ``--only NAME`` (repeatable),
 ``--tests PATH`` (repeatable; default: the scenario, property, stateful, kernel and fast-
@@ -56,6 +56,7 @@ class Mutant:
 
 
 K = "perudo_rules/engine/kernel.py"
+S = "perudo_rules/engine/settlement.py"
 ST = "perudo_rules/engine/start.py"
 R = "perudo_rules/engine/ranks.py"
 RS = "perudo_rules/editions/ruleset.py"
@@ -96,21 +97,21 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "calza-cap-dropped",
         "an exact Calza gains a die even at the cap",
-        K,
+        S,
         "if counts[caller] < calza_gain_limit(rules):",
         "if True:",
     ),
     Mutant(
         "wrong-next-starter",
         "after a Dudo the challenge winner starts instead of the loser (and vice versa)",
-        K,
+        S,
         'starter = loser if rules.round_starter == "loser" else challenge_winner',
         'starter = challenge_winner if rules.round_starter == "loser" else loser',
     ),
     Mutant(
         "reveal-no-early-stop",
         "the Italian reveal lifts every cup instead of stopping when the bid is reached",
-        K,
+        S,
         "reached = rules.challenge_early_stop",
         "reached = False",
     ),
@@ -118,14 +119,14 @@ MUTANTS: tuple[Mutant, ...] = (
         "reveal-stops-although-unread",
         "the reveal stops early where a Dudo costs more than one die (challenge.early_stop "
         "read although the knob table says challenge.loss: difference never reads it)",
-        K,
-        "if dudo and self.one_die and (reached or unreachable):",
+        S,
+        "if dudo and rr.one_die and (reached or unreachable):",
         "if dudo and (reached or unreachable):",
     ),
     Mutant(
         "palifico-once-ignored",
         "palifico rounds repeat for a seat although once_per_player",
-        K,
+        S,
         "if candidate is not None and not (rules.palifico_once_per_player and candidate in used):",
         "if candidate is not None:",
     ),
@@ -174,7 +175,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "dudo-tie-flipped",
         "a Dudo with count exactly the quantity costs the bidder, not the challenger",
-        K,
+        S,
         "loser = caller if count >= bid.quantity else bid.player",
         "loser = caller if count > bid.quantity else bid.player",
     ),
@@ -188,42 +189,42 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "out-starter-not-skipped",
         "an eliminated loser still opens the next round",
-        K,
+        S,
         "if not new_counts[starter]:",
         "if False:",
     ),
     Mutant(
         "reveal-lists-out-seats",
         "reveals list seats that are out",
-        K,
+        S,
         "order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]",
         "order = [(start + direction * i) % n for i in range(n)]",
     ),
     Mutant(
         "reveal-from-challenger",
         "a Dudo reveal starts at the challenger instead of the next seat",
-        K,
+        S,
         "start = caller + direction if dudo else caller",
         "start = caller",
     ),
     Mutant(
         "palifico-heads-up-ignored",
         "palifico rounds happen heads-up although palifico.heads_up is false",
-        K,
+        S,
         "if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):",
         "if rules.palifico_enabled:",
     ),
     Mutant(
         "calza-next-ignored",
         "after a Calza the player to move opens, whatever calza.next_starts says",
-        K,
+        S,
         'if after_calza == "caller":',
         "if False:",
     ),
     Mutant(
         "palifico-not-after-calza",
         "a wrong Calza that leaves the caller with one die brings no palifico round",
-        K,
+        S,
         'and (dudo or trigger == "reduced_to_one")',
         "and dudo",
     ),
@@ -293,21 +294,21 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "unreachable-stop-ignored",
         "the reveal never stops once the bid is unreachable",
-        K,
+        S,
         "unreachable and running + down < bid.quantity",
         "False",
     ),
     Mutant(
         "dudo-trigger-counts-calza",
         "a wrong Calza brings a palifico round under reduced_to_one_by_dudo",
-        K,
+        S,
         'and (dudo or trigger == "reduced_to_one")',
         "and True",
     ),
     Mutant(
         "right-calza-caller-starts",
         "after a right Calza the caller opens under loser_else_bidder",
-        K,
+        S,
         "starter = caller if loser == caller else bid.player",
         "starter = caller",
     ),
@@ -398,7 +399,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "loss-difference-ignored",
         "a Dudo always costs one die, whatever challenge.loss says",
-        K,
+        S,
         'lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1',
         "lose = 1",
     ),
@@ -412,7 +413,7 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "exact-others-ignored",
         "an exact count costs only the challenger, whatever challenge.exact says",
-        K,
+        S,
         'if count == bid.quantity and rules.challenge_exact == "others_lose":',
         "if False:",
     ),
@@ -426,8 +427,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "after-caller-ignored",
         "after a Dudo the loser opens, whatever round.starter after_caller says",
-        K,
-        "if dudo and self.after_caller:",
+        S,
+        "if dudo and rr.after_caller:",
         "if False:",
     ),
     # the protocol around the rules (issue 18): offers and what the reveal shows
@@ -448,8 +449,8 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant(
         "early-stop-needs-no-count",
         "an early-stop reveal stops even where the loss needs the true count",
-        K,
-        "if dudo and self.one_die and (reached or unreachable):",
+        S,
+        "if dudo and rr.one_die and (reached or unreachable):",
         "if dudo and (reached or unreachable):",
     ),
     Mutant(

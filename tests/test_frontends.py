@@ -36,7 +36,7 @@ from perudo_rules.base.actions import Action
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.actionmap import ActionMap
 from perudo_rules.engine.fastplay import play, step_play
-from perudo_rules.engine.kernel import returns
+from perudo_rules.engine.settlement import returns
 from perudo_rules.engine.start import opening
 
 EDITIONS = available_variants()

@@ -35,7 +35,7 @@ from perudo_rules import (
 )
 from perudo_rules.base.actions import ActionSyntaxError
 from perudo_rules.cli import main
-from perudo_rules.engine.kernel import returns
+from perudo_rules.engine.settlement import returns
 from perudo_rules.records.describe import describe_result, describe_step
 from perudo_rules.records.position import Position
 from perudo_rules.records.recordformat import RecordError

@@ -25,7 +25,7 @@ from strategies import random_variants  # noqa: E402
 
 from perudo_rules import Bid, Calza, Dudo, Game, load_variant  # noqa: E402
 from perudo_rules.engine.actionmap import action_map  # noqa: E402
-from perudo_rules.engine.kernel import most_dice_per_seat  # noqa: E402
+from perudo_rules.engine.settlement import most_dice_per_seat  # noqa: E402
 from perudo_rules.openspiel import game_name, load_game  # noqa: E402
 
 EDITIONS = [(v, n) for v in ("italian", "spanish") for n in (2, 3, 6)]

@@ -26,7 +26,7 @@ from perudo_rules.analysis.probability import bid_probability_float, exact_proba
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.kernel import calza_gain_limit
+from perudo_rules.engine.settlement import calza_gain_limit
 
 __all__ = [
     "BOTS",

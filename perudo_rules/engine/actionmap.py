@@ -3,7 +3,7 @@
 Every bid of the largest table, then the calls, then the re-rolls.
 
 A bid's id is its rank in the :class:`~perudo_rules.engine.ranks.BidSpace` of the most dice
-that can ever be in play (:func:`~perudo_rules.engine.kernel.most_dice_per_seat` per seat, an
+that can ever be in play (:func:`~perudo_rules.engine.settlement.most_dice_per_seat` per seat, an
 ordinary round); rank order is the same at any smaller cap, so ids grow with rank. Then
 ``DUDO = number of bids``, ``CALZA = DUDO + 1``, ``PASS = DUDO + 2``. Where a seat may
 re-roll (``reroll.enabled``), ``REROLL = DUDO + 3`` and the ids after it are the re-rolls,
@@ -22,8 +22,8 @@ from typing import NamedTuple
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.editions.variant import Variant, load_variant
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.kernel import most_dice_per_seat
 from perudo_rules.engine.ranks import BidSpace, bid_space
+from perudo_rules.engine.settlement import most_dice_per_seat
 from perudo_rules.engine.start import seats_verdict
 
 __all__ = ["ActionMap", "RoundIds", "action_map", "check_players"]

@@ -47,6 +47,7 @@ from perudo_rules.engine.reroll import (
     set_aside_dice,
 )
 from perudo_rules.engine.rounds import RoundRecord, round_outcome
+from perudo_rules.engine.settlement import settle
 from perudo_rules.engine.start import Seed, opening, roll_cups, seats_verdict
 
 __all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play", "turn_actions"]
@@ -177,7 +178,7 @@ def play(
                 )
             )
         else:
-            s = rr.settle(type(action) is Dudo, action.player, bid, rr.count(dice, cur_f), to_move)
+            s = settle(rr, type(action) is Dudo, action.player, bid, rr.count(dice, cur_f), to_move)
         if s.winner is not None:
             return RandomGame(
                 s.winner, round_no, decisions, n_bids, tuple(trace) if record else None
@@ -271,7 +272,7 @@ def _play_with_rerolls(
             )
         else:
             dudo = type(action) is Dudo
-            s = rr.settle(dudo, action.player, bid, rr.count(dice, bid.face), to_move)
+            s = settle(rr, dudo, action.player, bid, rr.count(dice, bid.face), to_move)
         if s.winner is not None:
             return RandomGame(
                 s.winner, round_no, decisions, n_bids, tuple(trace) if record else None

@@ -20,7 +20,7 @@ import _random
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import Any, cast
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll
 from perudo_rules.base.errors import IllegalAction
@@ -29,14 +29,7 @@ from perudo_rules.base.messages import Refusal
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine import leaving
-from perudo_rules.engine.kernel import (
-    RoundRules,
-    Settlement,
-    count_matching,
-    next_seat,
-    returns,
-    round_rules,
-)
+from perudo_rules.engine.kernel import RoundRules, count_matching, next_seat, round_rules
 from perudo_rules.engine.legal import LegalActions
 from perudo_rules.engine.ranks import BidSpace, bid_space
 from perudo_rules.engine.reroll import (
@@ -48,27 +41,21 @@ from perudo_rules.engine.reroll import (
     verdict_with_rerolls,
 )
 from perudo_rules.engine.rounds import RoundRecord, RoundResult, round_outcome
+from perudo_rules.engine.settlement import Settlement, dice_lost, returns
 from perudo_rules.engine.start import (
     Seed,
-    given_cups,
+    given_roll,
     given_start,
     opening,
     roll_cups,
     seats_verdict,
 )
-from perudo_rules.engine.views import Observation, PastRound
+from perudo_rules.engine.views import Observation
 
 __all__ = ["Game"]
 
 
 _EMPTY: tuple[int, ...] = ()
-
-
-class _Departures(NamedTuple):
-    """A round that went on after a seat left: the cups as dealt, (bids before, seat) each."""
-
-    dealt: tuple[tuple[int, ...], ...]
-    leaves: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -106,7 +93,7 @@ class Game:
     # rounds and once over); not part of the value: equality and hashing ignore it.
     _rules_in_play: RoundRules | None = field(default=None, compare=False)
     # Seats that left the round in play, which went on (leave.round: continues), else None.
-    _departed: _Departures | None = None
+    _departed: leaving.Departures | None = None
 
     # --- construction -------------------------------------------------------------------
 
@@ -197,7 +184,7 @@ class Game:
         first_player: int | None,
         reroll: RerollState | None,
         rules_in_play: RoundRules | None,
-        departed: _Departures | None,
+        departed: leaving.Departures | None,
     ) -> Game:
         """A game from every field, without ``__init__`` (perudo_rules.base.frozen: the compiled
         build's form; pure Python replaces it with a generated one)."""
@@ -297,21 +284,8 @@ class Game:
         (empty between rounds and once over; the finished rounds' are in :attr:`history`)."""
         if self.to_move is None:
             return ()
-        out = self._plain_actions()
+        out = leaving.with_leaves(self.bids, self._departed)
         return out if self.reroll is None else round_steps(out, self.reroll)[0]
-
-    def _plain_actions(self) -> tuple[Action, ...]:
-        """The round's bids and leaves in order (its re-rolls are put among them by
-        :func:`perudo_rules.engine.reroll.round_steps`)."""
-        gone = self._departed
-        if gone is None:
-            return self.bids
-        out: list[Action] = []
-        done = 0
-        for before, seat in gone.leaves:
-            out += [*self.bids[done:before], Leave(seat)]
-            done = before
-        return (*out, *self.bids[done:])
 
     @property
     def is_over(self) -> bool:
@@ -424,7 +398,7 @@ class Game:
     def returns(self) -> tuple[float, ...]:
         """What the game is worth to each seat, zero-sum: +1 for the winner, ``-1/(n-1)``
         for every other seat once over, 0 for all before
-        (:func:`perudo_rules.engine.kernel.returns`)."""
+        (:func:`perudo_rules.engine.settlement.returns`)."""
         return returns(self.winner, self.players)
 
     # --- transitions --------------------------------------------------------------------
@@ -460,7 +434,8 @@ class Game:
     def _end_round(self, action: Action, result: RoundResult, s: Settlement) -> Game:
         """The game after ``action`` ended the round in play as ``result`` and ``s`` say."""
         assert self.first_player is not None
-        actions, rerolls = round_steps((*self._plain_actions(), action), self.reroll)
+        played = leaving.with_leaves(self.bids, self._departed)
+        actions, rerolls = round_steps((*played, action), self.reroll)
         record = RoundRecord._build(
             round=self.round,
             first_player=self.first_player,
@@ -488,7 +463,7 @@ class Game:
         s = leaving.leave(rr, seat, to_move, self.first_player)
         if s is not None:  # the round ends: no cup is lifted, the seat's dice are lost
             bid = self.bids[-1] if self.bids else None
-            lost = rr.lost(s.counts, seat)
+            lost = dice_lost(rr, s.counts, seat)
             result = RoundResult("leave", bid, 0, seat, None, (), (), s.next_player, seat,
                                  s.next_palifico, lost)  # fmt: skip
             return self._end_round(action, result, s)
@@ -505,7 +480,7 @@ class Game:
             palifico=g.palifico, palifico_player=g.palifico_player, round=g.round,
             palifico_used=g.palifico_used, history=g.history, last_result=g.last_result,
             winner=g.winner, first_player=g.first_player, reroll=state, rules_in_play=rest,
-            departed=_Departures(self.dealt, (*leaves, (len(self.bids), seat))),
+            departed=leaving.Departures(self.dealt, (*leaves, (len(self.bids), seat))),
         )
 
     def roll(
@@ -529,14 +504,7 @@ class Game:
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
         else:
-            cups = given_cups(dice, faces)
-            if len(cups) != len(counts):
-                raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
-            for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
-                if len(cup) != c and self.to_move is None:
-                    raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
-                if len(cup) != c:  # a re-roll's: the seat's concealed dice
-                    raise ValueError(f"seat {seat} rolls {c} dice now, not {len(cup)}")
+            cups = given_roll(dice, faces, counts, self.to_move is None)
         if self.to_move is not None:  # a re-roll's dice
             assert self.reroll is not None
             dice, state = rerolled_dice(self.dice, self.reroll, cups)
@@ -606,5 +574,4 @@ class Game:
 install_builder(Game, "_build")
 install_builder(Game, "_after_bid", changes="to_move bids")
 install_builder(Game, "_after_reroll", changes="dice reroll")
-for _cls in (PastRound, Observation, Game):
-    pickle_by_fields(_cls)
+pickle_by_fields(Game)

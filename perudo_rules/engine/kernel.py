@@ -1,14 +1,20 @@
 """The rules kernel: every rule that varies between editions, decided in one place.
 
 Pure functions and precomputed per-round tables over compact values (bid ranks, tuples of
-dice counts, flags). The step API (:class:`~perudo_rules.engine.game.Game` and its
-``LegalActions``), the fast path (:mod:`perudo_rules.engine.fastplay`) and the OpenSpiel adapter
-all ask this module; none of them decides a rule itself. Each decision names its rule id:
-a knob path of :mod:`perudo_rules.editions.knobs` or a fixed rule of ``spec/core-rules.yaml``. A
-verdict is ``None`` (legal, the cheap answer) or a :class:`~perudo_rules.base.messages.Refusal`:
-the rule id, a message id and the values its sentence is made of (built only to refuse).
+dice counts, flags). This module holds the rules of one round, :class:`RoundRules`: which
+bids and calls are open, and why an action is refused. The modules beside it decide the
+rest: how a game starts (:mod:`~perudo_rules.engine.start`), and, reading the round's
+``RoundRules``, how a called round settles (:mod:`~perudo_rules.engine.settlement`), the
+re-roll (:mod:`~perudo_rules.engine.reroll`) and a seat leaving
+(:mod:`~perudo_rules.engine.leaving`). The step API (:class:`~perudo_rules.engine.game.Game`
+and its ``LegalActions``), the fast path (:mod:`perudo_rules.engine.fastplay`) and the
+OpenSpiel adapter all ask the kernel; none of them decides a rule itself. Each decision
+names its rule id: a knob path of :mod:`perudo_rules.editions.knobs` or a fixed rule of
+``spec/core-rules.yaml``. A verdict is ``None`` (legal, the cheap answer) or a
+:class:`~perudo_rules.base.messages.Refusal`: the rule id, a message id and the values its
+sentence is made of (built only to refuse).
 
-Where each rule is decided (rule id: code):
+Where each rule is decided (rule id: code; a name without its module is this module's):
 
 * ``players.min``, ``players.max``: :func:`~perudo_rules.engine.start.seats_verdict`
 * ``setup.first_player``, ``setup.rolloff_dice``, ``setup.rolloff_score``,
@@ -44,20 +50,25 @@ Where each rule is decided (rule id: code):
   :func:`~perudo_rules.engine.reroll.reroll_options`, which lists what it accepts);
   ``reroll.must_bid`` and who acts after a re-roll: :func:`~perudo_rules.engine.reroll.turn_verdict`
 * ``play.reveal``, ``challenge.early_stop``, ``challenge.stop_when_unreachable``:
-  :meth:`RoundRules.reveal`; what every seat learns at the reveal (the lifted cups and the
-  count among them, never the closed cups): :meth:`RoundRules.shown_count`
+  :func:`~perudo_rules.engine.settlement.reveal`; what every seat learns at the reveal (the
+  lifted cups and the count among them, never the closed cups):
+  :func:`~perudo_rules.engine.settlement.shown_count`
 * ``play.dudo``, ``challenge.loss``, ``challenge.exact``, ``play.calza``,
   ``round.starter``, ``calza.next_starts``, ``play.elimination``, ``end.condition``,
   ``palifico.enabled``, ``palifico.trigger``, ``palifico.once_per_player``,
-  ``palifico.heads_up``: :meth:`RoundRules.settle`
-* ``calza.gain_cap`` (with ``dice.max_per_player``): :func:`calza_gain_limit`
+  ``palifico.heads_up``: :func:`~perudo_rules.engine.settlement.settle` (and the dice each
+  seat lost: :func:`~perudo_rules.engine.settlement.dice_lost`)
+* ``calza.gain_cap`` (with ``dice.max_per_player``):
+  :func:`~perudo_rules.engine.settlement.calza_gain_limit`
 * ``play.leave`` (who may leave, and when): :meth:`RoundRules.verdict`; ``leave.round``,
   ``leave.next_starts`` (and the winner a leave leaves): :func:`perudo_rules.engine.leaving.leave`;
   the rest of a round a seat left (``leave.round: continues``):
   :func:`perudo_rules.engine.leaving.without`
-* what a finished game is worth to each seat (zero-sum): :func:`returns`
+* what a finished game is worth to each seat (zero-sum):
+  :func:`~perudo_rules.engine.settlement.returns`
 * the most dice a seat can hold, and whether rounds can keep every die:
-  :func:`most_dice_per_seat`, :func:`rounds_may_keep_dice`
+  :func:`~perudo_rules.engine.settlement.most_dice_per_seat`,
+  :func:`~perudo_rules.engine.settlement.rounds_may_keep_dice`
 * no rule: ``wild.name`` only names the wild face for people (descriptions, the spec)
 
 The module is plain typed Python that ``mypyc`` compiles (``make bench`` measures that).
@@ -66,7 +77,7 @@ The module is plain typed Python that ``mypyc`` compiles (``make bench`` measure
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave
 from perudo_rules.base.limits import MAX_BID_QUANTITY
@@ -76,14 +87,9 @@ from perudo_rules.engine.ranks import BidSpace, bid_space
 
 __all__ = [
     "RoundRules",
-    "Settlement",
-    "calza_gain_limit",
     "count_matching",
-    "most_dice_per_seat",
     "next_seat",
-    "returns",
     "round_rules",
-    "rounds_may_keep_dice",
 ]
 
 
@@ -115,43 +121,7 @@ def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None)
     return total
 
 
-def calza_gain_limit(rules: Ruleset) -> int:
-    """An exact Calza gains a die only for a caller holding fewer dice than this
-    (``calza.gain_cap``, never above ``dice.max_per_player``)."""
-    return min(rules.calza_gain_cap, rules.dice_max_per_player)
-
-
-def most_dice_per_seat(rules: Ruleset) -> int:
-    """The most dice one seat can ever hold in a game: its starting dice, or more when an
-    exact Calza gains dice (``calza.gain_cap``, ``dice.max_per_player``)."""
-    most = rules.dice_per_player
-    if rules.calza_enabled:
-        most = max(most, calza_gain_limit(rules))
-    return most
-
-
-def rounds_may_keep_dice(rules: Ruleset) -> bool:
-    """Whether a round can end without any die lost (an exact Calza gains one or changes
-    nothing), so that a game has no bound on its number of rounds."""
-    return rules.calza_enabled
-
-
 # --- one round --------------------------------------------------------------------------
-
-
-class Settlement(NamedTuple):
-    """How a called round settles: the new dice counts, who lost (the challenge or the
-    Calza; under ``challenge.exact: others_lose`` more seats lose a die) or gained a die,
-    the winner (or ``None``), who opens the next round (``None`` once the game is over),
-    whether that round is palifico, and the seats that have had their palifico round."""
-
-    counts: tuple[int, ...]
-    loser: int | None
-    gainer: int | None
-    winner: int | None
-    next_player: int | None
-    next_palifico: bool
-    used: frozenset[int]
 
 
 class RoundRules:
@@ -166,9 +136,7 @@ class RoundRules:
 
     __slots__ = (
         "_calls",
-        "_lost",
         "_offers",
-        "_orders",
         "after_caller",
         "alive",
         "ban_later",
@@ -185,7 +153,9 @@ class RoundRules:
         "partial",
         "plain",
         "reroll",
+        "reveal_orders",
         "rules",
+        "single_losses",
         "successor",
         "table",
         "used",
@@ -235,15 +205,18 @@ class RoundRules:
             table.nonwild_above(-1) if self.ban_open else table.all_ranks
         )
         # challenge.loss, challenge.exact: whether a Dudo costs exactly one die of one seat
+        # (the settlement's shortcut, and the only reveal that may stop early)
         self.one_die = rules.challenge_loss == "one_die" and rules.challenge_exact == (
             "challenger_loses"
         )
         self.after_caller = rules.round_starter == "after_caller"  # round.starter
         self.reroll = rules.reroll_enabled  # reroll.*: perudo_rules.engine.reroll decides
-        self._lost: dict[int, tuple[int, ...]] = {}
         self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
         self._offers: dict[tuple[int, int], tuple[int, ...]] = {}
-        self._orders: dict[int, tuple[int, ...]] = {}
+        # the settlement's tables (perudo_rules.engine.settlement), filled on first use: the
+        # order the cups are lifted in, by call and caller; the dice lost when one seat loses one
+        self.reveal_orders: dict[int, tuple[int, ...]] = {}
+        self.single_losses: dict[int, tuple[int, ...]] = {}
         alive = [s for s, c in enumerate(counts) if c]
         self.alive = len(alive)  # calza.min_players
         # who may call is the same number of seats for any (player to move, bidder) pair
@@ -507,7 +480,7 @@ class RoundRules:
         counts = self.counts
         return type(p) is not int or not 0 <= p < len(counts) or not counts[p]
 
-    # --- resolution ---------------------------------------------------------------------
+    # --- the round's seats and count ----------------------------------------------------
 
     def next_seat(self, seat: int) -> int:
         """The next seat after ``seat`` with dice this round, in the direction of play."""
@@ -516,126 +489,6 @@ class RoundRules:
     def count(self, dice: Sequence[tuple[int, ...]], face: int) -> int:
         """Dice of ``dice`` that count as ``face`` this round."""
         return count_matching(dice, face, self.wild)
-
-    def reveal(
-        self, dice: Sequence[tuple[int, ...]], caller: int, dudo: bool, bid: Bid
-    ) -> tuple[int, ...]:
-        """The seats whose cups are lifted, in order (``play.reveal``): after a Dudo from the
-        seat after the caller, stopping once the bid is reached when
-        ``challenge.early_stop``, or once the cups still down hold too few dice to reach it
-        when ``challenge.stop_when_unreachable``; after a Calza from the caller, every cup.
-
-        A reveal stops early only where the outcome needs nothing but whether the bid is
-        reached: a Dudo costing one die of one seat. Under ``challenge.loss: difference``
-        or ``challenge.exact: others_lose`` the settlement needs the true count, so every
-        cup is lifted (else the dice lost would tell what the closed cups hold)."""
-        counts = self.counts
-        key = caller if dudo else -1 - caller
-        every = self._orders.get(key)  # every cup with dice, in the order they are lifted
-        if every is None:
-            n = len(counts)
-            direction = self.direction
-            start = caller + direction if dudo else caller
-            order = [s for s in ((start + direction * i) % n for i in range(n)) if counts[s]]
-            every = self._orders[key] = tuple(order)
-        rules = self.rules
-        reached = rules.challenge_early_stop
-        unreachable = rules.challenge_stop_when_unreachable
-        if dudo and self.one_die and (reached or unreachable):
-            running = 0
-            down = sum(counts)
-            for i, s in enumerate(every):
-                running += count_matching((dice[s],), bid.face, self.wild)
-                down -= counts[s]
-                if (reached and running >= bid.quantity) or (
-                    unreachable and running + down < bid.quantity
-                ):
-                    return every[: i + 1]
-        return every
-
-    def shown_count(self, shown: Sequence[tuple[int, ...]], face: int) -> int:
-        """The dice among the lifted cups ``shown`` that count as ``face``: the only count
-        every seat learns at the reveal (``play.reveal``). When the reveal stops early
-        (``challenge.early_stop``, ``challenge.stop_when_unreachable``) the closed cups stay
-        secret, and this is all the outcome sentence, ``play`` and the observations tell;
-        the true count of every die is the referee's (``RoundResult.count``)."""
-        return count_matching(shown, face, self.wild)
-
-    def settle(self, dudo: bool, caller: int, bid: Bid, count: int, to_move: int) -> Settlement:
-        """How a Dudo (``dudo=True``) or a Calza by ``caller`` against ``bid`` settles, given
-        the true ``count``; the rules it decides are listed in the module docstring."""
-        rules = self.rules
-        counts = list(self.counts)
-        loser: int | None = None
-        gainer: int | None = None
-        if dudo:  # play.dudo: the bid stands when at least its quantity shows
-            loser = caller if count >= bid.quantity else bid.player
-            challenge_winner = bid.player if loser == caller else caller
-            if self.one_die:
-                if counts[loser]:  # a bidder that left the round (leave.round) loses nothing
-                    counts[loser] -= 1
-            else:  # challenge.loss: one die, or the difference between the bid and the count
-                lose = abs(count - bid.quantity) if rules.challenge_loss == "difference" else 1
-                counts[loser] = max(0, counts[loser] - max(lose, 1))
-                if count == bid.quantity and rules.challenge_exact == "others_lose":
-                    for s in range(len(counts)):  # challenge.exact: all but the bidder lose one
-                        if counts[s] and s != loser and s != bid.player:
-                            counts[s] -= 1
-            starter = loser if rules.round_starter == "loser" else challenge_winner
-        else:  # play.calza, calza.gain_cap
-            if count == bid.quantity:
-                if counts[caller] < calza_gain_limit(rules):
-                    gainer = caller
-                    counts[caller] += 1
-            else:
-                loser = caller
-                counts[caller] -= 1
-            after_calza = rules.calza_next_starts
-            if after_calza == "caller":
-                starter = caller
-            elif after_calza == "player_to_move":
-                starter = to_move
-            else:  # loser_else_bidder
-                starter = caller if loser == caller else bid.player
-        new_counts = tuple(counts)
-        alive = len(new_counts) - new_counts.count(0)
-        used = self.used
-        single = rules.end_condition == "single_round"
-        if alive == 1 or single:  # end.condition: the first seat with dice (not the loser)
-            for s, c in enumerate(new_counts):
-                if c and (alive == 1 or s != loser):
-                    return Settlement(new_counts, loser, gainer, s, None, False, used)
-        if dudo and self.after_caller:  # round.starter: the next seat after the caller
-            starter = next_seat(new_counts, self.direction, caller)
-        if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
-            starter = next_seat(new_counts, self.direction, starter)
-        candidate: int | None = None
-        if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):
-            trigger = rules.palifico_trigger
-            if trigger == "starts_with_one":
-                if new_counts[starter] == 1:
-                    candidate = starter
-            elif (
-                loser is not None
-                and new_counts[loser] == 1
-                and (dudo or trigger == "reduced_to_one")  # reduced_to_one_by_dudo: Dudo only
-            ):
-                candidate = loser
-        if candidate is not None and not (rules.palifico_once_per_player and candidate in used):
-            return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
-        return Settlement(new_counts, loser, gainer, None, starter, False, used)
-
-    def lost(self, after: tuple[int, ...], loser: int | None) -> tuple[int, ...]:
-        """The dice each seat lost in this round's settlement (``after`` its new counts,
-        ``loser`` its loser): kept per loser when a Dudo costs one die (the common case)."""
-        if self.one_die or loser is None:
-            key = -1 if loser is None else loser
-            hit = self._lost.get(key)
-            if hit is None:
-                hit = self._lost[key] = tuple([int(s == key) for s in range(len(after))])
-            if loser is None or after[loser] == self.counts[loser] - 1:
-                return hit
-        return tuple([a - b if a > b else 0 for a, b in zip(self.counts, after, strict=True)])
 
 
 def _against(q: int, f: int, current: Bid) -> dict[str, int]:
@@ -646,16 +499,6 @@ def _against(q: int, f: int, current: Bid) -> dict[str, int]:
         "standing_quantity": current.quantity,
         "standing_face": current.face,
     }
-
-
-def returns(winner: int | None, players: int) -> tuple[float, ...]:
-    """What a game is worth to each of ``players`` seats, zero-sum: ``+1`` for the winner
-    and ``-1/(players - 1)`` for every other seat once there is a winner, ``0`` for every
-    seat before (or in a game stopped without one). Both RL adapters pay this."""
-    if winner is None:
-        return (0.0,) * players
-    lose = -1.0 / (players - 1)
-    return tuple([1.0 if s == winner else lose for s in range(players)])
 
 
 _ROUNDS: dict[

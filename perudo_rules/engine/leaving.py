@@ -1,16 +1,21 @@
 """A seat leaves the game (``play.leave``, ``leave.round``, ``leave.next_starts``): how
-the round in play stands after it, decided once for the step API.
+the round in play stands after it, decided once for the step API, and the leaves of a round
+that went on (:class:`Departures`, :func:`with_leaves`).
 
 A kernel module (:mod:`perudo_rules.engine.kernel` maps the rule ids to it): it reads the
-round's :class:`~perudo_rules.engine.kernel.RoundRules` and answers with a kernel
-:class:`~perudo_rules.engine.kernel.Settlement` or the rules of the rest of the round.
+round's :class:`~perudo_rules.engine.kernel.RoundRules` and answers with a
+:class:`~perudo_rules.engine.settlement.Settlement` or the rules of the rest of the round.
 """
 
 from __future__ import annotations
 
-from perudo_rules.engine.kernel import RoundRules, Settlement, next_seat
+from typing import NamedTuple
 
-__all__ = ["leave", "without"]
+from perudo_rules.base.actions import Action, Bid, Leave
+from perudo_rules.engine.kernel import RoundRules, next_seat
+from perudo_rules.engine.settlement import Settlement
+
+__all__ = ["Departures", "leave", "with_leaves", "without"]
 
 
 def leave(rr: RoundRules, seat: int, to_move: int, opener: int) -> Settlement | None:
@@ -69,3 +74,24 @@ def without(rr: RoundRules, seat: int) -> RoundRules:
         rr.used,
         rr.table,
     )
+
+
+class Departures(NamedTuple):
+    """The seats that left a round that went on (``leave.round: continues``): the cups as
+    dealt, and each leave as (the number of bids made before it, the seat)."""
+
+    dealt: tuple[tuple[int, ...], ...]
+    leaves: tuple[tuple[int, int], ...]
+
+
+def with_leaves(bids: tuple[Bid, ...], gone: Departures | None) -> tuple[Action, ...]:
+    """A round's ``bids`` with the leaves of ``gone`` among them, in order (its re-rolls are
+    put among them by :func:`perudo_rules.engine.reroll.round_steps`)."""
+    if gone is None:
+        return bids
+    out: list[Action] = []
+    done = 0
+    for before, seat in gone.leaves:
+        out += [*bids[done:before], Leave(seat)]
+        done = before
+    return (*out, *bids[done:])

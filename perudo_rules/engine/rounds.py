@@ -1,7 +1,8 @@
 """One round's outcome as values: :class:`RoundResult` (how a called round ended) and
 :class:`RoundRecord` (a finished round in the history), and :func:`round_outcome`, which
-asks the kernel how a call ends a round. The step API (:mod:`perudo_rules.engine.game`) and the
-fast path (:mod:`perudo_rules.engine.fastplay`) both build their rounds with it.
+asks the kernel (:mod:`perudo_rules.engine.settlement`) how a call ends a round. The step
+API (:mod:`perudo_rules.engine.game`) and the fast path (:mod:`perudo_rules.engine.fastplay`)
+both build their rounds with it.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from dataclasses import dataclass, field
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
-from perudo_rules.engine.kernel import RoundRules, Settlement
+from perudo_rules.engine.kernel import RoundRules
 from perudo_rules.engine.reroll import rolls_by_seat
+from perudo_rules.engine.settlement import Settlement, dice_lost, reveal, settle, shown_count
 from perudo_rules.engine.views import PastRound
 
 __all__ = ["RoundRecord", "RoundResult", "round_outcome"]
@@ -29,7 +31,7 @@ class RoundResult:
     matching ``bid`` (the referee's view: it counts closed cups too); ``revealed`` the
     seats whose cups were lifted, in order, ``shown`` their dice and ``shown_count`` the
     dice among them that match ``bid`` (all that the players learn of the count:
-    :meth:`RoundRules.shown_count <perudo_rules.engine.kernel.RoundRules.shown_count>`);
+    :func:`~perudo_rules.engine.settlement.shown_count`);
     ``loser``/``gainer`` the
     seat that lost/gained a die or ``None``; ``next_player`` who opens the next
     round (``None`` when the game is over); ``caller`` who called;
@@ -185,16 +187,16 @@ def round_outcome(
 ) -> tuple[RoundResult, Settlement]:
     """How a round of rules ``rr`` ends when ``call`` answers the standing ``bid`` with
     ``to_move`` to move: the :class:`RoundResult` (the true count, the lifted cups, what
-    they show) and the kernel's :class:`~perudo_rules.engine.kernel.Settlement` (the new dice
+    they show) and the :class:`~perudo_rules.engine.settlement.Settlement` (the new dice
     counts, winner, palifico seats). The step API and the fast path both ask this."""
     caller = call.player
     dudo = type(call) is Dudo
     count = rr.count(dice, bid.face)
-    order = rr.reveal(dice, caller, dudo, bid)
-    s = rr.settle(dudo, caller, bid, count, to_move)
+    order = reveal(rr, dice, caller, dudo, bid)
+    s = settle(rr, dudo, caller, bid, count, to_move)
     shown = tuple([dice[x] for x in order])
     # every cup lifted: the table sees the true count (no second count on the hot path)
-    seen = count if len(order) == rr.alive else rr.shown_count(shown, bid.face)
+    seen = count if len(order) == rr.alive else shown_count(rr, shown, bid.face)
     result = RoundResult._build(
         kind="dudo" if dudo else "calza",
         bid=bid,
@@ -206,7 +208,7 @@ def round_outcome(
         next_player=s.next_player,
         caller=caller,
         next_palifico=s.next_palifico,
-        lost=rr.lost(s.counts, s.loser),
+        lost=dice_lost(rr, s.counts, s.loser),
         shown_count=seen,
     )
     return result, s

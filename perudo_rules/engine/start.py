@@ -18,6 +18,7 @@ __all__ = [
     "Seed",
     "cut_cups",
     "given_cups",
+    "given_roll",
     "opening",
     "opening_verdict",
     "roll_cups",
@@ -157,6 +158,24 @@ def given_cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
                 raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
         cups.append(tuple(cup))
     return tuple(cups)
+
+
+def given_roll(
+    dice: object, faces: int, counts: Sequence[int], new_round: bool
+) -> tuple[tuple[int, ...], ...]:
+    """Explicit ``dice`` of a chance step (:meth:`Game.roll <perudo_rules.engine.game.Game.roll>`),
+    checked as :func:`given_cups` checks them: one cup per seat, each of the ``counts`` dice
+    that seat rolls now (every die it holds when a ``new_round`` starts, else its concealed
+    dice of a re-roll); ``ValueError`` naming what is wrong."""
+    cups = given_cups(dice, faces)
+    if len(cups) != len(counts):
+        raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
+    for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
+        if len(cup) != c and new_round:
+            raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
+        if len(cup) != c:  # a re-roll's: the seat's concealed dice
+            raise ValueError(f"seat {seat} rolls {c} dice now, not {len(cup)}")
+    return cups
 
 
 def given_start(

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, format_action
+from perudo_rules.base.frozen import pickle_by_fields
 
 __all__ = ["Observation", "PastRound"]
 
@@ -115,3 +116,8 @@ class Observation:
             "past_rounds": [p.to_json() for p in self.past_rounds],
             "winner": self.winner,
         }
+
+
+# --- pickled by their fields (perudo_rules.base.frozen), the same in both builds -------------
+for _cls in (PastRound, Observation):
+    pickle_by_fields(_cls)

@@ -4,8 +4,9 @@ plays them, behind the protocol.
 ``python -m perudo_rules.harness.fastplay``. :func:`perudo_rules.engine.fastplay.play` draws whole
 random games without building a state per action; this harness makes the same calls on
 the same :class:`~perudo_rules.engine.kernel.RoundRules` (``opening_ranks`` / ``raise_ranks`` for
-the bids, ``calls`` for Dudo and Calza, ``count`` and ``settle`` for the outcome, then the
-next round's table from the settlement) and the same re-roll functions of
+the bids, ``calls`` for Dudo and Calza, ``count`` and
+:func:`~perudo_rules.engine.settlement.settle` for the outcome, then the next round's table
+from the settlement) and the same re-roll functions of
 :mod:`perudo_rules.engine.reroll`, one action at a time, so that the kit certifies the path the
 simulations run on.
 """
@@ -20,6 +21,7 @@ from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.engine.fastplay import turn_actions
 from perudo_rules.engine.kernel import RoundRules, round_rules
 from perudo_rules.engine.reroll import RerollState, rerolled_dice, set_aside_dice
+from perudo_rules.engine.settlement import settle
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 
 __all__ = ["FastHarness"]
@@ -104,7 +106,7 @@ class FastHarness(Harness):
         q, f = rr.table.bids[self.cur]
         bid = Bid(self.bidder, q, f)
         dudo = isinstance(a, Dudo)
-        s = rr.settle(dudo, a.player, bid, rr.count(self.dice, f), to_move)
+        s = settle(rr, dudo, a.player, bid, rr.count(self.dice, f), to_move)
         before = self.counts
         self.counts = s.counts
         self.to_move = None

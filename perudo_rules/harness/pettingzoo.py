@@ -19,7 +19,7 @@ from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Reroll, format_action, parse_action
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.kernel import most_dice_per_seat
+from perudo_rules.engine.settlement import most_dice_per_seat
 from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
 from perudo_rules.pettingzoo import PerudoEnv, raw_env
 from perudo_rules.records.position import Roll

@@ -37,7 +37,7 @@ The game, move by move:
   action of the game: no id stands for it, so no player and no chance node ever takes
   one, and every state is reached by action ids from the start. A forfeit, disconnect or
   timeout is the harness's business (stop the game, or let a bot play the seat).
-* **Returns** (zero-sum, terminal only, :func:`perudo_rules.engine.kernel.returns`, the
+* **Returns** (zero-sum, terminal only, :func:`perudo_rules.engine.settlement.returns`, the
   PettingZoo adapter's rewards too): the winner gets ``+1`` and every
   other seat ``-1/(players-1)`` (so ``+1/-1`` with two seats, as in
   OpenSpiel's ``liars_dice``). An exact Calza gives a die back or changes

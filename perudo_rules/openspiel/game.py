@@ -9,7 +9,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.editions.variant import Variant, load_variant
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.kernel import returns, rounds_may_keep_dice
+from perudo_rules.engine.settlement import returns, rounds_may_keep_dice
 from perudo_rules.openspiel.nodes import Phase, initial_node, legal_ids, step
 from perudo_rules.openspiel.observer import Observer, history_text
 from perudo_rules.openspiel.spec import (
@@ -161,7 +161,8 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         """+1 for the winner, ``-1/(players-1)`` for the others; 0 for all before the end
-        and after a game stopped by ``max_rounds`` (:func:`perudo_rules.engine.kernel.returns`)."""
+        and after a game stopped by ``max_rounds``
+        (:func:`perudo_rules.engine.settlement.returns`)."""
         node = self._node
         game = node.game
         winner = game.winner if game is not None else None

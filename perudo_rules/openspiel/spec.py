@@ -16,7 +16,8 @@ import pyspiel  # type: ignore[import-not-found]
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant, available_variants, load_variant
 from perudo_rules.engine.actionmap import ActionMap, action_map, check_players
-from perudo_rules.engine.kernel import most_dice_per_seat, round_rules, rounds_may_keep_dice
+from perudo_rules.engine.kernel import round_rules
+from perudo_rules.engine.settlement import most_dice_per_seat, rounds_may_keep_dice
 
 __all__ = [
     "MAX_GAME_LENGTH",

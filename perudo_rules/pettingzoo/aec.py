@@ -28,7 +28,7 @@ the environment for its users; in short:
   SuperSuit's wrappers need) and every agent's mask is ``info["action_mask"]``.
 * **Parallel**: :func:`parallel_env` is the same game through PettingZoo's
   turn-based conversion (one decision per parallel step).
-* **Rewards** (zero-sum, :func:`perudo_rules.engine.kernel.returns`, as the OpenSpiel
+* **Rewards** (zero-sum, :func:`perudo_rules.engine.settlement.returns`, as the OpenSpiel
   adapter's returns): over a game the winner collects ``+1`` and every other seat
   ``-1/(players-1)``. A seat that is eliminated gets its ``-1/(players-1)`` when
   it loses its last die; at the end the winner gets ``+1`` and any other seat
@@ -67,7 +67,7 @@ from perudo_rules.base.safetext import printable
 from perudo_rules.editions.variant import Variant, load_variant
 from perudo_rules.engine.actionmap import action_map
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.kernel import returns
+from perudo_rules.engine.settlement import returns
 from perudo_rules.pettingzoo.observation import Encoder
 from perudo_rules.pettingzoo.render import table_text
 

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from perudo_rules.editions.variant import Variant, load_variant
 from perudo_rules.engine.actionmap import ActionMap, action_map
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.kernel import most_dice_per_seat
+from perudo_rules.engine.settlement import most_dice_per_seat
 from perudo_rules.engine.views import PastRound
 
 __all__ = [

@@ -519,7 +519,7 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
     A redacted record (``viewer``) is walked with a placeholder face under every hidden
     die: the positions are not the game's, but its course is, for no legality nor any
     outcome depends on a closed cup (a reveal stops early only where the cups lifted
-    decide the outcome, :meth:`RoundRules.reveal <perudo_rules.engine.kernel.RoundRules.reveal>`);
+    decide the outcome, :func:`~perudo_rules.engine.settlement.reveal`);
     the true count of a round with a hidden die is not compared, and a lifted cup that
     the record hides is a violation (``play.reveal``).
     """
