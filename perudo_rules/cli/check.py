@@ -34,7 +34,8 @@ from perudo_rules.base.safetext import json_text, printable
 from perudo_rules.base.table import format_table
 from perudo_rules.conform.perft import rolled_as_before
 from perudo_rules.editions.corerules import Citation, cite
-from perudo_rules.editions.variant import Variant, load_variant, named_variant_file
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant, named_variant_file
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import seats_verdict
 from perudo_rules.records.describe import describe_result
@@ -138,7 +139,7 @@ def fresh_position(
 
 def position_variant_file(position: Position, path: str | Path) -> Path | None:
     """The variant file the ``variant`` of a position read from ``path`` names, by the
-    policy for files named in files (:func:`~perudo_rules.editions.variant.named_variant_file`:
+    policy for files named in files (:func:`~perudo_rules.editions.variantfile.named_variant_file`:
     a bundled id, or a ``.yaml`` file in the position file's folder or below); ``None``
     when it names none. :class:`PositionError` (file, ``variant``, what is wrong) else."""
     if position.variant is None:

@@ -24,7 +24,7 @@ from perudo_rules.base.table import format_table
 from perudo_rules.cli.check import read_position
 from perudo_rules.conform.perft import perft
 from perudo_rules.conform.runner import PERFT_NODES, EditionReport, Report, conform, rule_ids
-from perudo_rules.editions.variant import available_variants, load_variant
+from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.records.position import Roll
 
 __all__ = ["format_report", "format_rules", "progress_printer", "register"]

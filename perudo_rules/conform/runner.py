@@ -41,7 +41,8 @@ from perudo_rules.conform.scenarios import Scenario, load_scenarios
 from perudo_rules.conform.shrink import Case, shrink
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import roll_cups
 from perudo_rules.records.position import Position, Roll, parse_step
