@@ -57,9 +57,10 @@ import rl  # noqa: E402  # benchmarks/rl.py, beside this file
 
 from perudo_rules import load_variant  # noqa: E402
 from perudo_rules.base.actions import Bid, Dudo  # noqa: E402
+from perudo_rules.base.errors import VariantError  # noqa: E402
 from perudo_rules.base.table import format_table  # noqa: E402
 from perudo_rules.base.version import build  # noqa: E402
-from perudo_rules.editions.variant import Variant, VariantError  # noqa: E402
+from perudo_rules.editions.variant import Variant  # noqa: E402
 from perudo_rules.engine.game import Game  # noqa: E402
 from perudo_rules.engine.ranks import BidSpace  # noqa: E402
 

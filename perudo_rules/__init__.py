@@ -39,15 +39,17 @@ if TYPE_CHECKING:
     from perudo_rules.base.errors import IllegalAction, PerudoError, VariantError
     from perudo_rules.base.messages import Refusal, format_message
     from perudo_rules.editions.corerules import core_rules, rule_text
-    from perudo_rules.editions.variant import Knob, Variant, available_variants, load_variant
+    from perudo_rules.editions.variant import Knob, Variant
+    from perudo_rules.editions.variantfile import available_variants, load_variant
     from perudo_rules.engine.game import Game
     from perudo_rules.engine.legal import LegalActions
     from perudo_rules.engine.rounds import RoundRecord, RoundResult
     from perudo_rules.engine.views import Observation, PastRound
     from perudo_rules.records.position import Position
-    from perudo_rules.records.record import replay, to_record
+    from perudo_rules.records.record import to_record
     from perudo_rules.records.recordformat import RecordError, load_record
     from perudo_rules.records.referee import Verdict, referee
+    from perudo_rules.records.replay import replay
 
 #: Each public name of the package and the module it lives in (its one home).
 _HOMES: dict[str, str] = {
@@ -59,13 +61,15 @@ _HOMES: dict[str, str] = {
     **dict.fromkeys(("IllegalAction", "PerudoError", "VariantError"), "base.errors"),
     **dict.fromkeys(("Refusal", "format_message"), "base.messages"),
     **dict.fromkeys(("core_rules", "rule_text"), "editions.corerules"),
-    **dict.fromkeys(("Knob", "Variant", "available_variants", "load_variant"), "editions.variant"),
+    **dict.fromkeys(("Knob", "Variant"), "editions.variant"),
+    **dict.fromkeys(("available_variants", "load_variant"), "editions.variantfile"),
     "Game": "engine.game",
     "LegalActions": "engine.legal",
     **dict.fromkeys(("RoundRecord", "RoundResult"), "engine.rounds"),
     **dict.fromkeys(("Observation", "PastRound"), "engine.views"),
     "Position": "records.position",
-    **dict.fromkeys(("replay", "to_record"), "records.record"),
+    "to_record": "records.record",
+    "replay": "records.replay",
     **dict.fromkeys(("RecordError", "load_record"), "records.recordformat"),
     **dict.fromkeys(("Verdict", "referee"), "records.referee"),
 }
@@ -126,17 +130,24 @@ def __dir__() -> list[str]:
 #: (``perudo_rules.referee`` is the referee function, as it always was.) A view forwards to
 #: one module: ``perudo_rules.simulate`` to the playing of the games, ``simulate`` and
 #: ``UNIFORM``; the statistics (``Estimate``, ``plot``, ...) are now ``analysis.simstats``.
+#: The old ``variant``
+#: and ``record`` were each split in two; their paths view the half that kept most of their
+#: names (variant files, which also hold ``Variant`` and ``Knob``; replaying records), so
+#: ``format_value``, ``differing_knobs`` (``editions.variant``), ``to_record`` and
+#: ``record_variant`` (``records.record``) are imported from their homes.
 MOVED: dict[str, str] = {
     **{old: f"base.{old}" for old in (
         "safetext", "limits", "output", "i18n", "messages", "errors", "frozen", "version",
         "actions")},
-    **{old: f"editions.{old}" for old in ("knobs", "crossknob", "schema", "ruleset", "variant")},
+    **{old: f"editions.{old}" for old in ("knobs", "crossknob", "schema", "ruleset")},
+    "variant": "editions.variantfile",
     "rules": "editions.corerules",
     **{old: f"engine.{old}" for old in (
         "ranks", "kernel", "start", "reroll", "leaving", "legal", "views", "rounds", "game",
         "fastplay", "actionmap")},
     **{old: f"records.{old}" for old in (
-        "position", "recordformat", "record", "gamejson", "redact", "describe")},
+        "position", "recordformat", "gamejson", "redact", "describe")},
+    "record": "records.replay",
     **{old: f"analysis.{old}" for old in (
         "probability", "bots", "simulate", "divergence", "witnesssearch", "witnessproof",
         "witness")},

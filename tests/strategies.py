@@ -92,7 +92,7 @@ def knob_values(spec: KnobSpec) -> st.SearchStrategy[Any]:
 
 def make_consistent(v: dict[str, Any]) -> dict[str, Any]:
     """The drawn values moved (never pinned) to obey the rules between knobs that the
-    loader enforces (``variant._check_consistency``): ordered bounds, the wild face a face
+    loader enforces (``variantfile._check_consistency``): ordered bounds, the wild face a face
     of the die, worth 1 outside ``quantity_then_face``, single-round games for two seats
     without Calza. A new rule between knobs fails ``test_random_variant_documents_load``
     until it is added here."""

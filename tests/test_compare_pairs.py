@@ -21,7 +21,8 @@ from perudo_rules import Bid, Calza, Dudo, Game, Reroll, Variant, VariantError, 
 from perudo_rules.analysis.divergence import NewGame
 from perudo_rules.analysis.witness import Witness, find_witnesses
 from perudo_rules.editions.knobs import KNOBS
-from perudo_rules.editions.variant import available_variants, differing_knobs, format_value
+from perudo_rules.editions.variant import differing_knobs, format_value
+from perudo_rules.editions.variantfile import available_variants
 from perudo_rules.records.position import Position, Roll
 
 PAIRS = list(itertools.combinations(available_variants(), 2))

@@ -28,7 +28,7 @@ from perudo_rules.conform.perft import perft, perft_document
 from perudo_rules.conform.protocol import claim_covers, harness_schema, schema_json
 from perudo_rules.conform.report import Report, rule_ids
 from perudo_rules.conform.runner import conform
-from perudo_rules.editions.variant import available_variants
+from perudo_rules.editions.variantfile import available_variants
 from perudo_rules.harness import Harness, claim_edition
 from perudo_rules.harness.stepapi import StepHarness
 from perudo_rules.records.position import Position, parse_line

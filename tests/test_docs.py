@@ -269,7 +269,7 @@ def test_conformance_page_certifies_the_reference_and_publishes_perft(html_dir: 
 def test_api_reference_is_generated(html_dir: Path) -> None:
     ids = _ids(_read(html_dir, "api"))
     for name in (
-        "perudo_rules.editions.variant.load_variant",
+        "perudo_rules.editions.variantfile.load_variant",
         "perudo_rules.engine.game.Game",
         "perudo_rules.engine.ranks.BidSpace",
     ):

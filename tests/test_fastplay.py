@@ -23,7 +23,8 @@ from perudo_rules import load_variant
 from perudo_rules.base.actions import Bid, Calza, Dudo, Reroll
 from perudo_rules.base.errors import IllegalAction, VariantError
 from perudo_rules.editions.knobs import KNOBS
-from perudo_rules.editions.variant import Variant, available_variants
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import available_variants
 from perudo_rules.engine.fastplay import RandomGame, play, random_games, step_play
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import opening, roll_die

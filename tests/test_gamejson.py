@@ -18,7 +18,7 @@ from perudo_rules import Bid, Calza, Dudo, Game, RecordError, load_variant
 from perudo_rules.base.actions import format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.editions.schema import SCHEMA_ID, variant_schema
-from perudo_rules.editions.variant import data_dir
+from perudo_rules.editions.variantfile import data_dir
 from perudo_rules.records.gamejson import game_schema, schema_json
 from perudo_rules.records.recordformat import SCHEMA_ID as RECORD_ID
 from perudo_rules.records.recordformat import record_schema

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from perudo_rules import Game, RecordError, VariantError, load_variant, referee, to_record
 from perudo_rules.base.limits import MAX_RECORD_BYTES
-from perudo_rules.editions.variant import strict_validator
+from perudo_rules.editions.variantfile import strict_validator
 from perudo_rules.records.recordformat import check_shape, load_record, record_schema
 from tests.test_record import play
 

@@ -28,7 +28,11 @@ from perudo_rules.base.limits import (
     read_bounded,
 )
 from perudo_rules.conform.scenarios import ScenarioError, load_scenarios
-from perudo_rules.editions.variant import available_variants, extends_chain, variant_from_document
+from perudo_rules.editions.variantfile import (
+    available_variants,
+    extends_chain,
+    variant_from_document,
+)
 from perudo_rules.records.record import to_record
 from tests.strategies import new_games
 from tests.test_hostile import RECORD, expect_error, mutated
@@ -274,8 +278,8 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
 def test_the_linear_replay_judges_as_the_step_by_step_one(doc: Any) -> None:
     """walk(every=False), which the referee and replay use, finds the same verdict and the
     same final game as walking every position."""
-    from perudo_rules.records.record import check_record, walk
     from perudo_rules.records.recordformat import RecordViolation
+    from perudo_rules.records.replay import check_record, walk
 
     try:
         variant = check_record(doc)

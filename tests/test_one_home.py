@@ -72,7 +72,7 @@ def test_roll_cups_is_one_run_cut_into_cups() -> None:
 
 def _prose() -> dict[str, str]:
     from perudo_rules.editions.corerules import core_rule_details
-    from perudo_rules.editions.variant import data_dir
+    from perudo_rules.editions.variantfile import data_dir
 
     def words(rule: dict[str, object]) -> str:  # the text, and every prose part of its reading
         reading = rule["interpretation"] or {}

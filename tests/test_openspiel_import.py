@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_importing_perudo_rules_does_not_import_pyspiel() -> None:
     code = (
         "import sys, perudo_rules, perudo_rules.cli, perudo_rules.engine.game\n"
-        "import perudo_rules.editions.variant\n"
+        "import perudo_rules.editions.variantfile\n"
         "perudo_rules.load_variant('italian')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pyspiel', 'open_spiel'))\n"
         "print(bad)\n"

@@ -1,7 +1,7 @@
 """Hostile input, third pass (issue 19): files named inside files.
 
-One policy (:func:`perudo_rules.editions.variant.named_variant_file`) for every file a file names:
-``extends`` in a variant file, the ``variant`` of a position file (``check --position``),
+One policy (:func:`perudo_rules.editions.variantfile.named_variant_file`) for every file a file
+names: ``extends`` in a variant file, the ``variant`` of a position file (``check --position``),
 the variants of a scenario file and the ``extends`` of a record's embedded variant.
 Symbolic links are resolved first; the file reached must be in the naming file's folder
 or below, a regular ``.yaml`` / ``.yml`` file, within the size limit. Every refusal is one
@@ -19,7 +19,11 @@ import pytest
 from perudo_rules import RecordError, VariantError, load_variant, referee
 from perudo_rules.base.limits import MAX_FILE_BYTES
 from perudo_rules.conform.scenarios import ScenarioError, load_scenarios, run_scenario
-from perudo_rules.editions.variant import extends_chain, named_variant_file, variant_from_document
+from perudo_rules.editions.variantfile import (
+    extends_chain,
+    named_variant_file,
+    variant_from_document,
+)
 from tests.test_cli_hostile import SCENARIO, Capsys, one_line, run, write
 from tests.test_hostile import BASE, expect_error
 

@@ -19,9 +19,10 @@ from perudo_rules import Bid, Calza, Dudo, Game, RecordError, load_variant, repl
 from perudo_rules.base.actions import format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.editions.schema import SCHEMA_ID, variant_schema
-from perudo_rules.editions.variant import Variant, data_dir
-from perudo_rules.records.record import states
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import data_dir
 from perudo_rules.records.recordformat import FORMAT, record_schema, schema_json
+from perudo_rules.records.replay import states
 
 HOUSE = {"dice.per_player": 2, "dice.max_per_player": 3, "calza.gain_cap": 3}
 
@@ -323,8 +324,8 @@ def test_to_record_is_the_package_export_and_names_no_private_helper() -> None:
 
 def test_walk_raises_record_violation_with_the_first_broken_step() -> None:
     from perudo_rules.base.errors import PerudoError
-    from perudo_rules.records.record import check_record, walk
     from perudo_rules.records.recordformat import RecordViolation
+    from perudo_rules.records.replay import check_record, walk
 
     game = Game.start(load_variant("italian"), [[1, 2], [3, 4]], first_player=0)
     rec = to_record(game.apply(Bid(0, 1, 2)))

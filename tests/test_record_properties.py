@@ -6,7 +6,7 @@ document), not only its knob values. Issue 19: a record keeps the set-up's
 games on random variants (every knob value), from ``Game.new`` and from random set-ups,
 stopped anywhere (mid-round, awaiting a roll, over) and checks the three promises of
 :mod:`perudo_rules.records.record`: the referee finds it valid, the JSON replays to an equal game,
-and :func:`~perudo_rules.records.record.states` ends at it.
+and :func:`~perudo_rules.records.replay.states` ends at it.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from perudo_rules import (
     to_record,
 )
 from perudo_rules.editions.knobs import KNOB_PATHS
-from perudo_rules.editions.variant import variant_from_document
-from perudo_rules.records.record import record_variant, states
+from perudo_rules.editions.variantfile import variant_from_document
+from perudo_rules.records.record import record_variant
+from perudo_rules.records.replay import states
 from tests.strategies import BUNDLED, new_games, random_play, starts, variant_values, variants
 
 FORMER = {"palifico.once_per_player": False, "palifico.face_lock": "locked_except_former_palifico"}

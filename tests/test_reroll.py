@@ -20,8 +20,8 @@ from perudo_rules import Bid, Dudo, Game, IllegalAction, Reroll, load_variant, r
 from perudo_rules.base.actions import format_action, parse_action
 from perudo_rules.cli import main
 from perudo_rules.engine.fastplay import play, step_play
-from perudo_rules.records.record import states
 from perudo_rules.records.referee import referee
+from perudo_rules.records.replay import states
 from tests.strategies import boosted, load_values, variant_values
 
 BLUFF = load_variant("bluff")

@@ -24,7 +24,7 @@ from perudo_rules.analysis.simstats import (
 )
 from perudo_rules.analysis.simulate import simulate
 from perudo_rules.cli import main
-from perudo_rules.records.record import replay
+from perudo_rules.records.replay import replay
 
 ITALIAN = load_variant("italian")
 SPANISH = load_variant("spanish")

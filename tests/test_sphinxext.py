@@ -21,7 +21,7 @@ from sphinx.testing.util import SphinxTestApp
 from perudo_rules import load_variant
 from perudo_rules.editions.corerules import core_rule_details, core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
-from perudo_rules.editions.variant import available_variants
+from perudo_rules.editions.variantfile import available_variants
 from perudo_rules.engine.ranks import bid_space
 from perudo_rules.sphinxext import rule_anchor
 from perudo_rules.sphinxext.compare import edition_class

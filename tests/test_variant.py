@@ -23,7 +23,7 @@ from perudo_rules import (
 )
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
 from perudo_rules.editions.schema import schema_json, variant_schema
-from perudo_rules.editions.variant import data_dir, variant_problems
+from perudo_rules.editions.variantfile import data_dir, variant_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = ("italian", "spanish")
@@ -306,7 +306,7 @@ def test_error_line_escapes_control_characters_in_key_paths(tmp_path: Path) -> N
 
 
 def test_variant_from_document_checks_like_a_file() -> None:
-    from perudo_rules.editions.variant import variant_from_document
+    from perudo_rules.editions.variantfile import variant_from_document
 
     italian = load_variant("italian")
     doc = {"id": "short", "name": "Short", "extends": "italian", "dice": {"per_player": 2}}
@@ -337,7 +337,7 @@ def _sections(v: Variant) -> dict[str, dict[str, object]]:
 
 
 def test_resolve_extends_and_the_chain(tmp_path: Path) -> None:
-    from perudo_rules.editions.variant import extends_chain, resolve_extends, variant_path
+    from perudo_rules.editions.variantfile import extends_chain, resolve_extends, variant_path
 
     (tmp_path / "sub").mkdir()
     write(tmp_path, "sub/a.yaml", "extends: spanish\nname: A\npalifico: {heads_up: false}\n")

@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 from perudo_rules import Bid, Dudo, Game, Leave, Reroll, load_variant, referee, replay, to_record
 from perudo_rules.cli import main
 from perudo_rules.records.position import parse_step
-from perudo_rules.records.record import states
 from perudo_rules.records.recordformat import RecordError, check_shape
+from perudo_rules.records.replay import states
 from tests.strategies import choose, new_games
 
 

@@ -24,7 +24,8 @@ from perudo_rules.base.actions import Action
 from perudo_rules.base.errors import PerudoError, VariantError
 from perudo_rules.base.i18n import tr
 from perudo_rules.editions.knobs import KNOBS
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.describe import describe_result
 from perudo_rules.records.position import Position, Roll, Step

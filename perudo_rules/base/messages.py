@@ -150,7 +150,7 @@ ENGLISH: Mapping[str, Template] = {
     "start-palifico": "the first round of a game is not a palifico round",
     "start-palifico-used": "no seat has had a palifico round at the start",
     "start-first-player": "seat 0 opens the first round, not seat {seat}",
-    # --- game records (perudo_rules.records.record, the referee) ----------------------------------
+    # --- game records (perudo_rules.records.replay, the referee) ----------------------------------
     "record-at-step": "round {round}, step {step} ({action})",
     "record-at-round": "round {round}, step {step}",
     "record-cups": "the round lists {cups} cups for {seats} seats",

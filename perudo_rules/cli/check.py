@@ -29,7 +29,8 @@ from perudo_rules.base.safetext import json_text, printable
 from perudo_rules.base.table import format_table
 from perudo_rules.conform.perft import rolled_as_before
 from perudo_rules.editions.corerules import Citation, cite
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import seats_verdict
 from perudo_rules.records.describe import describe_result

@@ -23,7 +23,7 @@ from perudo_rules.base.table import format_table
 from perudo_rules.conform.perft import perft
 from perudo_rules.conform.report import EditionReport, Report, rule_ids
 from perudo_rules.conform.runner import PERFT_NODES, conform
-from perudo_rules.editions.variant import available_variants, load_variant
+from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.records.position import Roll, read_position
 
 __all__ = ["format_report", "format_rules", "register"]

@@ -49,7 +49,7 @@ from perudo_rules.base.i18n import N_, ptr, tr
 from perudo_rules.base.limits import MAX_EXACT_DICE
 from perudo_rules.base.output import Outputs, write_text
 from perudo_rules.base.safetext import display_path, printable
-from perudo_rules.editions.variant import load_variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.describe import describe_result
 from perudo_rules.records.record import to_record

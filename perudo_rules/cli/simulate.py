@@ -14,7 +14,7 @@ from perudo_rules.base.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.base.output import Outputs
 from perudo_rules.base.safetext import display_path, json_text, printable
 from perudo_rules.base.table import format_table
-from perudo_rules.editions.variant import load_variant
+from perudo_rules.editions.variantfile import load_variant
 
 __all__ = ["register"]
 

@@ -17,15 +17,8 @@ from perudo_rules.base.output import progress_printer
 from perudo_rules.base.safetext import json_text, printable
 from perudo_rules.base.table import format_table
 from perudo_rules.editions.corerules import cite, core_rules
-from perudo_rules.editions.variant import (
-    Knob,
-    Variant,
-    available_variants,
-    differing_knobs,
-    format_value,
-    load_variant,
-    variant_problems,
-)
+from perudo_rules.editions.variant import Knob, Variant, differing_knobs, format_value
+from perudo_rules.editions.variantfile import available_variants, load_variant, variant_problems
 from perudo_rules.records.describe import describe_step, describe_steps
 
 __all__ = ["diff_variants", "register"]

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from perudo_rules.base.actions import Bid, Reroll
-from perudo_rules.editions.variant import Variant, available_variants, data_dir, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import available_variants, data_dir, load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position
 

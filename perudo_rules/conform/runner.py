@@ -35,7 +35,8 @@ from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem
 from perudo_rules.conform.report import EditionReport, Failure, PerftCheck, Report
 from perudo_rules.conform.scenarios import Scenario, load_scenarios
 from perudo_rules.conform.shrink import Case, shrink
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import roll_cups
 from perudo_rules.records.position import Position, Roll, parse_step

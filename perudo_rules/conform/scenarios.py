@@ -40,7 +40,8 @@ from perudo_rules.base.actions import Bid, Dudo, Leave, Reroll
 from perudo_rules.base.errors import ActionSyntaxError, IllegalAction, LocatedError, VariantError
 from perudo_rules.base.version import __version__
 from perudo_rules.base.yamlfile import YamlDoc, load_yaml_file
-from perudo_rules.editions.variant import Variant, data_dir, load_variant, named_variant_file
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import data_dir, load_variant, named_variant_file
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, parse_step
 
@@ -130,7 +131,7 @@ class Scenario:
     it comes from, or ``"interpretation: <rule id>"``; ``overrides`` are knob
     values applied to every variant it runs under (for knob values no bundled
     edition uses). ``variants`` are bundled ids or ``.yaml`` files named as a variant
-    file's ``extends`` is (:func:`~perudo_rules.editions.variant.named_variant_file`: in the
+    file's ``extends`` is (:func:`~perudo_rules.editions.variantfile.named_variant_file`: in the
     scenario file's folder or below); ``variant_files`` maps each file named to the file
     it resolved to.
     """

@@ -3,7 +3,8 @@
 The knob space (:mod:`~perudo_rules.editions.knobs`: every rule that may differ between
 editions), the rules between knobs (:mod:`~perudo_rules.editions.crossknob`), the JSON
 Schema generated from them, loading and merging variant files
-(:mod:`~perudo_rules.editions.variant`), their values typed for the engine
+(:mod:`~perudo_rules.editions.variantfile`) into the variant they state
+(:mod:`~perudo_rules.editions.variant`), its values typed for the engine
 (:mod:`~perudo_rules.editions.ruleset`) and the text of the fixed core rules
 (:mod:`~perudo_rules.editions.corerules`).
 """

@@ -16,7 +16,8 @@ from typing import Any
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import ptr, tr
 from perudo_rules.base.yamlfile import load_yaml_file
-from perudo_rules.editions.variant import Variant, data_dir
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import data_dir
 
 __all__ = ["Citation", "cite", "core_rule_details", "core_rules", "rule_text"]
 

@@ -1,8 +1,8 @@
 """The rules between knobs: which combinations of knob values a variant may not have.
 
 :func:`knob_conflicts` is every such rule, checked on a complete mapping of knob path to
-value; :mod:`perudo_rules.editions.variant` reports each conflict where the later of its knobs was
-set (file, key path, line). Bounds that keep a round's tables finite
+value; :mod:`perudo_rules.editions.variantfile` reports each conflict where the later of its
+knobs was set (file, key path, line). Bounds that keep a round's tables finite
 (:mod:`perudo_rules.base.limits`) are among them.
 """
 

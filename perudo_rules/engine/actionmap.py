@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.ranks import BidSpace, bid_space
 from perudo_rules.engine.settlement import most_dice_per_seat

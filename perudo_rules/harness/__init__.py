@@ -20,7 +20,8 @@ from typing import IO, Any
 from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.conform.protocol import ANY, PROTOCOL
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
-from perudo_rules.editions.variant import Variant, variant_from_document
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import variant_from_document
 
 __all__ = ["Harness", "claim_all", "claim_edition", "edition_variant", "outcome", "serve"]
 

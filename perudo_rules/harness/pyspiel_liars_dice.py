@@ -14,7 +14,7 @@ from typing import Any
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.base.actions import Bid, Dudo, parse_action
-from perudo_rules.editions.variant import load_variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.harness import Cups, Harness, claim_edition, outcome, serve
 
 __all__ = ["LiarsDiceHarness"]

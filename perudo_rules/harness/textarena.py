@@ -16,7 +16,7 @@ from typing import Any
 from textarena.envs.LiarsDice.env import LiarsDiceEnv
 
 from perudo_rules.base.actions import Bid, Dudo, parse_action
-from perudo_rules.editions.variant import load_variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.harness import Cups, Harness, claim_edition, outcome, serve
 
 __all__ = ["TextArenaHarness"]

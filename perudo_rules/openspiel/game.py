@@ -7,7 +7,8 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.settlement import returns, rounds_may_keep_dice
 from perudo_rules.openspiel.nodes import Phase, initial_node, legal_ids, step

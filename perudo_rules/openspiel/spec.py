@@ -14,7 +14,8 @@ from typing import Any
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.editions.ruleset import Ruleset
-from perudo_rules.editions.variant import Variant, available_variants, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.actionmap import ActionMap, action_map, check_players
 from perudo_rules.engine.kernel import round_rules
 from perudo_rules.engine.settlement import most_dice_per_seat, rounds_may_keep_dice

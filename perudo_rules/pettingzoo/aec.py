@@ -64,7 +64,8 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.base.i18n import check_language
 from perudo_rules.base.safetext import printable
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.actionmap import action_map
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.settlement import returns

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from perudo_rules.editions.variant import Variant, load_variant
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.actionmap import ActionMap, action_map
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.settlement import most_dice_per_seat

@@ -14,7 +14,7 @@ name it, every round's dice and actions) and, for readers, the state derived fro
                "bids": ["1:3x4"], "winner": null, ...}}
 
 :func:`game_from_json` checks the document, then rebuilds the game by replaying the
-record through the engine (:func:`~perudo_rules.records.record.replay`): nothing in ``state`` is
+record through the engine (:func:`~perudo_rules.records.replay.replay`): nothing in ``state`` is
 trusted; each key given there must agree with the rebuilt game. Every problem is a
 :class:`~perudo_rules.records.recordformat.RecordError` naming its key path (``record.rounds.0.
 dice``, ``state.to_move``). ``spec/game.schema.json`` is :func:`schema_json`; a test keeps
@@ -30,9 +30,10 @@ from typing import Any
 from perudo_rules.base.actions import ACTION_PATTERN, format_action
 from perudo_rules.base.limits import MAX_PLAYERS
 from perudo_rules.engine.game import Game
-from perudo_rules.records.record import replay, to_record
+from perudo_rules.records.record import to_record
 from perudo_rules.records.recordformat import SCHEMA_ID as RECORD_SCHEMA_ID
 from perudo_rules.records.recordformat import RecordError
+from perudo_rules.records.replay import replay
 
 __all__ = [
     "FORMAT",

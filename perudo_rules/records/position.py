@@ -17,8 +17,8 @@ The JSON shape of "a position plus actions" (:meth:`Position.to_json`,
 Only ``dice`` and ``first_player`` are required; ``variant`` (a bundled id or a
 file), ``round`` (1), ``palifico`` (false), ``palifico_used`` ([]) and ``actions``
 ([]) may be left out. In a position *file* the ``variant`` names a file as ``extends``
-does (:func:`~perudo_rules.editions.variant.named_variant_file`: a ``.yaml`` file in the position
-file's folder or below; ``check --position`` reads it so). Actions use the notation
+does (:func:`~perudo_rules.editions.variantfile.named_variant_file`: a ``.yaml`` file in the
+position file's folder or below; ``check --position`` reads it so). Actions use the notation
 of :mod:`perudo_rules.base.actions`; ``roll [[...], ...]`` (a :class:`Roll`) is the chance
 step that starts the next round with the dice given. Game records write their rounds in
 this shape, with ``palifico_used`` stated once for the game (``setup.palifico_used``).
@@ -36,7 +36,8 @@ from perudo_rules.base.actions import Action, format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError, PositionError, VariantError
 from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_POSITION_BYTES, MAX_STEPS, read_bounded
-from perudo_rules.editions.variant import Variant, load_variant, named_variant_file
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import load_variant, named_variant_file
 from perudo_rules.engine.game import Game
 
 __all__ = [

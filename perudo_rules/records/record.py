@@ -39,7 +39,8 @@ defined its variant::
   shown as the table saw them, every other die is ``null``, and ``count`` is ``null``
   in a round with a hidden die. The referee checks it as far as the public course goes
   (turn order, every action's legality, every outcome, which only lifted cups decide) and
-  says what it could not check; :func:`replay` refuses it (a game needs every die).
+  says what it could not check; :func:`~perudo_rules.records.replay.replay` refuses it (a
+  game needs every die).
 * ``setup`` (optional, like PGN's SetUp tag) marks a game that started from an
   explicit position (:meth:`Game.start`): its first round may have any number,
   dice counts and palifico flag, and ``setup.palifico_used`` lists the seats that
@@ -48,68 +49,46 @@ defined its variant::
   starts from the standard position that :func:`perudo_rules.engine.start.opening` deals
   (:func:`perudo_rules.engine.start.opening_verdict`).
 
-:func:`to_record` writes a record, :func:`replay` rebuilds the game
-(:func:`states` yields every position on the way, :func:`walk` the same for a
-record already checked), and :func:`perudo_rules.records.referee.referee` says whether
-a record obeys its variant. The file format itself (constants, errors, the
-schema, reading and the shape check) is :mod:`perudo_rules.records.recordformat`;
-``spec/record.schema.json`` is its :func:`~perudo_rules.records.recordformat.schema_json`,
-and a test keeps it fresh.
+:func:`to_record` writes a record; :mod:`perudo_rules.records.replay` rebuilds the game
+from one (:func:`~perudo_rules.records.replay.replay`), and
+:func:`perudo_rules.records.referee.referee` says whether a record obeys its variant. The
+file format itself (constants, errors, the schema, reading and the shape check) is
+:mod:`perudo_rules.records.recordformat`; ``spec/record.schema.json`` is its
+:func:`~perudo_rules.records.recordformat.schema_json`, and a test keeps it fresh.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from perudo_rules.base.actions import Action, Bid, Leave, Reroll
-from perudo_rules.base.errors import IllegalAction, VariantError
-from perudo_rules.base.limits import MAX_RECORD_BIDS
-from perudo_rules.base.messages import Refusal
+from perudo_rules.base.actions import Action, Reroll
 from perudo_rules.editions.knobs import KNOB_PATHS
-from perudo_rules.editions.variant import (
-    Interpretation,
-    Knob,
-    Variant,
-    available_variants,
-    load_variant,
-    variant_from_document,
-)
+from perudo_rules.editions.variant import Interpretation, Knob, Variant
+from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.rounds import RoundRecord, RoundResult
-from perudo_rules.engine.start import opening_verdict, seats_verdict
-from perudo_rules.records.position import Position, Roll, Step, parse_step
-from perudo_rules.records.recordformat import (
-    FORMAT,
-    VARIANT_ID_PATTERN,
-    VERSION,
-    RecordError,
-    RecordViolation,
-    Violation,
-    check_shape,
-)
-from perudo_rules.records.redact import hidden_dice, placeholders, redact
+from perudo_rules.engine.start import opening_verdict
+from perudo_rules.records.position import Position, Roll, Step
+from perudo_rules.records.recordformat import FORMAT, VARIANT_ID_PATTERN, VERSION
+from perudo_rules.records.redact import redact
 
 __all__ = [
-    "check_record",
+    "bundled_variant",
     "record_variant",
-    "replay",
-    "states",
+    "result_json",
     "to_record",
-    "walk",
 ]
 
 _ID_RE = re.compile(VARIANT_ID_PATTERN)
 
-# --- export -------------------------------------------------------------------------------
-
 
 @functools.cache
-def _bundled(variant_id: str) -> Variant | None:
+def bundled_variant(variant_id: str) -> Variant | None:
+    """The bundled edition ``variant_id``, loaded once; ``None`` if there is none."""
     if variant_id not in available_variants():
         return None
     return load_variant(variant_id)
@@ -153,7 +132,7 @@ def record_variant(variant: Variant) -> str | dict[str, Any]:
     An id that a variant document cannot hold (a file name outside
     ``[a-z0-9_-]``) is written as a slug of it, the one thing that does not come back.
     """
-    if _bundled(variant.id) == variant:
+    if bundled_variant(variant.id) == variant:
         return variant.id
     # built once per variant and copied through its JSON text (a quarter of the cost);
     # name, description and rulebook are in the key: Variant equality ignores them
@@ -187,7 +166,8 @@ def _document_text(
     return json.dumps(_document(variant))
 
 
-def _result_dict(res: RoundResult) -> dict[str, Any]:
+def result_json(res: RoundResult) -> dict[str, Any]:
+    """How a record states the result of a round (its ``result``)."""
     return {
         "kind": res.kind,
         "caller": res.caller,
@@ -229,7 +209,7 @@ def _round_json(position: Position, steps: Sequence[Step]) -> dict[str, Any]:
 def _round_dict(rec: RoundRecord) -> dict[str, Any]:
     start = Position(rec.dice, rec.first_player, rec.palifico, rec.round)
     out = _round_json(start, _steps(rec.actions, rec.rerolls, len(rec.dice)))
-    out["result"] = _result_dict(rec.result)
+    out["result"] = result_json(rec.result)
     return out
 
 
@@ -286,344 +266,3 @@ def to_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
     out["rounds"] = rounds
     out["winner"] = game.winner
     return out
-
-
-# --- checking -----------------------------------------------------------------------------
-
-
-def _variant_of(data: Mapping[str, Any], file: str | None) -> Variant:
-    ref = data["variant"]
-    if isinstance(ref, str):
-        if ref not in available_variants():
-            known = ", ".join(available_variants())
-            raise RecordError(
-                f"unknown variant {ref!r} (bundled: {known})", file=file, key_path="variant"
-            )
-        variant = _bundled(ref)
-        assert variant is not None
-        return variant
-    try:
-        # its ``extends`` follows the policy for files named in files: a document that is
-        # not a file may name only a bundled id (variant.named_variant_file)
-        return variant_from_document(ref, "<record variant>")
-    except VariantError as exc:
-        where = f"variant.{exc.key_path}" if exc.key_path else "variant"
-        raise RecordError(f"bad variant: {exc.message}", file=file, key_path=where) from None
-
-
-def check_record(data: Any, file: str | None = None) -> Variant:
-    """Check that ``data`` is a well-formed record and return its variant.
-
-    Raises :class:`RecordError` for anything malformed (shape, types, unknown
-    keys, sizes, an unknown or invalid variant); rule violations are left to
-    :func:`states`.
-    """
-    check_shape(data, file)
-    variant = _variant_of(data, file)
-    faces = variant.rules.dice_faces
-    work = sum(faces * sum(len(cup) for cup in rnd["dice"]) for rnd in data["rounds"])
-    if work > MAX_RECORD_BIDS:
-        raise RecordError(
-            f"record too large to referee: its rounds rank {work} bids in all "
-            f"(limit {MAX_RECORD_BIDS})",
-            file=file,
-        )
-    return variant
-
-
-# --- replay -------------------------------------------------------------------------------
-
-
-def _starter_rule(res: RoundResult) -> str:
-    if res.next_palifico:
-        return "play.palifico_opener"
-    if res.kind == "leave":
-        return "leave.next_starts"
-    return "round.starter" if res.kind == "dudo" else "calza.next_starts"
-
-
-_RESULT_RULES = {
-    "kind": "play.dudo",
-    "caller": "play.dudo",
-    "bid": "play.dudo",
-    "count": "play.count",
-    "loser": "play.dudo",
-    "gainer": "play.calza",
-    "revealed": "play.reveal",
-    "next_player": "round.starter",
-    "next_palifico": "palifico.trigger",
-}
-
-
-def _check_result(
-    stated: Mapping[str, Any], res: RoundResult, number: int, hidden: bool = False
-) -> None:
-    """``RecordViolation`` unless ``stated`` agrees with ``res``; with ``hidden`` (a round
-    of a redacted record with a hidden die) the true count is not compared."""
-    actual = _result_dict(res)
-    for key, value in stated.items():
-        if actual[key] != value and not (hidden and key == "count"):
-            rule = _RESULT_RULES[key]
-            if res.kind == "calza" and rule == "play.dudo":
-                rule = "play.calza"
-            if res.kind == "leave" and key != "next_player":
-                rule = "play.leave"
-            if key == "next_player":
-                rule = _starter_rule(res)
-            said = {"key": key, "stated": json.dumps(value), "actual": json.dumps(actual[key])}
-            raise RecordViolation(
-                Violation(number, 0, None, Refusal(rule, "record-result-differs", said))
-            )
-
-
-def _start_round(
-    game: Game | None, rnd: Mapping[str, Any], variant: Variant, data: Mapping[str, Any]
-) -> Game:
-    rules = variant.rules
-    number = rnd["round"]
-    dice = rnd["dice"]
-    seats = data["seats"]
-
-    def stop(rule: str, message_id: str, **params: int | str) -> RecordViolation:
-        return RecordViolation(Violation(number, 0, None, Refusal(rule, message_id, params)))
-
-    if len(dice) != seats:
-        raise stop("play.roll", "record-cups", cups=len(dice), seats=seats)
-    for seat, cup in enumerate(dice):
-        for d in cup:
-            if not 1 <= d <= rules.dice_faces:
-                faces = rules.dice_faces
-                raise stop("play.roll", "record-not-a-face", seat=seat, die=d, faces=faces)
-        if len(cup) > rules.dice_max_per_player:
-            too_many = {"seat": seat, "held": len(cup), "most": rules.dice_max_per_player}
-            raise stop("dice.max_per_player", "record-too-many-dice", **too_many)
-    if game is None:
-        return _first_round(rnd, variant, data, stop)
-    if game.winner is not None:
-        raise stop("play.game_over", "record-game-over", winner=game.winner)
-    if not game.awaiting_roll:
-        raise stop("play.roll", "record-round-not-ended")
-    prev = game.last_result
-    assert prev is not None and prev.next_player is not None  # the game goes on
-    if number != game.round + 1:
-        raise stop("play.roll", "record-round-number", previous=game.round, round=number)
-    for seat, (cup, held) in enumerate(zip(dice, game.dice_counts, strict=True)):
-        if len(cup) != held:
-            rolled = {"seat": seat, "rolled": len(cup), "held": held, "round": game.round}
-            raise stop("play.roll", "record-rolled", **rolled)
-    if rnd["first_player"] != prev.next_player:
-        expected, seat = prev.next_player, rnd["first_player"]
-        raise stop(_starter_rule(prev), "record-opener", expected=expected, seat=seat)
-    if rnd["palifico"] != prev.next_palifico:
-        said = "record-palifico-expected" if prev.next_palifico else "record-palifico-unexpected"
-        raise stop("play.leave" if prev.kind == "leave" else "palifico.trigger", said)
-    return game.roll(dice=dice)  # the checks above leave roll() nothing to refuse
-
-
-def _first_round(
-    rnd: Mapping[str, Any],
-    variant: Variant,
-    data: Mapping[str, Any],
-    stop: Callable[..., RecordViolation],
-) -> Game:
-    """The game at the record's first round, every check of :meth:`Game.start` made first
-    so that each refusal names its rule and its values."""
-    rules = variant.rules
-    number, dice, seats, first = rnd["round"], rnd["dice"], data["seats"], rnd["first_player"]
-    bad = seats_verdict(rules, seats, variant.id)
-    if bad is not None:
-        raise RecordViolation(Violation(number, 0, None, bad))
-    setup = data.get("setup")
-    counts = [len(cup) for cup in dice]
-    used: Sequence[int] = ()
-    if setup is None:
-        bad = opening_verdict(rules, counts, first, rnd["palifico"], number)
-        if bad is not None:
-            raise RecordViolation(Violation(number, 0, None, bad))
-    else:
-        used = setup.get("palifico_used", ())
-    if first >= seats or not dice[first]:
-        raise stop("play.next_seat", "record-opener-without-dice", seat=first)
-    if sum(1 for c in counts if c) < 2:
-        raise stop("play.roll", "record-two-seats")
-    if rnd["palifico"]:
-        if not rules.palifico_enabled:
-            raise stop("palifico.enabled", "record-no-palifico", edition=variant.id)
-        if counts[first] != 1:
-            held = counts[first]
-            raise stop("play.palifico_opener", "record-palifico-opener", seat=first, held=held)
-    cups = tuple(tuple(cup) for cup in dice)
-    return Position(cups, first, rnd["palifico"], number, tuple(used)).game(variant)
-
-
-def _bids(game: Game, actions: Sequence[str]) -> tuple[Game, int]:
-    """The game after the legal bids that open ``actions``, and how many there were.
-
-    The kernel judges each bid against a growing list and the game is built once, so a
-    round of n bids costs O(n) (applying them one by one copies the bids so far each
-    time: O(n^2)). The first action that is not a legal bid is left to the caller.
-    """
-    rr = game.round_rules
-    to_move = game.to_move
-    if to_move is None:
-        return game, 0
-    bids = list(game.bids)
-    done = 0
-    for text in actions:
-        action = parse_step(text)
-        if type(action) is not Bid or rr.verdict(to_move, bids, action) is not None:
-            break
-        bids.append(action)
-        to_move = rr.successor[action.player]
-        done += 1
-    if done:
-        game = dataclasses.replace(game, bids=tuple(bids), to_move=to_move)
-    return game, done
-
-
-def _reroll_step(game: Game, step: Step, number: int, at: int, text: str) -> Game:
-    """The game after the chance step of a re-roll inside a round (``step``: its roll)."""
-
-    def stop(message_id: str, **params: int | str) -> RecordViolation:
-        refusal = Refusal("play.roll", message_id, params)
-        return RecordViolation(Violation(number, at, text, refusal))
-
-    if not game.awaiting_roll:
-        raise stop("record-no-reroll-waiting")
-    if not isinstance(step, Roll):
-        assert game.reroll is not None
-        raise stop("reroll-dice-in-the-air", seat=game.reroll.steps[-1].action.player)
-    counts = game.roll_counts
-    if len(step.dice) != len(counts):
-        raise stop("record-cups", cups=len(step.dice), seats=len(counts))
-    faces = game.rules.dice_faces
-    for seat, (cup, held) in enumerate(zip(step.dice, counts, strict=True)):
-        for d in cup:
-            if not 1 <= d <= faces:
-                raise stop("record-not-a-face", seat=seat, die=d, faces=faces)
-        if len(cup) != held:
-            raise stop("record-rerolled", seat=seat, rolled=len(cup), held=held)
-    return game.roll(dice=step.dice)
-
-
-def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> Iterator[Game]:
-    """Every position of a record already checked by :func:`check_record` (which gave
-    ``variant``): each round's start and the game after each action.
-
-    With ``every=False`` the positions between the bids of a round are skipped (each
-    round's start, the game after its last bid, after its Dudo or Calza, are yielded),
-    and the replay takes time linear in the number of bids: what :func:`replay` and
-    the referee use. Raises :class:`RecordViolation` at the first step that breaks a
-    rule; its ``violation`` says where and which. :func:`states` checks the record first.
-
-    A redacted record (``viewer``) is walked with a placeholder face under every hidden
-    die: the positions are not the game's, but its course is, for no legality nor any
-    outcome depends on a closed cup (a reveal stops early only where the cups lifted
-    decide the outcome, :func:`~perudo_rules.engine.settlement.reveal`);
-    the true count of a round with a hidden die is not compared, and a lifted cup that
-    the record hides is a violation (``play.reveal``).
-    """
-    game: Game | None = None
-    faces = variant.rules.dice_faces
-    for rnd in data["rounds"]:
-        number = rnd["round"]
-        closed: list[int] = []
-        unseen = hidden_dice(rnd) > 0
-        if unseen:
-            rnd, closed = placeholders(rnd, faces)
-        game = _start_round(game, rnd, variant, data)
-        yield game
-        actions: Sequence[str] = rnd["actions"]
-        skipped = 0
-        if not every:
-            game, skipped = _bids(game, actions)
-            if skipped:
-                yield game
-        for step, text in enumerate(actions[skipped:], start=skipped + 1):
-            action = parse_step(text)
-            if game.is_over or game.to_move is None:
-                rule = "play.game_over" if game.is_over else "play.roll"
-                ended = Refusal(rule, "record-after-end", {})
-                raise RecordViolation(Violation(number, step, text, ended))
-            if isinstance(action, Roll) or (game.awaiting_roll and type(action) is not Leave):
-                game = _reroll_step(game, action, number, step, text)
-                yield game
-                continue
-            bad = game.violation(action)
-            if bad is not None:
-                raise RecordViolation(Violation(number, step, text, bad))
-            try:
-                game = game.apply(action)
-            except IllegalAction as exc:  # pragma: no cover - violation() said it was legal
-                raise RecordViolation(Violation(number, step, text, exc.refusal)) from None
-            yield game
-        stated = rnd.get("result")
-        res = game.last_result if game.to_move is None and closed else None
-        if res is not None:  # a redacted record shows every cup the table saw lifted
-            # the record's own reveal first: a hidden lifted cup changes the replay's reveal
-            told = [s for s in (stated or {}).get("revealed", ()) if s in closed]
-            replayed = sorted(set(res.revealed) & set(closed))
-            if told or replayed:
-                seat = (told or replayed)[0]
-                hidden = Refusal("play.reveal", "record-lifted-cup-hidden", {"seat": seat})
-                raise RecordViolation(Violation(number, 0, None, hidden))
-        if stated is not None:
-            if game.last_result is None or game.to_move is not None:
-                unended = Refusal("play.dudo", "record-result-without-call", {})
-                raise RecordViolation(Violation(number, 0, None, unended))
-            _check_result(stated, game.last_result, number, unseen)
-    assert game is not None
-    if "winner" in data and data["winner"] != game.winner:
-        last = data["rounds"][-1]["round"]
-        if game.winner is None:
-            unfinished = {"seat": data["winner"]}
-            wrong = Refusal("play.elimination", "record-winner-unfinished", unfinished)
-        else:
-            stated = {"winner": game.winner, "stated": json.dumps(data["winner"])}
-            wrong = Refusal("play.elimination", "record-winner-differs", stated)
-        raise RecordViolation(Violation(last, 0, None, wrong))
-
-
-def _not_redacted(record: Mapping[str, Any], file: str | None) -> None:
-    if "viewer" in record:
-        raise RecordError(
-            f"the record is redacted for seat {record['viewer']}: the dice that seat never "
-            "saw are hidden (null), and a game cannot be rebuilt without them (referee() "
-            "checks a redacted record as far as it can)",
-            file=file,
-            key_path="viewer",
-        )
-
-
-def states(record: Mapping[str, Any], file: str | None = None) -> Iterator[Game]:
-    """Every position of a record in order: each round's start and the game after each action.
-
-    Raises :class:`RecordError` if the record is malformed or breaks a rule
-    (``.violation`` then says where and which), or is redacted (as :func:`replay`).
-    """
-    variant = check_record(record, file)
-    _not_redacted(record, file)
-    try:
-        yield from walk(record, variant)
-    except RecordViolation as stop:
-        raise RecordError(str(stop.violation), file=file, violation=stop.violation) from None
-
-
-def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
-    """Rebuild the game of ``record`` step by step and return its final position.
-
-    ``replay(to_record(game))`` equals ``game`` in every public field. Raises
-    :class:`RecordError` if the record is malformed or breaks a rule, and for a redacted
-    record (``viewer``): a game needs every die, and the record hides some; the referee
-    checks what it can of one.
-    """
-    variant = check_record(record, file)
-    _not_redacted(record, file)
-    game: Game | None = None
-    try:
-        for state in walk(record, variant, every=False):
-            game = state
-    except RecordViolation as stop:
-        raise RecordError(str(stop.violation), file=file, violation=stop.violation) from None
-    assert game is not None
-    return game

@@ -1,10 +1,10 @@
 """The record file format: its constants, errors, JSON Schema, and reading a file.
 
-:mod:`perudo_rules.records.record` builds and replays records; this module knows only
-their shape. :func:`load_record` and :func:`parse_record` read the JSON,
-:func:`check_shape` checks it against the schema by hand (fast on large input,
-with one clear message), :func:`record_schema` is the published schema
-(``spec/record.schema.json``; rewrite it with
+:mod:`perudo_rules.records.record` builds records and :mod:`perudo_rules.records.replay`
+replays them; this module knows only their shape. :func:`load_record` and
+:func:`parse_record` read the JSON, :func:`check_shape` checks it against the schema by
+hand (fast on large input, with one clear message), :func:`record_schema` is the published
+schema (``spec/record.schema.json``; rewrite it with
 ``python -m perudo_rules.records.recordformat > spec/record.schema.json``). The size limits
 it enforces are those of :mod:`perudo_rules.base.limits`.
 """
@@ -137,10 +137,10 @@ class RecordError(LocatedError):
 
 
 class RecordViolation(PerudoError):
-    """A well-formed record breaks a rule: raised by :func:`perudo_rules.records.record.walk`.
+    """A well-formed record breaks a rule: raised by :func:`perudo_rules.records.replay.walk`.
 
     ``violation`` says where (round, step, action) and which rule; ``str(error)``
-    is that one line. :func:`perudo_rules.records.record.replay` turns it into a
+    is that one line. :func:`perudo_rules.records.replay.replay` turns it into a
     :class:`RecordError`; :func:`perudo_rules.records.referee.referee` into a verdict.
     """
 

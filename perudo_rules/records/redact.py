@@ -1,7 +1,7 @@
 """Redacted records (``to_record(game, viewer=seat)``): the dice a seat never saw, hidden.
 
 :func:`redact` hides them in a record's rounds as written; :func:`placeholders` puts a
-face under each hidden die so that :func:`perudo_rules.records.record.walk` can follow the
+face under each hidden die so that :func:`perudo_rules.records.replay.walk` can follow the
 public course of the round (turn order, every action's legality, every outcome that the
 lifted cups decide), and :func:`hidden_dice` counts them for the referee. A round where a
 seat re-rolled (``reroll.enabled``) hides the dice the table never saw: the ones it

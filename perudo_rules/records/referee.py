@@ -25,9 +25,9 @@ from typing import TYPE_CHECKING, Any
 from perudo_rules.base.i18n import tr
 from perudo_rules.editions.corerules import Citation, cite
 from perudo_rules.records.describe import describe_result
-from perudo_rules.records.record import check_record, walk
 from perudo_rules.records.recordformat import RecordError, RecordViolation, Violation, load_record
 from perudo_rules.records.redact import hidden_dice
+from perudo_rules.records.replay import check_record, walk
 
 if TYPE_CHECKING:
     from perudo_rules.engine.game import Game

@@ -17,7 +17,8 @@ from sphinx.util.docutils import SphinxDirective
 from perudo_rules.base.errors import PerudoError, VariantError
 from perudo_rules.conform.scenarios import Scenario, default_paths, load_scenarios
 from perudo_rules.editions.corerules import core_rule_details
-from perudo_rules.editions.variant import Interpretation, Variant, data_dir, load_variant
+from perudo_rules.editions.variant import Interpretation, Variant
+from perudo_rules.editions.variantfile import data_dir, load_variant
 from perudo_rules.sphinxext.events import (
     note_lists_every_file,
     note_variant_files,

@@ -27,7 +27,7 @@ from docutils.parsers.rst import directives
 from perudo_rules.conform.perft import published
 from perudo_rules.conform.report import EditionReport, Report, rule_ids
 from perudo_rules.conform.runner import conform
-from perudo_rules.editions.variant import available_variants
+from perudo_rules.editions.variantfile import available_variants
 from perudo_rules.harness import Harness
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_files, variant_files

@@ -18,7 +18,7 @@ from sphinx.environment import BuildEnvironment
 
 from perudo_rules.base.errors import VariantError
 from perudo_rules.conform.scenarios import default_paths
-from perudo_rules.editions.variant import data_dir, extends_chain, load_variant
+from perudo_rules.editions.variantfile import data_dir, extends_chain, load_variant
 
 __all__ = [
     "GENERATED_MARK",

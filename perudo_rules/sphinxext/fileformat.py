@@ -8,7 +8,8 @@ from typing import Any
 from docutils import nodes
 
 from perudo_rules.editions.knobs import KNOBS, SECTIONS, KnobSpec
-from perudo_rules.editions.variant import data_dir, format_value
+from perudo_rules.editions.variant import format_value
+from perudo_rules.editions.variantfile import data_dir
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,

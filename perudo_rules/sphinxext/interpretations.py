@@ -12,7 +12,8 @@ from perudo_rules.analysis.witness import find_witnesses
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import tr
 from perudo_rules.editions.knobs import KNOBS, KnobSpec
-from perudo_rules.editions.variant import Knob, Variant, load_variant
+from perudo_rules.editions.variant import Knob, Variant
+from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.sphinxext.base import CoreRule, PerudoDirective
 from perudo_rules.sphinxext.shared import (
     interpretation_node,

@@ -9,7 +9,7 @@ from docutils import nodes
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import tr
 from perudo_rules.base.yamlfile import load_yaml_file
-from perudo_rules.editions.variant import data_dir
+from perudo_rules.editions.variantfile import data_dir
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import Cell, para, table
 
