@@ -211,7 +211,7 @@ def test_any_round_number_the_engine_starts_from_is_recorded(number: int) -> Non
 
 # --- one home per public name (issue 18) ------------------------------------------------
 
-RECORD_MODULES = ("record", "recordformat", "referee")
+RECORD_MODULES = ("records.record", "records.replay", "records.recordformat", "records.referee")
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -235,7 +235,9 @@ def test_importers_take_record_names_from_their_home() -> None:
     for file in files:
         text = file.read_text(encoding="utf-8")
         for match in re.finditer(
-            r"from perudo_rules\.(record|recordformat|referee) import (\([^)]*\)|[^\n]*)", text
+            r"from perudo_rules\.(records\.(?:record|replay|recordformat|referee)) import "
+            r"(\([^)]*\)|[^\n]*)",
+            text,
         ):
             module = importlib.import_module(f"perudo_rules.{match.group(1)}")
             names = re.findall(r"\b\w+\b", match.group(2).replace(" as ", " "))
