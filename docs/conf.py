@@ -29,8 +29,12 @@ smartquotes = False
 templates_path: list[str] = []
 
 autodoc_member_order = "bysource"
-# The OpenSpiel adapter is an optional extra: document it with stand-ins when it is absent.
-autodoc_mock_imports = [m for m in ("pyspiel", "numpy") if importlib.util.find_spec(m) is None]
+# The RL adapters and peers are optional extras: document them with stand-ins when absent.
+autodoc_mock_imports = [
+    m
+    for m in ("pyspiel", "numpy", "gymnasium", "pettingzoo", "supersuit", "textarena")
+    if importlib.util.find_spec(m) is None
+]
 autodoc_typehints = "description"
 autodoc_default_options = {"members": True}
 

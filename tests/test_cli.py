@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from perudo_rules import available_variants, load_variant
-from perudo_rules.cli.main import build_parser, main
+from perudo_rules.cli.commandline import build_parser, main
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import differing_knobs

@@ -3,7 +3,7 @@
 Hypothesis draws a command, hostile arguments (huge, negative or malformed numbers,
 tokens that are not bids, paths to FIFOs, devices, directories, symbolic-link loops,
 names with a newline or an undecodable byte) and files (mutated variants, records,
-positions and scenarios, or random text), runs ``perudo_rules.cli.main`` and checks the
+positions and scenarios, or random text), runs ``perudo_rules.cli.commandline`` and checks the
 contract: exit 0, 1 or 2, no traceback, no internal error, and an exit 2 explained by
 exactly one error line. The sizes drawn stay small where the input is valid, so every
 example runs in a fraction of a second.

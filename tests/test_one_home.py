@@ -9,7 +9,7 @@ import random
 import pytest
 
 from perudo_rules import cli as commands
-from perudo_rules.cli.main import COMMAND_MODULES
+from perudo_rules.cli.commandline import COMMAND_MODULES
 from perudo_rules.engine.start import cut_cups, roll_cups
 from tests.modules import package_modules
 

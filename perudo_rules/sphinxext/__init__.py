@@ -38,6 +38,9 @@ file it reads, so editing a variant file rebuilds the pages that show it):
     (``:harnesses:``, ``:editions:``, ``:games:``, ``:seed:``).
 ``.. perudo-perft::``
     The published perft tables of every bundled edition (``spec/perft/``).
+``.. perudo-layers::`` and ``.. perudo-api::``
+    The package's floors, read from its folders (:mod:`perudo_rules.sphinxext.layout`),
+    and the API reference, a section per folder (:mod:`perudo_rules.sphinxext.layers`).
 ``.. perudo-terms::``
     The words of the game in the Italian and Spanish rulebooks, with the section where
     each stands, and the words of our translations (``spec/terms.yaml``).
@@ -84,6 +87,7 @@ from perudo_rules.sphinxext.editions import (
 from perudo_rules.sphinxext.fileformat import FormatDirective
 from perudo_rules.sphinxext.interpretations import InterpretationsDirective
 from perudo_rules.sphinxext.ladder import LadderDirective
+from perudo_rules.sphinxext.layers import ApiDirective, LayersDirective
 from perudo_rules.sphinxext.scenarios import ScenariosDirective
 from perudo_rules.sphinxext.shared import rule_anchor
 from perudo_rules.sphinxext.simulation import SimulationDirective
@@ -106,6 +110,8 @@ DIRECTIVES = {
     "perudo-conformance": ConformanceDirective,
     "perudo-perft": PerftDirective,
     "perudo-terms": TermsDirective,
+    "perudo-layers": LayersDirective,
+    "perudo-api": ApiDirective,
 }
 
 

@@ -63,7 +63,7 @@ def join(parent: nodes.Element, children: Iterable[nodes.Node], separator: str =
 
 
 def label(text: str) -> nodes.inline:
-    """The label that starts a line of facts: ``Rulebook: ``, ``Position: ``."""
+    """The label that starts a line of facts (``Rulebook:`` or ``Position:`` and a space)."""
     return nodes.inline(text=text, classes=["perudo-label"])
 
 
