@@ -226,3 +226,28 @@ def test_the_compiled_build_is_named_by_folder() -> None:
         for m in KNOWN
         if (m == e and "." in e) or m.startswith(e + ".")
     }
+
+
+def test_the_import_paths_from_before_the_folders_still_work() -> None:
+    import importlib
+
+    import perudo_rules
+
+    for old, home in perudo_rules.MOVED.items():
+        view = importlib.import_module(f"perudo_rules.{old}")
+        real = importlib.import_module(f"perudo_rules.{home}")
+        for name in getattr(real, "__all__", ()):
+            assert getattr(view, name) is getattr(real, name), f"perudo_rules.{old}.{name}"
+    from perudo_rules.messages import Refusal  # the README's paths of 0.1
+    from perudo_rules.witness import find_witnesses
+
+    assert Refusal is perudo_rules.Refusal and callable(find_witnesses)
+    assert perudo_rules.referee is perudo_rules.records.referee.referee  # the function
+
+
+def test_the_package_names_each_public_name_once() -> None:
+    import perudo_rules
+
+    for name in perudo_rules.__all__:
+        obj = getattr(perudo_rules, name)
+        assert getattr(obj, "__module__", "").startswith("perudo_rules."), name

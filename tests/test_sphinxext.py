@@ -437,3 +437,34 @@ def test_a_failed_rule_family_links_to_its_witness() -> None:
     assert "failed 1 (calza.who)" in cell.astext()
     assert family_cell(rep, "bidding", "x") == "not reached"
     assert families()[0] == "players" and families()[-1] == "play"
+
+
+def test_the_layers_picture_is_read_from_the_folders(built: SphinxTestApp) -> None:
+    from perudo_rules.sphinxext import layout
+
+    floors = layout.floors(layout.folder_graph())
+    rows = re.findall(
+        r"<tr[^>]*>\s*<td><p>(\d+)</p></td>\s*<td><p><code[^>]*>(?:<span[^>]*>)?(\w+)/",
+        _html(built, "layers"),
+    )
+    assert {folder: int(floor) for floor, folder in rows} == floors
+    assert [int(f) for f, _ in rows] == sorted((int(f) for f, _ in rows), reverse=True)
+
+
+def test_the_api_reference_has_a_section_per_folder_and_every_module() -> None:
+    from perudo_rules.sphinxext import layout
+    from perudo_rules.sphinxext.layers import api_lines
+
+    lines = api_lines(["base.messages :exclude-members: ENGLISH", "pettingzoo :page: pz"])
+    documented = {
+        line.removeprefix(".. automodule:: perudo_rules.")
+        for line in lines
+        if line.startswith(".. automodule::")
+    }
+    modules = {m for m in layout.modules() if m not in ("", "__main__")}
+    assert documented == {m for m in modules if layout.folder_of(m) != "pettingzoo"}
+    at = lines.index(".. automodule:: perudo_rules.base.messages")
+    assert lines[at + 1] == "   :exclude-members: ENGLISH"
+    assert "Documented on its own page: :doc:`pz`." in lines
+    titles = [lines[i - 1] for i, line in enumerate(lines) if set(line) == {"-"}]
+    assert [t.split("/")[0].strip("`") for t in titles][:3] == ["base", "editions", "engine"]

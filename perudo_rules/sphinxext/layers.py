@@ -21,7 +21,7 @@ from sphinx.util.nodes import nested_parse_with_titles
 from perudo_rules.sphinxext import layout
 from perudo_rules.sphinxext.shared import Cell, para, table
 
-__all__ = ["ApiDirective", "LayersDirective", "folder_summary", "layers"]
+__all__ = ["ApiDirective", "LayersDirective", "api_lines", "folder_summary", "layers"]
 
 
 def folder_summary(folder: str) -> str:
@@ -70,6 +70,28 @@ class LayersDirective(SphinxDirective):
                       classes=["perudo-layers"])]  # fmt: skip
 
 
+def api_lines(content: list[str]) -> list[str]:
+    """The reStructuredText of the API reference (see :class:`ApiDirective`): a section per
+    folder, bottom floor first, an ``automodule`` per module with the options ``content``
+    gives it, or a link to the page that documents the folder."""
+    options: dict[str, list[str]] = {}
+    for line in content:
+        module, _, option = line.strip().partition(" ")
+        if module:
+            options.setdefault(module, []).append(f"   {option.strip()}")
+    lines: list[str] = []
+    for _floor, folder, own, _below in reversed(layers()):
+        title = f"``{folder}/``: {folder_summary(folder)}"
+        lines += [title, "-" * len(title), ""]
+        page = [o.split(":page:")[1].strip() for o in options.get(folder, []) if ":page:" in o]
+        if page:
+            lines += [f"Documented on its own page: :doc:`{page[0]}`.", ""]
+            continue
+        for module in [folder, *(f"{folder}.{m}" for m in own)]:
+            lines += [f".. automodule:: perudo_rules.{module}", *options.get(module, []), ""]
+    return lines
+
+
 class ApiDirective(SphinxDirective):
     """``.. perudo-api::``: a section per folder, bottom floor first, with an
     ``automodule`` of each of its modules. Each line of the content gives one module
@@ -81,21 +103,7 @@ class ApiDirective(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         _note_sources(self)
-        options: dict[str, list[str]] = {}
-        for line in self.content:
-            module, _, option = line.strip().partition(" ")
-            if module:
-                options.setdefault(module, []).append(f"   {option.strip()}")
-        lines: list[str] = []
-        for _floor, folder, own, _below in reversed(layers()):
-            title = f"``{folder}/``: {folder_summary(folder)}"
-            lines += [title, "-" * len(title), ""]
-            page = [o.split(":page:")[1].strip() for o in options.get(folder, []) if ":page:" in o]
-            if page:
-                lines += [f"Documented on its own page: :doc:`{page[0]}`.", ""]
-                continue
-            for module in [folder, *(f"{folder}.{m}" for m in own)]:
-                lines += [f".. automodule:: perudo_rules.{module}", *options.get(module, []), ""]
+        lines = api_lines(list(self.content))
         content = StringList(lines, source=str(Path(self.env.srcdir) / self.env.docname))
         holder = nodes.section()
         nested_parse_with_titles(self.state, content, holder, self.content_offset)
