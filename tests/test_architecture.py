@@ -246,9 +246,9 @@ def test_the_import_paths_from_before_the_folders_still_work() -> None:
 
 
 def test_the_package_names_each_public_name_once() -> None:
-    import perudo_rules
-
     import importlib
+
+    import perudo_rules
 
     for name in perudo_rules.__all__:
         home = f"perudo_rules.{perudo_rules._HOMES[name]}"
