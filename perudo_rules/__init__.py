@@ -18,13 +18,14 @@ from __future__ import annotations
 import importlib
 import sys
 import types
-from importlib.abc import Loader, MetaPathFinder
 from importlib.machinery import ModuleSpec
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from perudo_rules.base.version import __version__ as __version__
 
 if TYPE_CHECKING:
+    from importlib.abc import Loader
+
     from perudo_rules.base.actions import (
         Action,
         Bid,
@@ -155,14 +156,16 @@ MOVED: dict[str, str] = {
 }
 
 
-class _MovedModules(MetaPathFinder, Loader):
-    """Imports ``perudo_rules.OLD`` as a view of the module that now holds its names."""
+class _MovedModules:
+    """Imports ``perudo_rules.OLD`` as a view of the module that now holds its names (a
+    finder and loader of :data:`sys.meta_path`; plain, so that importing the package
+    does not import :mod:`importlib.abc`)."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> ModuleSpec | None:
         head, _, old = fullname.partition(".")
         if head != "perudo_rules" or old not in MOVED:
             return None
-        return ModuleSpec(fullname, self)
+        return ModuleSpec(fullname, cast("Loader", self))
 
     def create_module(self, spec: ModuleSpec) -> types.ModuleType:
         home = importlib.import_module(f"perudo_rules.{MOVED[spec.name.partition('.')[2]]}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import tomllib
-from importlib import metadata
 from pathlib import Path
 
 __all__ = [
@@ -43,17 +42,22 @@ _UNKNOWN = "0+unknown"
 
 
 def _version() -> str:
-    try:
-        return metadata.version("perudo-rules")
-    except metadata.PackageNotFoundError:
-        pass
+    # A checkout (an editable install too) reads its pyproject.toml; an installed wheel,
+    # which has none beside the package, its metadata (imported only then: it is slow).
     pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
+        data = None
+    if isinstance(data, dict) and data.get("project", {}).get("name") == "perudo-rules":
+        version = data["project"].get("version")
+        return version if isinstance(version, str) else _UNKNOWN
+    from importlib import metadata
+
+    try:
+        return metadata.version("perudo-rules")
+    except metadata.PackageNotFoundError:
         return _UNKNOWN
-    version = data.get("project", {}).get("version")
-    return version if isinstance(version, str) else _UNKNOWN
 
 
 __version__: str = _version()
