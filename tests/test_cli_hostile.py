@@ -23,13 +23,14 @@ LIMIT_S = 10.0
 
 
 def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
-    """Run the command line in-process: (exit code, stdout, stderr), within LIMIT_S."""
-    start = time.perf_counter()
+    """Run the command line in-process: (exit code, stdout, stderr), within LIMIT_S of this
+    process's CPU time (other jobs on the cores must not count)."""
+    start = time.process_time()
     try:
         code = main(list(argv))
     except SystemExit as stop:  # argparse
         code = stop.code if isinstance(stop.code, int) else 2
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     out, err = capsys.readouterr()
     assert elapsed < LIMIT_S, f"{argv}: {elapsed:.1f}s"
     assert "Traceback" not in err and "internal error" not in err, err
@@ -442,7 +443,7 @@ def test_simulate_a_250_seat_variant_does_not_overflow(tmp_path: Path) -> None:
     assert bid_probability_float(0, 49_995, 25_000, 1, 2, None) == pytest.approx(0.5, abs=0.01)
     variant = load_variant(write(tmp_path / "seats250.yaml", BIG["seats250.yaml"]))
     game = Game.new(variant, 250, seed=1)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: other jobs on the cores must not count
     for _ in range(20):  # a few hundred bids of a 250-seat round, as simulate plays them
         seat = game.to_move
         assert seat is not None
@@ -451,7 +452,7 @@ def test_simulate_a_250_seat_variant_does_not_overflow(tmp_path: Path) -> None:
         game = game.apply(action)
         if game.to_move is None:
             break
-    assert time.perf_counter() - start < LIMIT_S
+    assert time.process_time() - start < LIMIT_S
 
 
 def test_compare_against_big_variants_finishes_in_seconds(capsys: Capsys, tmp_path: Path) -> None:
