@@ -9,7 +9,7 @@ import random
 import pytest
 
 from perudo_rules import cli as commands
-from perudo_rules.cli.commandline import COMMAND_MODULES
+from perudo_rules.cli.commandline import COMMANDS, command_modules
 from perudo_rules.engine.start import cut_cups, roll_cups
 from tests.modules import package_modules
 
@@ -37,14 +37,39 @@ def test_witness_does_not_re_export() -> None:
     assert not {"Roll", "differing_knobs"} & set(witness.__all__)
 
 
-def test_every_command_module_is_registered_by_a_plain_import() -> None:
+def test_every_command_module_registers_what_the_command_table_says() -> None:
+    import argparse
+
     found = {
-        importlib.import_module(f"perudo_rules.cli.{m.name}")
+        m.name: importlib.import_module(f"perudo_rules.cli.{m.name}")
         for m in pkgutil.iter_modules(commands.__path__)
     }
-    registering = {m for m in found if hasattr(m, "register")}
-    assert set(COMMAND_MODULES) == registering
-    assert len(COMMAND_MODULES) == len(registering)
+    registering = {name for name, m in found.items() if hasattr(m, "register")}
+    assert registering == set(COMMANDS.values())
+    for name in registering:
+        sub = argparse.ArgumentParser().add_subparsers()
+        found[name].register(sub)
+        assert set(sub.choices) == {c for c, m in COMMANDS.items() if m == name}, name
+    assert [m.__name__ for m in command_modules(["--lang", "it", "check", "x"])] == [
+        "perudo_rules.cli.check"
+    ]
+    assert len(command_modules(["--help"])) == len(registering)
+
+
+def test_a_command_imports_only_what_it_needs() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from perudo_rules.cli import main\n"
+        "main(['check', 'spanish', '--bids', '8x4 5x1', '--players', '4'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('perudo_rules.analysis',"
+        " 'perudo_rules.conform.runner', 'perudo_rules.cli.', 'sphinx'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == (
+        "['perudo_rules.cli.check', 'perudo_rules.cli.commandline']"
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,10 @@
 """The ``perudo-rules`` command line (also ``python -m perudo_rules``).
 
 Each command lives in a module of :mod:`perudo_rules.cli` that defines
-``register(subparsers)``; a command's handler returns the exit code. The modules are
-imported by name below (plain imports, so the architecture test sees them). Bad
+``register(subparsers)``; a command's handler returns the exit code. :data:`COMMANDS` says
+which module registers each command, and a run imports only the module of the command it
+runs (every module for the help, or when no known command is given): ``perudo-rules
+check`` never imports the witness search, the simulator or the conformance kit. Bad
 input prints one readable line and exits 2, never a traceback (characters that
 are not printable, in a file name for instance, are escaped: the line stays one
 line); an unexpected error (a bug) prints one line too and exits 70
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -25,14 +28,50 @@ from perudo_rules.base.errors import IllegalAction, PerudoError
 from perudo_rules.base.i18n import LANGUAGES, locale_language, tr, use_language
 from perudo_rules.base.safetext import printable
 from perudo_rules.base.version import __version__, build
-from perudo_rules.cli import check, conform, play, referee, scenarios, simulate, variants
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "command_modules", "main"]
 
-#: Modules that add subcommands, in help order; each has ``register(subparsers) -> None``.
-COMMAND_MODULES: tuple[ModuleType, ...] = (
-    variants, check, referee, play, scenarios, simulate, conform,
-)
+#: Each command and the module of :mod:`perudo_rules.cli` that registers it (with
+#: ``register(subparsers) -> None``), in help order; tests/test_one_home.py holds the table
+#: to what the modules register.
+COMMANDS: dict[str, str] = {
+    "list": "variants",
+    "show": "variants",
+    "validate": "variants",
+    "compare": "variants",
+    "check": "check",
+    "referee": "referee",
+    "play": "play",
+    "export-scenarios": "scenarios",
+    "simulate": "simulate",
+    "conform": "conform",
+    "perft": "conform",
+}
+
+
+def _argv_command(argv: Sequence[str]) -> str | None:
+    """The command an argument list names: its first word that is no option (nor the
+    value of ``--lang``), if that is a command."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif arg == "--":
+            break
+        elif not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
+def command_modules(argv: Sequence[str] | None = None) -> list[ModuleType]:
+    """The command modules a run of ``argv`` needs: the module of the command it names,
+    or every module (in help order) when it names none (``--help``, a typo: argparse then
+    lists every command). ``None``: every module."""
+    name = None if argv is None else _argv_command(argv)
+    wanted = [COMMANDS[name]] if name is not None else list(dict.fromkeys(COMMANDS.values()))
+    return [importlib.import_module(f"perudo_rules.cli.{module}") for module in wanted]
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -72,9 +111,10 @@ def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every registered command (its help in the language of the
-    context, :func:`perudo_rules.base.i18n.use_language`); every command takes ``--lang``."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser (its help in the language of the context,
+    :func:`perudo_rules.base.i18n.use_language`) with every command, or with only the one
+    that ``argv`` runs (:func:`command_modules`); every command takes ``--lang``."""
     parser = _Parser(
         prog="perudo-rules",
         description=tr("The reference rules of Perudo: editions, checks and comparisons."),
@@ -88,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_lang(parser, None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
-    for module in COMMAND_MODULES:
+    for module in command_modules(argv):
         module.register(subparsers)
     for sub in dict.fromkeys(subparsers.choices.values()):
         _add_lang(sub, argparse.SUPPRESS)  # after the command too; the first one given wins
@@ -120,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
