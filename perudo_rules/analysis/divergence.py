@@ -206,7 +206,7 @@ class Replays:
             made: Variant | None = None
             for attempt in attempts:
                 overrides = dict(base.overrides or {})
-                overrides.update({r: other[r] for r in attempt})
+                overrides.update({r: other[r] for r in sorted(attempt)})
                 try:
                     made = load_variant(base.ref or base.file or base.id, overrides=overrides)
                     break

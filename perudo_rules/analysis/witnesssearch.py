@@ -230,7 +230,9 @@ def _stages(a: Variant, b: Variant, limits: SearchLimits) -> list[tuple[list[_Pa
     later = [p for p in small if p.rounds > 1]
     return [
         (sorted((p for p in small if p.rounds == 1), key=_Pass.cost), limits.node_budget),
-        (sorted(set(large), key=_Pass.cost), limits.large_budget),
+        # dict.fromkeys, not set: the passes of one cost keep the order they were listed in
+        # (a set's order follows the hashes of their shape, which change from run to run)
+        (sorted(dict.fromkeys(large), key=_Pass.cost), limits.large_budget),
         (sorted(later, key=_Pass.cost), limits.node_budget // 2),
     ]
 
