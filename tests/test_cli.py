@@ -414,7 +414,7 @@ def test_compare_table_statements_and_witnesses(capsys: Capsys) -> None:
 def test_compare_italian_bluff_confirms_or_proves_every_rule(
     capsys: Capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from perudo_rules.cli import conform
+    from perudo_rules.base import output
 
     clock = [0.0]
 
@@ -422,7 +422,7 @@ def test_compare_italian_bluff_confirms_or_proves_every_rule(
         clock[0] += 3.0
         return clock[0]
 
-    monkeypatch.setattr(conform.time, "monotonic", tick)
+    monkeypatch.setattr(output.time, "monotonic", tick)  # the progress line's clock
     code, out, err = run(capsys, "compare", "italian", "bluff")
     assert code == 0
     paths = differing_knobs(load_variant("italian"), load_variant("bluff"))
