@@ -49,8 +49,9 @@ def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.conta
     happens under each variant of ``pair`` (``(id, variant)`` twice)."""
     box = nodes.container(classes=["perudo-witness", f"perudo-kind-{w.kind}"])
     box += _head(w, pair)
+    note = "" if w.note is None else w.note.text()
     if w.kind == "none" or w.start is None:
-        box += nodes.paragraph(text=one_line(w.note))
+        box += nodes.paragraph(text=one_line(note))
         return box
     box += para(label(tr("Position:") + " "), w.start.describe() + ".")
     if w.action is not None:
@@ -62,14 +63,20 @@ def witness_node(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.conta
         moves += nodes.Text(" " + tr("(the decisive action)"))
         box += moves
     rows: list[list[Cell]] = [
-        [nodes.literal(text=vid), one_line(w.outcomes.get(variant.id, w.outcomes.get(vid, "")))]
-        for vid, variant in pair
+        [nodes.literal(text=vid), one_line(_outcome(w, variant.id, vid))] for vid, variant in pair
     ]
     headers = [tr("Under"), tr("What happens")]
     box += table(headers, rows, classes=["perudo-outcomes"], widths=[1, 8])
-    if w.note:
-        box += nodes.paragraph(text=one_line(w.note))
+    if note:
+        box += nodes.paragraph(text=one_line(note))
     return box
+
+
+def _outcome(w: Witness, variant_id: str, label: str) -> str:
+    """What happens under the variant (by its id, or the label the page gives it), said in
+    the language of the context."""
+    text = w.outcomes.get(variant_id, w.outcomes.get(label))
+    return "" if text is None else text.text()
 
 
 class WitnessesDirective(PerudoDirective):
