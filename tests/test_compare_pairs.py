@@ -19,7 +19,8 @@ import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Reroll, Variant, VariantError, load_variant
 from perudo_rules.analysis.divergence import NewGame
-from perudo_rules.analysis.witness import Witness, find_witnesses
+from perudo_rules.analysis.witness import find_witnesses
+from perudo_rules.analysis.witnessvalue import Witness
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import differing_knobs, format_value
 from perudo_rules.editions.variantfile import available_variants

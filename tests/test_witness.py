@@ -11,7 +11,8 @@ import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
 from perudo_rules.analysis.divergence import NewGame
-from perudo_rules.analysis.witness import Witness, find_witness, find_witnesses
+from perudo_rules.analysis.witness import find_witness, find_witnesses
+from perudo_rules.analysis.witnessvalue import Witness
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import differing_knobs
 from perudo_rules.records.position import Position, Roll, parse_line, parse_step

@@ -33,6 +33,11 @@ If nothing is confirmed, the first divergence of a hybrid pair is reported uncon
 with a note, and a knob for which nothing diverges at all gets a witness of kind
 ``"none"`` saying what was searched. Everything is deterministic: same variants, same
 witnesses. The situations and their replay are :mod:`perudo_rules.analysis.divergence`.
+
+A witness says no sentence until it is shown: its outcomes and notes are
+:class:`~perudo_rules.base.texts.Text` values, said in the language of the context when
+shown, so a search serves every language and its result may be kept (the
+:class:`~perudo_rules.analysis.witnessvalue.Witness` and its JSON).
 """
 
 from __future__ import annotations
@@ -63,7 +68,7 @@ from perudo_rules.base.texts import Text, plain, tx
 from perudo_rules.editions.knobs import knob_spec
 from perudo_rules.editions.variant import Variant, differing_knobs
 
-__all__ = ["Witness", "find_witness", "find_witnesses"]
+__all__ = ["find_witness", "find_witnesses"]
 
 Progress = Callable[[str], None]
 
@@ -440,7 +445,8 @@ def find_witnesses(
     limits: SearchLimits | None = None,
     progress: Progress | None = None,
 ) -> list[Witness]:
-    """One :class:`Witness` per knob whose value differs between ``a`` and ``b``, in knob order.
+    """One :class:`~perudo_rules.analysis.witnessvalue.Witness` per knob whose value differs
+    between ``a`` and ``b``, in knob order.
 
     ``max_dice`` bounds the dice per seat in small searched positions (``limits``
     overrides every bound); ``progress`` receives a line per rule searched.

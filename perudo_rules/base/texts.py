@@ -14,9 +14,9 @@ how it is said:
 * ``"message"``: ``template`` is a message id of :data:`~perudo_rules.base.messages.ENGLISH`,
   said by :func:`~perudo_rules.base.messages.format_message` (made from a refusal by
   :func:`refusal_text`);
-* ``"plain"``: ``template`` is a format string that is not translated (its literal
-  parts are data or punctuation), filled with its parameters: how texts are joined and
-  put side by side (:func:`plain`, :func:`concat`, :func:`joined`).
+* ``"plain"``: ``template`` is a ``str.format`` string that is not translated (its
+  literal parts, braces doubled, are data or punctuation), filled with its parameters: how
+  texts are joined and put side by side (:func:`plain`, :func:`concat`, :func:`joined`).
 
 ``params`` are ``(name, value)`` pairs; a value is an integer, a short text that is data
 (a rule id, a bid in the notation, a variant id) or a :class:`Text` itself, said in the same
@@ -89,7 +89,7 @@ class Text:
             return ntr(self.template, self.plural, self.count, lang, **params)
         if self.kind == "message":
             return format_message(self.template, params, lang)
-        return self.template.format(**params) if params else self.template
+        return self.template.format(**params)  # plain: a format string, braces doubled
 
     def __str__(self) -> str:
         return self.text()

@@ -9,7 +9,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from perudo_rules.analysis.witness import Witness, find_witnesses
+from perudo_rules.analysis.witness import find_witnesses
+from perudo_rules.analysis.witnessvalue import Witness
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import N_, ntr, ptr, tr
 from perudo_rules.base.limits import MAX_WITNESS_DICE, check_count
