@@ -126,6 +126,7 @@ class WitnessesDirective(PerudoDirective):
     required_arguments = 2
 
     def run(self) -> list[nodes.Node]:
+        """A witness box per differing rule, in the build's language."""
         a_id, b_id = (Path(a).stem for a in self.arguments)
         a, b = self.load(self.arguments[0]), self.load(self.arguments[1])
         if a is None or b is None:
