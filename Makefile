@@ -1,5 +1,6 @@
 # perudo-rules: two commands from a fresh machine with only python3 and make.
 #   make spec   builds the docs environment, prints the Italian-vs-Spanish comparison, builds the HTML spec
+#   make spec-data  recomputes the divergence witnesses the spec shows (docs/_data/witnesses.json)
 #   make test   builds the environment with the test extras and peers and runs the whole suite
 #               (in parallel: WORKERS=auto by default, WORKERS=0 for one process)
 #   make compiled       the compiled build (mypyc, needs a C compiler) in build/compiled
@@ -11,7 +12,7 @@ PY     := $(BIN)/python
 # pytest-xdist workers for make test (auto: one per core); the docs tests share one worker.
 WORKERS ?= auto
 
-.PHONY: spec test lint mutants bench clean compiled test-compiled catalogs
+.PHONY: spec spec-data test lint mutants bench clean compiled test-compiled catalogs
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +50,13 @@ spec: $(VENV)/.docs
 	  done && \
 	  echo "HTML spec: $(CURDIR)/docs/_build/html/index.html (it/, es/ beside it)"; \
 	fi
+
+# The divergence witnesses the spec shows, computed ahead into docs/_data/witnesses.json
+# (language-neutral: one search serves every language). Run it after changing a variant
+# file, the knob table, the engine or the witness search: tests/test_witness_data.py fails
+# while the file is stale, and the build searches a pair the file lacks, with a warning.
+spec-data: $(VENV)/.docs
+	$(PY) -m perudo_rules.sphinxext.witnessdata --docs docs
 
 # The message catalogues (perudo_rules/locale, docs/locale): extract, merge, compile.
 catalogs: $(VENV)/.installed

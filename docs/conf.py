@@ -22,6 +22,11 @@ perudo_editions_dir = "editions"
 perudo_sim_games = 60
 perudo_sim_players = 6
 perudo_sim_seed = 1
+# The divergence witnesses the spec shows, computed ahead (they take seconds each, and the
+# spec is built in three languages): `make spec-data` refreshes the file after a change to
+# a variant file, the knob table or the search (perudo_rules.sphinxext.witnessdata); a pair
+# the file lacks is searched at the build, with a warning.
+perudo_witness_data = "_data/witnesses.json"
 
 exclude_patterns = ["_build", ".gitignore"]
 # Rule texts and quotes are shown exactly as the variant files write them.

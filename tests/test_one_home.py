@@ -31,6 +31,10 @@ def test_format_value_has_one_home() -> None:
     assert _exported("format_value") == ["perudo_rules.editions.variant"]
 
 
+def test_witness_has_one_home() -> None:
+    assert _exported("Witness") == ["perudo_rules.analysis.witnessvalue"]
+
+
 def test_witness_does_not_re_export() -> None:
     from perudo_rules.analysis import witness
 

@@ -11,7 +11,8 @@ import pytest
 
 from perudo_rules import Bid, Calza, Dudo, Game, Variant, VariantError, load_variant
 from perudo_rules.analysis.divergence import NewGame
-from perudo_rules.analysis.witness import Witness, find_witness, find_witnesses
+from perudo_rules.analysis.witness import find_witness, find_witnesses
+from perudo_rules.analysis.witnessvalue import Witness
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import differing_knobs
 from perudo_rules.records.position import Position, Roll, parse_line, parse_step
@@ -57,8 +58,8 @@ def _assert_diverges(a: Variant, b: Variant, w: Witness) -> None:
     if w.kind == "legality":
         assert ga.is_legal(w.action) != gb.is_legal(w.action)
         la, lb = w.variants
-        assert (w.outcomes[la] == "legal") == ga.is_legal(w.action)
-        assert (w.outcomes[lb] == "legal") == gb.is_legal(w.action)
+        assert (str(w.outcomes[la]) == "legal") == ga.is_legal(w.action)
+        assert (str(w.outcomes[lb]) == "legal") == gb.is_legal(w.action)
     else:
         assert w.kind == "resolution"
         assert isinstance(w.action, Dudo | Calza)
@@ -112,7 +113,7 @@ def test_every_behavioural_difference_has_a_confirmed_witness(
             # Proved to make no difference in play: check that independently.
             hybrid = load_variant("italian", overrides={w.rule: spanish[w.rule]})
             assert _plays_identically(italian, hybrid), w.rule
-            assert not w.confirmed and w.proved and "the engine never reads it" in w.note
+            assert not w.confirmed and w.proved and "the engine never reads it" in str(w.note)
             continue
         assert w.confirmed and not w.together, w.describe()
         _assert_diverges(italian, spanish, w)
@@ -124,7 +125,7 @@ def test_legality_witnesses_name_the_differing_rule(it_es: list[Witness]) -> Non
     legality = [w for w in it_es if w.kind == "legality"]
     assert {w.rule for w in legality} >= {"bidding.wild_opening", "calza.who", "palifico.face_lock"}
     for w in legality:
-        refused = [o for o in w.outcomes.values() if o != "legal"]
+        refused = [str(o) for o in w.outcomes.values() if str(o) != "legal"]
         assert len(refused) == 1 and refused[0].startswith(f"illegal [{w.rule}:"), w.outcomes
 
 
@@ -141,12 +142,12 @@ def test_witnesses_are_small(it_es: list[Witness]) -> None:
 def test_resolution_witnesses_show_the_difference(it_es: list[Witness]) -> None:
     early = next(w for w in it_es if w.rule == "challenge.early_stop")
     assert early.kind == "resolution" and isinstance(early.action, Dudo)
-    a, b = early.outcomes["italian"], early.outcomes["spanish"]
+    a, b = str(early.outcomes["italian"]), str(early.outcomes["spanish"])
     assert a != b and "lifted cups" in a
     once = next(w for w in it_es if w.rule == "palifico.once_per_player")
     assert once.kind == "resolution"
-    assert "opens an ordinary round" in once.outcomes["italian"]
-    assert "opens a palifico round" in once.outcomes["spanish"]
+    assert "opens an ordinary round" in str(once.outcomes["italian"])
+    assert "opens a palifico round" in str(once.outcomes["spanish"])
 
 
 def test_rolloff_witness_is_a_seed_where_the_opener_differs(
@@ -158,7 +159,7 @@ def test_rolloff_witness_is_a_seed_where_the_opener_differs(
     ga = Game.new(italian, w.start.players, seed=w.start.seed)
     gb = Game.new(spanish, w.start.players, seed=w.start.seed)
     assert ga.first_player != gb.first_player
-    assert f"seat {ga.first_player} opens" in w.outcomes["italian"]
+    assert f"seat {ga.first_player} opens" in str(w.outcomes["italian"])
 
 
 def test_describe_and_json(it_es: list[Witness]) -> None:
@@ -223,11 +224,11 @@ def test_house_rules_file_gets_confirmed_witnesses(tmp_path: Path, italian: Vari
         assert w.variants == ("italian", "house")
         _assert_diverges(italian, house, w)
     calza = next(w for w in ws if w.rule == "calza.enabled")
-    assert calza.outcomes["house"].startswith("illegal [calza.enabled:")
+    assert str(calza.outcomes["house"]).startswith("illegal [calza.enabled:")
     heads_up = next(w for w in ws if w.rule == "palifico.heads_up")
     assert heads_up.start is not None and heads_up.start.players == 2
-    assert "palifico round" in heads_up.outcomes["italian"]
-    assert "palifico round" not in heads_up.outcomes["house"]
+    assert "palifico round" in str(heads_up.outcomes["italian"])
+    assert "palifico round" not in str(heads_up.outcomes["house"])
 
 
 def test_a_masked_rule_is_not_claimed_confirmed(italian: Variant) -> None:
@@ -240,7 +241,7 @@ def test_a_masked_rule_is_not_claimed_confirmed(italian: Variant) -> None:
     assert ws["calza.enabled"].confirmed
     masked = ws["calza.who"]
     assert not masked.confirmed and masked.proved and masked.kind == "none"
-    assert masked.note == (
+    assert str(masked.note) == (
         "calza.who differs, but italian#2 has calza.enabled: false, so in italian#2 nobody "
         "can call Calza: the engine never reads calza.who there"
     )
@@ -253,16 +254,16 @@ def test_a_divergence_the_rule_alone_does_not_cause_is_not_confirmed(
     # never disagree because of it, so nothing is claimed confirmed.
     import perudo_rules.analysis.witness as witness_module
 
-    monkeypatch.setattr(witness_module, "no_difference_reason", lambda *args: "")
+    monkeypatch.setattr(witness_module, "no_difference_reason", lambda *args: None)
     house = load_variant(
         "italian", overrides={"calza.enabled": False, "calza.who": "any_except_bidder"}
     )
     w = find_witness(italian, house, "calza.who")
     assert not w.confirmed and w.kind == "legality"
-    assert "other differing rules change or mask this divergence" in w.note
+    assert "other differing rules change or mask this divergence" in str(w.note)
     assert "Not confirmed in the full variants" in w.describe()
     # the outcomes shown are those of the hybrid pair, and say so
-    assert "with only calza.who set to" in w.note
+    assert "with only calza.who set to" in str(w.note)
 
 
 def test_a_setup_only_rule_gets_a_setup_witness(italian: Variant) -> None:
@@ -357,4 +358,4 @@ def test_confirmation_is_causal_not_coincidental(italian: Variant) -> None:
     _assert_diverges(italian, sixes, ws["wild.face"])
     worth = ws["bidding.wild_worth"]
     assert worth.confirmed and worth.together == ("wild.face",)
-    assert "confirmed together with wild.face" in worth.note
+    assert "confirmed together with wild.face" in str(worth.note)

@@ -10,7 +10,8 @@
 
 ``make catalogs`` runs the first three. The messages come from every place English is
 written once (perudo_rules.base.i18n says why): the calls ``tr``, ``ptr``, ``ntr`` and
-``N_`` in the package's Python, the knob table (each description and choice), the fixed
+``N_`` in the package's Python (and ``tx``, ``ntx``: texts kept as data,
+perudo_rules.base.texts), the knob table (each description and choice), the fixed
 rules (``spec/core-rules.yaml``), every variant file (name, description, each rule's
 statement and interpretation; its rulebook section with the context ``source``) and the
 scenarios (title, description). Quotes from the rulebooks are never translated: they are
@@ -36,7 +37,9 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "perudo_rules" / "locale"
 DOMAIN = "perudo_rules"
 LANGS = ("it", "es")
-KEYWORDS = {"tr": None, "ptr": ((1, "c"), 2), "ntr": (1, 2), "N_": None}
+#: The marking functions: perudo_rules.base.i18n's, and perudo_rules.base.texts's ``tx`` and
+#: ``ntx`` (the same messages, kept as data and said later).
+KEYWORDS = {"tr": None, "ptr": ((1, "c"), 2), "ntr": (1, 2), "N_": None, "tx": None, "ntx": (1, 2)}
 #: A placeholder of a message, its format spec included ({n}, {most:,}).
 _PLACEHOLDER = re.compile(r"\{[a-z_]*(?:[:!][^{}]*)?\}")
 INTERPRETATION = ("chosen", "alternative", "reason", "inexpressible")

@@ -8,7 +8,9 @@ for a new game). :func:`replay` plays it under a variant through
 decisive action (whether it is legal and which rule refuses it, and, for a Dudo or a
 Calza, the whole resolved state; for a new game who opens and the dice counts); two
 variants *diverge* there when their signatures differ (:func:`differing`), and
-:func:`outcome_texts` says how, one sentence per variant. The witness search
+:func:`outcome_texts` says how, one sentence per variant (as data, a
+:class:`~perudo_rules.base.texts.Text`, said in the reader's language when shown). The
+witness search
 (:mod:`perudo_rules.analysis.witnesssearch`) finds situations, :mod:`perudo_rules.analysis.witness`
 confirms them with these functions.
 """
@@ -23,11 +25,12 @@ from typing import Any
 from perudo_rules.base.actions import Action
 from perudo_rules.base.errors import PerudoError, VariantError
 from perudo_rules.base.i18n import tr
+from perudo_rules.base.texts import Text, concat, refusal_text, tx
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
-from perudo_rules.records.describe import describe_result
+from perudo_rules.records.describe import result_text
 from perudo_rules.records.position import Position, Roll, Step
 
 __all__ = [
@@ -138,40 +141,43 @@ def differing(sa: Mapping[str, Any], sb: Mapping[str, Any]) -> set[str]:
     return out
 
 
-def _legality_text(g: Game, a: Action) -> str:
+def _legality_text(g: Game, a: Action) -> Text:
     bad = g.violation(a)
-    return tr("legal") if bad is None else tr("illegal [{r}: {why}]", r=bad.rule, why=bad.text())
+    if bad is None:
+        return tx("legal")
+    return tx("illegal [{r}: {why}]", r=bad.rule, why=refusal_text(bad))
 
 
-def _resolution_text(g: Game) -> str:
+def _resolution_text(g: Game) -> Text:
     r = g.last_result
     assert r is not None
-    return describe_result(r, g.dice_counts, winner=g.winner)
+    return result_text(r, g.dice_counts, winner=g.winner)
 
 
-def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[str, str]:
+def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[Text, Text]:
     counts_differ = (
         isinstance(ga, Game) and isinstance(gb, Game) and ga.dice_counts != gb.dice_counts
     )
     texts = []
     for g in (ga, gb):
-        if isinstance(g, str):
-            texts.append(tr("no game: {reason}", reason=g))
+        if isinstance(g, str):  # the refusal of a new game, in English (replay's ValueError)
+            texts.append(tx("no game: {reason}", reason=g))
             continue
-        text = tr("seat {n} opens the game", n=g.first_player)
+        text = tx("seat {n} opens the game", n=g.first_player)
         if counts_differ:
             counts = ", ".join(map(str, g.dice_counts))
-            text += " " + tr("(dice per seat: {counts})", counts=counts)
+            text = concat(text, " ", tx("(dice per seat: {counts})", counts=counts))
         texts.append(text)
     return texts[0], texts[1]
 
 
 def outcome_texts(
     kind: str, ga: Game | str, gb: Game | str, action: Action | None
-) -> tuple[str, str, str]:
+) -> tuple[str, Text, Text]:
     """(kind, outcome under the first variant, outcome under the second) of a divergence
     at a situation of kind ``kind``: a legality divergence where one variant refuses the
-    action, else the two resolutions (or starts) in words."""
+    action, else the two resolutions (or starts) in words, as data
+    (:class:`~perudo_rules.base.texts.Text`: said in the reader's language when shown)."""
     if kind == "setup":
         ta, tb = _setup_texts(ga, gb)
         return kind, ta, tb
@@ -206,7 +212,7 @@ class Replays:
             made: Variant | None = None
             for attempt in attempts:
                 overrides = dict(base.overrides or {})
-                overrides.update({r: other[r] for r in attempt})
+                overrides.update({r: other[r] for r in sorted(attempt)})
                 try:
                     made = load_variant(base.ref or base.file or base.id, overrides=overrides)
                     break

@@ -33,19 +33,23 @@ If nothing is confirmed, the first divergence of a hybrid pair is reported uncon
 with a note, and a knob for which nothing diverges at all gets a witness of kind
 ``"none"`` saying what was searched. Everything is deterministic: same variants, same
 witnesses. The situations and their replay are :mod:`perudo_rules.analysis.divergence`.
+
+A witness says no sentence until it is shown: its outcomes and notes are
+:class:`~perudo_rules.base.texts.Text` values, said in the language of the context when
+shown, so a search serves every language and its result may be kept (the
+:class:`~perudo_rules.analysis.witnessvalue.Witness` and its JSON).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from perudo_rules.analysis.divergence import (
     Replays,
     Situation,
-    Start,
     differing,
     outcome_texts,
     signature,
@@ -59,108 +63,14 @@ from perudo_rules.analysis.witnesssearch import (
     search_setup,
     shared_seats,
 )
-from perudo_rules.base.actions import Action
-from perudo_rules.base.i18n import tr
+from perudo_rules.analysis.witnessvalue import Witness
+from perudo_rules.base.texts import Text, plain, tx
 from perudo_rules.editions.knobs import knob_spec
-from perudo_rules.editions.variant import Variant, differing_knobs, format_value
-from perudo_rules.records.describe import describe_step, describe_steps
-from perudo_rules.records.position import Position, Step, format_step
+from perudo_rules.editions.variant import Variant, differing_knobs
 
-__all__ = ["Witness", "find_witness", "find_witnesses"]
+__all__ = ["find_witness", "find_witnesses"]
 
 Progress = Callable[[str], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Witness:
-    """A concrete situation where two variants disagree because of one rule.
-
-    ``rule`` is the knob path that differs, ``values`` its value per variant id,
-    ``variants`` the two ids. ``kind`` is ``"legality"`` (``action`` is legal in
-    one, illegal in the other), ``"resolution"`` (``action``, a Dudo or Calza,
-    resolves differently), ``"setup"`` (a new game from ``start.seed`` starts
-    differently; ``action`` is ``None``) or ``"none"`` (no difference in play;
-    ``note`` says why, and ``proved`` is true when the knob table proves it). ``start``
-    (a :class:`~perudo_rules.records.position.Position`, or a
-    :class:`~perudo_rules.analysis.divergence.NewGame` for a setup witness) and ``actions``
-    (steps before the decisive one, :class:`~perudo_rules.records.position.Roll` between rounds)
-    give the position; ``outcomes`` one short text per variant id; ``confirmed`` is true
-    when the divergence was replayed in both full variants, ``together`` the other
-    differing rules that had to be set back with this one to undo it.
-    """
-
-    rule: str
-    values: Mapping[str, Any]
-    variants: tuple[str, str]
-    kind: str
-    start: Start | None
-    actions: tuple[Step, ...]
-    action: Action | None
-    outcomes: Mapping[str, str]
-    confirmed: bool
-    note: str = ""
-    searched: int = field(default=0, compare=False)
-    together: tuple[str, ...] = ()
-    proved: bool = False
-
-    def describe(self) -> str:
-        """One readable paragraph."""
-        a, b = self.variants
-        vals = f"{a} has {format_value(self.values[a])}, {b} has {format_value(self.values[b])}"
-        head = f"{self.rule} ({vals})"
-        if self.kind == "none":
-            return f"{head}: {self.note}"
-        assert self.start is not None
-        if self.kind == "setup":
-            text = (
-                f"{head}: {self.start.describe()}: under {a} {self.outcomes[a]}; "
-                f"under {b} {self.outcomes[b]}."
-            )
-        else:
-            assert self.action is not None
-            steps = ", ".join(describe_steps(self.actions))
-            if self.kind == "legality":
-                act = describe_step(self.action, gerund=True)
-                sentence = (
-                    f"{act} is {self.outcomes[a]} under {a} but {self.outcomes[b]} under {b}."
-                )
-                if steps:
-                    sentence = f"After {steps}, {sentence}"
-            else:
-                act = describe_step(self.action)
-                sentence = f"{steps}, then {act}" if steps else act
-                sentence += f". Under {a}: {self.outcomes[a]}. Under {b}: {self.outcomes[b]}."
-            text = f"{head}: {self.start.describe()}. {sentence[0].upper()}{sentence[1:]}"
-        if not self.confirmed:
-            text += f" (Not confirmed in the full variants: {self.note})"
-        elif self.note:
-            text += f" ({self.note[0].upper()}{self.note[1:]}.)"
-        return text
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready mapping. ``start`` is the position in its JSON shape with the
-        steps before the decisive one as ``actions`` (``"0:3x4"``, ``"roll [[..]]"``),
-        or ``{"players", "seed"}`` for a new game; ``action`` is the decisive one."""
-        start: dict[str, Any] | None = None
-        if isinstance(self.start, Position):
-            start = self.start.to_json(self.actions)
-            start.setdefault("actions", [])
-        elif self.start is not None:
-            start = self.start.to_json()
-        return {
-            "rule": self.rule,
-            "values": dict(self.values),
-            "variants": list(self.variants),
-            "kind": self.kind,
-            "start": start,
-            "action": None if self.action is None else format_step(self.action),
-            "outcomes": dict(self.outcomes),
-            "confirmed": self.confirmed,
-            "together": list(self.together),
-            "proved": self.proved,
-            "note": self.note,
-            "description": self.describe(),
-        }
 
 
 # --- the confirmation ------------------------------------------------------------------------
@@ -182,9 +92,9 @@ class _Question:
         self,
         kind: str,
         cand: Situation | None,
-        outcomes: tuple[str, str] | None,
+        outcomes: tuple[Text, Text] | None,
         confirmed: bool,
-        note: str = "",
+        note: Text | None = None,
         together: tuple[str, ...] = (),
         proved: bool = False,
     ) -> Witness:
@@ -274,11 +184,11 @@ def _cause(
     return None
 
 
-def _together_note(q: _Question, partners: tuple[str, ...]) -> str:
+def _together_note(q: _Question, partners: tuple[str, ...]) -> Text | None:
     if not partners:
-        return ""
+        return None
     (a, b), also = q.ids, ", ".join(partners)
-    return tr(
+    return tx(
         "confirmed together with {also}: with {rule} and {also} set to the other's values, "
         "{a} plays here as {b} does and {b} as {a} does; with only {also} set, not both do",
         also=also,
@@ -310,10 +220,10 @@ def _confirmed(q: _Question, cand: Situation, couple: bool = False) -> tuple[Wit
 # --- the search, both ways -------------------------------------------------------------------
 
 
-def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
+def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> Text:
     a, b = ids
     if flipped:
-        return tr(
+        return tx(
             "in every position searched, other differing rules change or mask this "
             "divergence; the outcomes shown compare {b} with only {rule} set to {a}'s value, "
             "and {b}",
@@ -321,7 +231,7 @@ def _masked_note(ids: tuple[str, str], rule: str, flipped: bool) -> str:
             b=b,
             rule=rule,
         )
-    return tr(
+    return tx(
         "in every position searched, other differing rules change or mask this divergence; "
         "the outcomes shown compare {a}, and {a} with only {rule} set to {b}'s value",
         a=a,
@@ -411,14 +321,14 @@ def _search(
 def _no_difference(q: _Question, searched: int, limits: SearchLimits) -> Witness:
     """The witness of kind ``"none"`` when nothing diverged in any searched position."""
     seats = shared_seats(q.a, q.b, limits)
-    same = "no behavioural difference"
+    same = plain("no behavioural difference")
     span = f"{seats[0]}-{seats[-1]}" if seats else "0"
     return q.witness(
         "none",
         None,
         (same, same),
         False,
-        note=tr(
+        note=tx(
             "no behavioural difference found: in {searched} game states searched ({span} "
             "seats, as both editions allow up to {most}; 1 to {dice} dice a seat and each "
             "seat's starting dice; {rounds} rounds) and in new games from up to {seeds} "
@@ -454,8 +364,8 @@ def _every_bid(q: _Question, limits: SearchLimits) -> Witness | None:
             confirmed, _ = _confirmed(q, cand, couple=True)
             if confirmed is not None:
                 return dataclasses.replace(confirmed, searched=counter[0])
-    same = "no difference in play"
-    note = tr(
+    same = plain("no difference in play")
+    note = tx(
         "{rule} differs, but it decides only which bids are legal, and every bidding "
         "situation both editions share was tried ({coverage}): in none where the two "
         "disagree does setting {rule} to the other's value, alone or with one other "
@@ -484,7 +394,7 @@ def _find(
     """The steps of the module docstring: the proof, the search both ways, the fallbacks."""
     ids = _labels(a, b)
     q = _Question(a, b, rule, ids, tuple(r for r in diff if r != rule), variants)
-    same = "no difference in play"
+    same = plain("no difference in play")
     reason = no_difference_reason(a, b, rule, ids, limits, variants)
     if reason:
         return q.witness("none", None, (same, same), False, note=reason, proved=True)
@@ -514,7 +424,7 @@ def _find(
             None,
             None,
             False,
-            note=tr(
+            note=tx(
                 "no divergence searched: setting this rule alone makes neither variant consistent"
             ),
         )
@@ -535,7 +445,8 @@ def find_witnesses(
     limits: SearchLimits | None = None,
     progress: Progress | None = None,
 ) -> list[Witness]:
-    """One :class:`Witness` per knob whose value differs between ``a`` and ``b``, in knob order.
+    """One :class:`~perudo_rules.analysis.witnessvalue.Witness` per knob whose value differs
+    between ``a`` and ``b``, in knob order.
 
     ``max_dice`` bounds the dice per seat in small searched positions (``limits``
     overrides every bound); ``progress`` receives a line per rule searched.

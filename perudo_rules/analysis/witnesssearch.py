@@ -38,7 +38,7 @@ from typing import Any
 from perudo_rules.analysis.divergence import NewGame, Situation, replay, signature
 from perudo_rules.base.actions import Action, Bid, Dudo, Reroll
 from perudo_rules.base.errors import PerudoError
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.texts import Arg, Text, concat, tx
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import roll_die, seats_verdict
@@ -230,7 +230,9 @@ def _stages(a: Variant, b: Variant, limits: SearchLimits) -> list[tuple[list[_Pa
     later = [p for p in small if p.rounds > 1]
     return [
         (sorted((p for p in small if p.rounds == 1), key=_Pass.cost), limits.node_budget),
-        (sorted(set(large), key=_Pass.cost), limits.large_budget),
+        # dict.fromkeys, not set: the passes of one cost keep the order they were listed in
+        # (a set's order follows the hashes of their shape, which change from run to run)
+        (sorted(dict.fromkeys(large), key=_Pass.cost), limits.large_budget),
         (sorted(later, key=_Pass.cost), limits.node_budget // 2),
     ]
 
@@ -377,16 +379,18 @@ def search_setup(
 class Exhaustive:
     """Every situation of one kind that two editions share, when few enough to try all:
     ``starts`` (the positions), ``pass_`` (how deep from each) and ``coverage``, what
-    they cover in words."""
+    they cover in words (a :class:`~perudo_rules.base.texts.Text`, said when shown)."""
 
     starts: tuple[Position, ...]
     pass_: _Pass
-    coverage: str
+    coverage: Text
 
 
-def _span(lo: int, hi: int, unit: str) -> str:
-    """``2 to 6 seats`` (``unit`` already in the reader's language)."""
-    return f"{lo} {unit}" if lo == hi else tr("{lo} to {hi} {unit}", lo=lo, hi=hi, unit=unit)
+def _span(lo: int, hi: int, unit: Text) -> Arg:
+    """``2 to 6 seats``."""
+    if lo == hi:
+        return concat(f"{lo} ", unit)
+    return tx("{lo} to {hi} {unit}", lo=lo, hi=hi, unit=unit)
 
 
 def exhaustive(decides: str, a: Variant, b: Variant, limits: SearchLimits) -> Exhaustive | None:
@@ -416,12 +420,12 @@ def exhaustive(decides: str, a: Variant, b: Variant, limits: SearchLimits) -> Ex
             for m in range(2, max(seats) + 1)
             for pal in ((False, True) if palifico else (False,))
         ]
-        kinds = tr("ordinary and palifico rounds") if palifico else tr("ordinary rounds")
-        unit = tr("seats")  # babel extracts no message nested in another's call
+        kinds = tx("ordinary and palifico rounds") if palifico else tx("ordinary rounds")
+        unit = tx("seats")  # babel extracts no message nested in another's call
         return Exhaustive(
             tuple(starts),
             _Pass(max(seats), 1, 1, 1),
-            tr(
+            tx(
                 "{seats} holding dice, {kinds}, the caller the bidder, the player to move or "
                 "another seat",
                 seats=_span(2, seats[-1], unit),
@@ -448,11 +452,11 @@ def exhaustive(decides: str, a: Variant, b: Variant, limits: SearchLimits) -> Ex
     largest = max(sum(len(c) for c in p.dice) for p in starts)
     if len(starts) * (faces * (largest + 1)) > limits.large_budget * 4:
         return None
-    unit = tr("dice")
+    unit = tx("dice")
     return Exhaustive(
         tuple(starts),
         _Pass(max(seats), most, 1, 1, "every"),
-        tr(
+        tx(
             "{dice} in play, the first and a later round, every opening bid and every bid after it",
             dice=_span(2, largest, unit),
         ),

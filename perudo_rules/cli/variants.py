@@ -9,7 +9,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from perudo_rules.analysis.witness import Witness, find_witnesses
+from perudo_rules.analysis.witness import find_witnesses
+from perudo_rules.analysis.witnessvalue import Witness
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import N_, ntr, ptr, tr
 from perudo_rules.base.limits import MAX_WITNESS_DICE, check_count
@@ -244,13 +245,15 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _witness_lines(w: Witness) -> list[str]:
+    """The witness as the ``compare`` command prints it, its texts in the context's language."""
+    note = "" if w.note is None else w.note.text()
     status = tr("confirmed in both engines") if w.confirmed else tr("not confirmed")
     if w.together:
         status += ", " + tr("together with {rules}", rules=", ".join(w.together))
     if w.kind == "none":
         proved = tr("no difference in play, proved")
         what = proved if w.proved else tr("no difference found in play")
-        return [f"{w.rule}  [{what}]", _wrap("  ", w.note, 2)]
+        return [f"{w.rule}  [{what}]", _wrap("  ", note, 2)]
     lines = [f"{w.rule}  [{tr(w.kind)}, {status}]"]
     assert w.start is not None
     lines.append(_wrap("  " + tr("position:"), w.start.describe(), 12))
@@ -261,9 +264,9 @@ def _witness_lines(w: Witness) -> list[str]:
         lines.append(_wrap("  " + tr("then:"), describe_step(w.action), 12))
     width = max(len(vid) for vid in w.outcomes) + 4
     for vid, text in w.outcomes.items():
-        lines.append(_wrap(f"  {vid}:", text, max(12, width)))
-    if w.note:
-        lines.append(_wrap("  " + tr("note:"), w.note, 12))
+        lines.append(_wrap(f"  {vid}:", text.text(), max(12, width)))
+    if note:
+        lines.append(_wrap("  " + tr("note:"), note, 12))
     return lines
 
 

@@ -11,11 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from perudo_rules.base.actions import Bid, Leave, Reroll
-from perudo_rules.base.i18n import ntr, tr
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.texts import Arg, Text, concat, joined, ntx, tx
 from perudo_rules.engine.rounds import RoundResult
 from perudo_rules.records.position import Step
 
-__all__ = ["describe_result", "describe_step", "describe_steps", "seat_name"]
+__all__ = [
+    "describe_result",
+    "describe_step",
+    "describe_steps",
+    "result_text",
+    "seat_name",
+    "seat_text",
+]
 
 
 def seat_name(seat: int) -> str:
@@ -23,11 +31,16 @@ def seat_name(seat: int) -> str:
     return tr("seat {n}", n=seat)
 
 
-def _seats(seats: Sequence[int], name: Callable[[int], str]) -> str:
-    if name is seat_name:
+def seat_text(seat: int) -> Text:
+    """``"seat 2"`` as data (:class:`~perudo_rules.base.texts.Text`), said when shown."""
+    return tx("seat {n}", n=seat)
+
+
+def _seats(seats: Sequence[int], name: Callable[[int], Arg]) -> Arg:
+    if name is seat_text:
         listed = ", ".join(map(str, seats))
-        return tr("seats {list}", list=listed) if len(seats) > 1 else tr("seat {n}", n=listed)
-    return ", ".join(name(s) for s in seats)
+        return tx("seats {list}", list=listed) if len(seats) > 1 else tx("seat {n}", n=listed)
+    return joined(", ", [name(s) for s in seats])
 
 
 def describe_step(
@@ -75,18 +88,18 @@ def describe_step(
     return tr("the next round is rolled ({cups})", cups=cups)
 
 
-def _loses(who: str, n: int, left: int | None) -> str:
+def _loses(who: Arg, n: int, left: int | None) -> Text:
     if n == 1:
         if left is None:
-            return tr("{who} loses a die", who=who)
+            return tx("{who} loses a die", who=who)
         if left == 0:
-            return tr("{who} loses a die and is out", who=who)
-        return ntr("{who} loses a die ({n} left)", "{who} loses a die ({n} left)", left, who=who)
+            return tx("{who} loses a die and is out", who=who)
+        return ntx("{who} loses a die ({n} left)", "{who} loses a die ({n} left)", left, who=who)
     if left is None:
-        return tr("{who} loses {n} dice", who=who, n=n)
+        return tx("{who} loses {n} dice", who=who, n=n)
     if left == 0:
-        return tr("{who} loses {n} dice and is out", who=who, n=n)
-    return ntr(
+        return tx("{who} loses {n} dice and is out", who=who, n=n)
+    return ntx(
         "{who} loses {dice} dice ({n} left)",
         "{who} loses {dice} dice ({n} left)",
         left,
@@ -115,7 +128,7 @@ def describe_result(
     ``dice_counts`` are the dice every seat holds after the round (``game.dice_counts``
     after the call); with them the sentence says how many dice the loser has left,
     who is out and who wins. ``winner`` names the winner when the round ended the
-    game (by default the last seat holding dice).
+    game (by default the last seat holding dice). The sentence is :func:`result_text`'s.
 
     >>> from perudo_rules import Game, Dudo, Bid, load_variant
     >>> g = Game.start(load_variant("italian"), [[3, 5], [3]], first_player=0)
@@ -124,28 +137,41 @@ def describe_result(
     seat 1 calls dudo on 2x3 by seat 0: 2 dice count in the lifted cups (seats 0, 1); seat 1 \
 loses a die and is out; seat 0 wins the game
     """
-    caller = tr("someone") if result.caller is None else name(result.caller)
+    named: Callable[[int], Arg] = seat_text if name is seat_name else name
+    return result_text(result, dice_counts, named, winner).text()
+
+
+def result_text(
+    result: RoundResult,
+    dice_counts: Sequence[int] | None = None,
+    name: Callable[[int], Arg] = seat_text,
+    winner: int | None = None,
+) -> Text:
+    """How a round ended (:func:`describe_result`) as data: a
+    :class:`~perudo_rules.base.texts.Text`, said in a language only when shown."""
+    caller = tx("someone") if result.caller is None else name(result.caller)
     # only what the table sees: the dice among the lifted cups (a reveal that stops early
     # leaves closed cups secret; result.count, the true count, is the referee's)
     n = result.shown_count
-    counted = tr("{n} die counts", n=n) if n == 1 else tr("{n} dice count", n=n)
+    counted = tx("{n} die counts", n=n) if n == 1 else tx("{n} dice count", n=n)
     bid = result.bid
     gone = result.kind == "leave" or bid is None
     if gone or bid is None:  # play.leave: no call, no cup lifted; its dice leave with the seat
         seat = result.caller
         took = result.lost[seat] if seat is not None and seat < len(result.lost) else 0
         if took == 1:
-            text = tr("{who} leaves the game with its die", who=caller)
+            text = tx("{who} leaves the game with its die", who=caller)
         else:
-            text = tr("{who} leaves the game with its {n} dice", who=caller, n=took)
+            text = tx("{who} leaves the game with its {n} dice", who=caller, n=took)
         if bid is not None:
-            text += tr(", {bid} by {bidder} standing", bid=bid, bidder=name(bid.player))
-        parts = [text]
+            standing = tx(", {bid} by {bidder} standing", bid=bid, bidder=name(bid.player))
+            text = concat(text, standing)
+        parts: list[Arg] = [text]
         if result.next_player is not None:
-            parts.append(tr("the round is called off"))
+            parts.append(tx("the round is called off"))
     else:
         parts = [
-            tr(
+            tx(
                 "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups "
                 "({seats})",
                 caller=caller,
@@ -164,29 +190,29 @@ loses a die and is out; seat 0 wins the game
         for seat in [result.loser, *(s for s, n in enumerate(lost) if n and s != result.loser)]:
             n = lost[seat] if seat < len(lost) else 1
             if n == 0:  # a bidder that left the round (leave.round: continues)
-                parts.append(tr("{who} has left the game: no die to lose", who=name(seat)))
+                parts.append(tx("{who} has left the game: no die to lose", who=name(seat)))
                 continue
             left = None if dice_counts is None else dice_counts[seat]
             parts.append(_loses(name(seat), n, left))
     elif result.gainer is not None:
         who = name(result.gainer)
         if dice_counts is not None:
-            parts.append(tr("{who} gains a die ({n} now)", who=who, n=dice_counts[result.gainer]))
+            parts.append(tx("{who} gains a die ({n} now)", who=who, n=dice_counts[result.gainer]))
         else:
-            parts.append(tr("{who} gains a die", who=who))
+            parts.append(tx("{who} gains a die", who=who))
     else:
-        parts.append(tr("the call is exact, but there is no die to gain"))
+        parts.append(tx("the call is exact, but there is no die to gain"))
     if result.next_player is not None:
         who = name(result.next_player)
         if result.next_palifico:
-            parts.append(tr("{who} opens a palifico round", who=who))
+            parts.append(tx("{who} opens a palifico round", who=who))
         else:
-            parts.append(tr("{who} opens an ordinary round", who=who))
+            parts.append(tx("{who} opens an ordinary round", who=who))
     elif winner is not None:
-        parts.append(tr("{who} wins the game", who=name(winner)))
+        parts.append(tx("{who} wins the game", who=name(winner)))
     elif dice_counts is not None and sum(1 for c in dice_counts if c) == 1:
         last = next(s for s, c in enumerate(dice_counts) if c)
-        parts.append(tr("{who} wins the game", who=name(last)))
+        parts.append(tx("{who} wins the game", who=name(last)))
     else:
-        parts.append(tr("the game is over"))
-    return "; ".join(parts)
+        parts.append(tx("the game is over"))
+    return joined("; ", parts)

@@ -29,7 +29,8 @@ file it reads, so editing a variant file rebuilds the pages that show it):
     The conformance scenarios as step tables, grouped by rule
     (filters ``:rule:``, ``:variant:``, ``:id:``).
 ``.. perudo-witnesses:: A B``
-    Divergence witnesses between two variants, replayed by the engine.
+    Divergence witnesses between two variants, replayed by the engine (computed ahead
+    into ``perudo_witness_data``, else searched at the build).
 ``.. perudo-simulation:: ID [ID ...]``
     A small fixed-seed simulation: statistics table and plot.
 ``.. perudo-conformance::``
@@ -57,7 +58,10 @@ that exercise it under that edition.
 Configuration: ``perudo_variants_dir`` (default: the bundled ``variants/``),
 ``perudo_editions_dir`` (a source subdirectory that receives one generated page per
 variant at ``builder-inited``; empty to disable), ``perudo_sim_games``,
-``perudo_sim_players`` and ``perudo_sim_seed`` (the build-time simulation).
+``perudo_sim_players`` and ``perudo_sim_seed`` (the build-time simulation),
+``perudo_witness_data`` (the witnesses computed ahead, a JSON file relative to the source
+dir, :mod:`perudo_rules.sphinxext.witnessdata`; empty: every witness is searched at the
+build).
 
 The package is split the way sphinx-design splits its extension: ``shared`` (docutils
 node builders), ``events`` (event handlers and the dependency bookkeeping), ``base``
@@ -144,6 +148,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("perudo_sim_games", 100, "env", types=frozenset({int}))
     app.add_config_value("perudo_sim_players", 6, "env", types=frozenset({int}))
     app.add_config_value("perudo_sim_seed", 1, "env", types=frozenset({int}))
+    app.add_config_value("perudo_witness_data", "", "env", types=frozenset({str}))
     for kind in ("rule", "scenario"):
         app.add_crossref_type(kind, kind, indextemplate=f"pair: %s; {kind}", objname=kind)
         app.add_role_to_domain(

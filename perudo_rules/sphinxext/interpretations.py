@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.analysis.witness import find_witnesses
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import tr
 from perudo_rules.editions.knobs import KNOBS, KnobSpec
 from perudo_rules.editions.variant import Knob, Variant
-from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.sphinxext.base import CoreRule, PerudoDirective
 from perudo_rules.sphinxext.shared import (
     interpretation_node,
@@ -21,23 +18,17 @@ from perudo_rules.sphinxext.shared import (
     rule_xref,
     value_literal,
 )
-from perudo_rules.sphinxext.witnesses import witness_node
+from perudo_rules.sphinxext.witnessdata import alternative_variant
+from perudo_rules.sphinxext.witnesses import shown_witnesses, witness_node
 
 __all__ = ["InterpretationsDirective"]
 
 
-def alternative_variant(variant: Variant, knob: Knob) -> Variant | None:
-    """``variant`` with the override that plays ``knob``'s alternative reading, under the id
-    ``alternative`` (``None`` when the interpretation names no override)."""
-    interp = knob.interpretation
-    if interp is None or not interp.override or variant.file is None:
-        return None
-    alt = load_variant(variant.file, overrides=interp.overrides)
-    return dataclasses.replace(alt, id="alternative", name=f"{variant.name}, other reading")
-
-
-def _witness_nodes(vid: str, variant: Variant, knob: Knob) -> list[nodes.Node]:
-    """What the alternative reading changes in play: a witness per knob it overrides."""
+def _witness_nodes(
+    directive: PerudoDirective, vid: str, variant: Variant, knob: Knob
+) -> list[nodes.Node]:
+    """What the alternative reading changes in play: a witness per knob it overrides
+    (computed ahead, :func:`~perudo_rules.sphinxext.witnesses.shown_witnesses`)."""
     try:
         alt = alternative_variant(variant, knob)
     except VariantError as exc:
@@ -47,12 +38,12 @@ def _witness_nodes(vid: str, variant: Variant, knob: Knob) -> list[nodes.Node]:
     pair = ((vid, variant), (tr("other reading"), alt))
     return [
         para(nodes.strong(text=tr("What the other reading changes in play"))),
-        *(witness_node(w, pair) for w in find_witnesses(variant, alt)),
+        *(witness_node(w, pair) for w in shown_witnesses(directive, variant, alt)),
     ]
 
 
 def _knob_section(
-    spec: KnobSpec, readings: list[tuple[str, Variant, Knob]], witnesses: bool
+    spec: KnobSpec, readings: list[tuple[str, Variant, Knob]], directive: PerudoDirective | None
 ) -> nodes.section:
     """The interpretations of one knob, one box per variant that records one."""
     sec = nodes.section(ids=[nodes.make_id(f"interpretations-{spec.path}")])
@@ -75,8 +66,8 @@ def _knob_section(
         if knob.text:
             box += nodes.paragraph(text=tr(knob.text))
         box += interpretation_node(knob.interpretation)
-        if witnesses and knob.file == variant.file:  # inherited readings show at their base
-            box.extend(_witness_nodes(vid, variant, knob))
+        if directive and knob.file == variant.file:  # inherited readings show at their base
+            box.extend(_witness_nodes(directive, vid, variant, knob))
         sec += box
     return sec
 
@@ -119,7 +110,8 @@ class InterpretationsDirective(PerudoDirective):
                 if v.knob(spec.path).interpretation is not None
             ]
             if readings:
-                out.append(_knob_section(spec, readings, "witnesses" in self.options))
+                shown = self if "witnesses" in self.options else None
+                out.append(_knob_section(spec, readings, shown))
         if "no-core" not in self.options:
             fixed = [rule for rule in self.core_rules() if rule[2] is not None]
             if fixed:
