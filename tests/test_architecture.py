@@ -14,6 +14,7 @@ a method installed on another module's class), or is over 600 lines.
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,25 @@ def test_the_package_names_each_public_name_once() -> None:
         assert obj is getattr(importlib.import_module(home), name)
         module = getattr(obj, "__module__", "types")  # a type alias (Action) has none of ours
         assert module in (home, "types", "typing"), f"{name} lives in {module}, not {home}"
+
+
+#: Names every module of a kind defines for itself: each file format's constants and
+#: schema, each command module's ``register`` (and a program's ``main``).
+PER_MODULE_NAMES = {"FORMAT", "VERSION", "SCHEMA_ID", "schema_json", "register", "main"}
+
+
+def test_a_public_name_means_one_thing() -> None:
+    """No two modules export the same name (a package's face re-exporting its modules'
+    names aside): ``replay`` is the record's, ``Step`` a position's, and so on."""
+    owners: dict[str, list[str]] = {}
+    for module, path in MODULES.items():
+        if path.name == "__init__.py" or module == "__main__":
+            continue
+        try:
+            loaded = importlib.import_module(f"perudo_rules.{module}")
+        except ImportError:  # an adapter whose optional extra is not installed
+            continue
+        for name in getattr(loaded, "__all__", ()):
+            owners.setdefault(name, []).append(module)
+    shared = {n: m for n, m in owners.items() if len(m) > 1 and n not in PER_MODULE_NAMES}
+    assert not shared, shared

@@ -40,7 +40,7 @@ from perudo_rules.base.messages import (
     Plural,
     Refusal,
     format_message,
-    placeholders,
+    template_fields,
 )
 from perudo_rules.engine.start import opening_verdict, seats_verdict
 from perudo_rules.records.position import Roll, parse_step
@@ -588,7 +588,7 @@ def test_each_refusal_carries_its_real_values(message_id: str) -> None:
     refusal = make()
     assert refusal is not None
     assert (refusal.rule, refusal.message_id, dict(refusal.params)) == (rule, message_id, params)
-    assert placeholders(ENGLISH[message_id]) == set(refusal.params)
+    assert template_fields(ENGLISH[message_id]) == set(refusal.params)
     text = refusal.message
     assert text == format_message(message_id, refusal.params) == refusal.text("en")
     assert "{" not in text and "\n" not in text and text
@@ -633,11 +633,11 @@ def test_every_template_names_its_placeholders_and_no_spliced_words() -> None:
     """Each template's placeholders are simple names, a plural's count among them; every
     parameter the package passes is a number or data (checked per case above)."""
     for message_id, template in ENGLISH.items():
-        names = placeholders(template)
+        names = template_fields(template)
         assert all(n.isidentifier() for n in names), message_id
         if isinstance(template, Plural):
             assert template.count in names
-            assert placeholders(template.one) == placeholders(template.other), message_id
+            assert template_fields(template.one) == template_fields(template.other), message_id
     # English is the table itself; Italian and Spanish are the gettext catalogues
     # (tests/test_i18n.py checks that every template has both, with its placeholders)
     assert set(CATALOGUES) == {"en", "it", "es"} and CATALOGUES["en"] is ENGLISH
@@ -721,7 +721,7 @@ def test_every_refusal_formats_from_its_values(g: Game, data: st.DataObject) -> 
             assert bad is not None and exc.refusal == bad
             assert exc.rule == bad.rule and exc.message == bad.message
             assert exc.message == format_message(bad.message_id, bad.params)
-            assert placeholders(ENGLISH[bad.message_id]) == set(bad.params)
+            assert template_fields(ENGLISH[bad.message_id]) == set(bad.params)
             assert all(type(v) in (int, str) for v in bad.params.values())
             assert str(exc) == f"{exc.message} [{exc.rule}]"
         else:

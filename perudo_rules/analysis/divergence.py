@@ -1,9 +1,9 @@
 """One situation played under several variants: where a divergence witness begins, the
-replay, and what each variant makes of the decisive action.
+play, and what each variant makes of the decisive action.
 
 A :class:`Situation` is a start (an explicit :class:`~perudo_rules.records.position.Position` or
 a :class:`NewGame`), the steps before the decisive one and the decisive action (``None``
-for a new game). :func:`replay` plays it under a variant through
+for a new game). :func:`play_situation` plays it under a variant through
 :class:`~perudo_rules.engine.game.Game` alone; :func:`signature` is what the variant makes of the
 decisive action (whether it is legal and which rule refuses it, and, for a Dudo or a
 Calza, the whole resolved state; for a new game who opens and the dice counts); two
@@ -35,12 +35,12 @@ from perudo_rules.records.position import Position, Roll, Step
 
 __all__ = [
     "NewGame",
-    "Replays",
     "Situation",
+    "SituationGames",
     "Start",
     "differing",
     "outcome_texts",
-    "replay",
+    "play_situation",
     "signature",
 ]
 
@@ -84,7 +84,7 @@ class Situation:
     action: Action | None
 
 
-def replay(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | str | None:
+def play_situation(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | str | None:
     """The game after ``actions`` from ``start``; ``None`` if the start or a step is
     refused. A new game that the variant refuses gives the reason instead: refusing a
     number of players is a behaviour too."""
@@ -160,7 +160,7 @@ def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[Text, Text]:
     )
     texts = []
     for g in (ga, gb):
-        if isinstance(g, str):  # the refusal of a new game, in English (replay's ValueError)
+        if isinstance(g, str):  # a new game refused, in English (play_situation's ValueError)
             texts.append(tx("no game: {reason}", reason=g))
             continue
         text = tx("seat {n} opens the game", n=g.first_player)
@@ -187,10 +187,11 @@ def outcome_texts(
     return "resolution", _resolution_text(ga.apply(action)), _resolution_text(gb.apply(action))
 
 
-class Replays:
-    """Variants with a few rules set to another variant's values, and situations replayed
-    under them, each made once (a witness search asks for the same ones again and again).
-    Variants are told apart by identity: keep them alive while the cache is in use."""
+class SituationGames:
+    """Variants with a few rules set to another variant's values, and the games situations
+    reach under them (:func:`play_situation`), each made once (a witness search asks for
+    the same ones again and again). Variants are told apart by identity: keep them alive
+    while the cache is in use."""
 
     def __init__(self) -> None:
         self._made: dict[tuple[int, int, frozenset[str]], Variant | None] = {}
@@ -221,16 +222,16 @@ class Replays:
             self._made[key] = made
         return self._made[key]
 
-    def replay(
+    def game(
         self, variant: Variant, start: Start, actions: tuple[Step, ...]
     ) -> Game | str | None:
-        """:func:`replay`, remembered (a few thousand games at most)."""
+        """:func:`play_situation`, remembered (a few thousand games at most)."""
         key = (id(variant), start, actions)
         hit = self._games.get(key, self)
         if hit is self:
             if len(self._games) >= 4096:
                 self._games.clear()
-            hit = self._games[key] = replay(variant, start, actions)
+            hit = self._games[key] = play_situation(variant, start, actions)
         assert hit is not self
         return hit  # type: ignore[return-value]
 
@@ -239,5 +240,5 @@ class Replays:
         there is no such variant or it refuses a step."""
         if variant is None:
             return None
-        g = self.replay(variant, situation.start, situation.actions)
+        g = self.game(variant, situation.start, situation.actions)
         return None if g is None else signature(situation.kind, g, situation.action)

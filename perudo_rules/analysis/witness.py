@@ -32,7 +32,7 @@ For every knob (rule id) ``k`` whose value differs between variants ``a`` and ``
 If nothing is confirmed, the first divergence of a hybrid pair is reported unconfirmed
 with a note, and a knob for which nothing diverges at all gets a witness of kind
 ``"none"`` saying what was searched. Everything is deterministic: same variants, same
-witnesses. The situations and their replay are :mod:`perudo_rules.analysis.divergence`.
+witnesses. The situations and how each is played are :mod:`perudo_rules.analysis.divergence`.
 
 A witness says no sentence until it is shown: its outcomes and notes are
 :class:`~perudo_rules.base.texts.Text` values, said in the language of the context when
@@ -48,8 +48,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from perudo_rules.analysis.divergence import (
-    Replays,
     Situation,
+    SituationGames,
     differing,
     outcome_texts,
     signature,
@@ -86,7 +86,7 @@ class _Question:
     rule: str
     ids: tuple[str, str]
     others: tuple[str, ...]
-    variants: Replays
+    variants: SituationGames
 
     def witness(
         self,
@@ -202,8 +202,8 @@ def _confirmed(q: _Question, cand: Situation, couple: bool = False) -> tuple[Wit
     """The confirmed witness at ``cand`` (or ``None``), if the full editions disagree there
     because of the rule (:func:`_cause`; with ``couple``, together with one partner), and
     whether they disagree there at all."""
-    ga = q.variants.replay(q.a, cand.start, cand.actions)
-    gb = q.variants.replay(q.b, cand.start, cand.actions)
+    ga = q.variants.game(q.a, cand.start, cand.actions)
+    gb = q.variants.game(q.b, cand.start, cand.actions)
     if ga is None or gb is None:
         return None, False
     sides = (signature(cand.kind, ga, cand.action), signature(cand.kind, gb, cand.action))
@@ -308,8 +308,8 @@ def _search(
             if disagree and len(diverging) < limits.coupled:
                 diverging.append(cand)
             if unconfirmed is None:
-                gx = q.variants.replay(hyb if flipped else base, cand.start, cand.actions)
-                gy = q.variants.replay(base if flipped else hyb, cand.start, cand.actions)
+                gx = q.variants.game(hyb if flipped else base, cand.start, cand.actions)
+                gy = q.variants.game(base if flipped else hyb, cand.start, cand.actions)
                 if gx is None or gy is None:  # pragma: no cover - the search takes legal steps
                     continue
                 kind, ox, oy = outcome_texts(cand.kind, gx, gy, cand.action)
@@ -380,7 +380,7 @@ def _every_bid(q: _Question, limits: SearchLimits) -> Witness | None:
 def find_witness(a: Variant, b: Variant, rule: str, limits: SearchLimits | None = None) -> Witness:
     """The witness for one differing knob ``rule`` (see :func:`find_witnesses`)."""
     limits = limits or SearchLimits()
-    return _find(a, b, rule, limits, Replays(), tuple(differing_knobs(a, b)))
+    return _find(a, b, rule, limits, SituationGames(), tuple(differing_knobs(a, b)))
 
 
 def _find(
@@ -388,7 +388,7 @@ def _find(
     b: Variant,
     rule: str,
     limits: SearchLimits,
-    variants: Replays,
+    variants: SituationGames,
     diff: tuple[str, ...],
 ) -> Witness:
     """The steps of the module docstring: the proof, the search both ways, the fallbacks."""
@@ -455,7 +455,7 @@ def find_witnesses(
     if limits is None:
         limits = SearchLimits(max_dice=max_dice)
     diff = tuple(differing_knobs(a, b))
-    variants = Replays()
+    variants = SituationGames()
     out = []
     for i, path in enumerate(diff):
         if progress is not None:

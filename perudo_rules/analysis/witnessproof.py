@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from perudo_rules.analysis.divergence import Replays
+from perudo_rules.analysis.divergence import SituationGames
 from perudo_rules.analysis.witnesssearch import SearchLimits, exhaustive, search_exhaustive
 from perudo_rules.base.texts import Arg, Text, concat, joined, tx
 from perudo_rules.editions.knobs import SEATS, ReadWhen, knob_spec
@@ -128,7 +128,7 @@ def exhaustive_reason(
     rule: str,
     ids: tuple[str, str],
     limits: SearchLimits,
-    replays: Replays,
+    games: SituationGames,
 ) -> Text | None:
     """Why ``rule``, which decides only calls or only bids (the knob table's
     ``decides``), makes no difference: in every such situation the editions share, one of
@@ -141,7 +141,7 @@ def exhaustive_reason(
         return None
     pairs = ((ids[0], a, b), (ids[1], b, a))
     for vid, side, other in pairs:
-        changed = replays.set_back(side, other, frozenset({rule}))
+        changed = games.set_back(side, other, frozenset({rule}))
         if changed is None:
             continue
         if next(search_exhaustive(side, changed, other, plan, [0]), None) is None:
@@ -174,12 +174,12 @@ def no_difference_reason(
     rule: str,
     ids: tuple[str, str],
     limits: SearchLimits,
-    replays: Replays,
+    games: SituationGames,
 ) -> Text | None:
     """The first proof that ``rule`` makes no difference between ``a`` and ``b`` (never
     read, alike, every situation tried), or ``None`` when none applies."""
     return (
         unread_reason(a, b, rule, ids)
         or alike_reason(a, b, rule, ids)
-        or exhaustive_reason(a, b, rule, ids, limits, replays)
+        or exhaustive_reason(a, b, rule, ids, limits, games)
     )

@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from perudo_rules.analysis.divergence import NewGame, Situation, replay, signature
+from perudo_rules.analysis.divergence import NewGame, Situation, play_situation, signature
 from perudo_rules.base.actions import Action, Bid, Dudo, Reroll
 from perudo_rules.base.errors import PerudoError
 from perudo_rules.base.texts import Arg, Text, concat, tx
@@ -364,7 +364,7 @@ def search_setup(
             if rolled > limits.setup_dice:
                 return
             start = NewGame(players=n, seed=seed)
-            ga, gh = replay(first, start, ()), replay(second, start, ())
+            ga, gh = play_situation(first, start, ()), play_situation(second, start, ())
             assert ga is not None and gh is not None
             if signature("setup", ga, None) != signature("setup", gh, None):
                 yield Situation("setup", start, (), None)

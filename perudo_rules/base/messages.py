@@ -38,7 +38,7 @@ __all__ = [
     "Refusal",
     "format_message",
     "given",
-    "placeholders",
+    "template_fields",
 ]
 
 Param = int | str
@@ -236,10 +236,10 @@ class _Formatter(string.Formatter):
 _FORMATTER = _Formatter()
 
 
-def placeholders(template: Template) -> frozenset[str]:
+def template_fields(template: Template) -> frozenset[str]:
     """The parameter names a template uses: its placeholders, and a plural's count.
 
-    >>> sorted(placeholders(ENGLISH["over-dice-in-play"]))
+    >>> sorted(template_fields(ENGLISH["over-dice-in-play"]))
     ['dice', 'quantity']
     """
     texts = (template,) if isinstance(template, str) else (template.one, template.other)

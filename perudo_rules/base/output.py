@@ -28,7 +28,7 @@ from pathlib import Path
 from perudo_rules.base.errors import OutputError
 from perudo_rules.base.safetext import display_path, printable
 
-__all__ = ["OutputError", "Outputs", "progress_printer", "write_bytes", "write_text"]
+__all__ = ["Outputs", "progress_printer", "write_bytes", "write_text"]
 
 PathLike = str | os.PathLike[str]
 

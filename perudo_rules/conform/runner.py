@@ -83,8 +83,9 @@ class _Run:
 
     # --- witnesses ----------------------------------------------------------------------
 
-    def replay(self, variant: Variant, case: Case, rule: str) -> tuple[Case, str] | None:
-        """Replay ``case``; the case cut where ``rule`` failed, and how, or ``None``."""
+    def rerun(self, variant: Variant, case: Case, rule: str) -> tuple[Case, str] | None:
+        """Run ``case`` against the engine again: the case cut where ``rule`` failed, and
+        how, or ``None``."""
         s = self.session(variant if variant is not self.variant else None)
         try:
             case.position.game(variant)
@@ -126,11 +127,11 @@ class _Run:
 
     def witness(self, variant: Variant, case: Case, finding: Finding, source: str) -> Failure:
         def fails(c: Case) -> Case | None:
-            got = self.replay(variant, c, finding.rule)
+            got = self.rerun(variant, c, finding.rule)
             return None if got is None else got[0]
 
         small = shrink(case, fails)
-        again = self.replay(variant, small, finding.rule)
+        again = self.rerun(variant, small, finding.rule)
         detail = finding.detail if again is None else again[1]
         if again is not None:
             small = again[0]

@@ -51,8 +51,7 @@ __all__ = [
     "STATE_KEYS",
     "Scenario",
     "ScenarioError",
-    "Start",
-    "Step",
+    "ScenarioStep",
     "default_paths",
     "export_document",
     "load_scenarios",
@@ -96,12 +95,8 @@ class ScenarioError(LocatedError):
     placeholder = "<scenarios>"
 
 
-#: The former name of :class:`~perudo_rules.records.position.Position`, where a scenario starts.
-Start = Position
-
-
 @dataclass(frozen=True, slots=True)
-class Step:
+class ScenarioStep:
     """One step: an action text, what must hold after it, and where it is written.
 
     ``expect`` maps expectation keys (:data:`EXPECT_KEYS`) to values; a key
@@ -143,7 +138,7 @@ class Scenario:
     source: str
     description: str
     start: Position
-    steps: tuple[Step, ...]
+    steps: tuple[ScenarioStep, ...]
     overrides: Mapping[str, Any] = field(default_factory=dict)
     file: str | None = field(default=None, compare=False)
     line: int | None = field(default=None, compare=False)
@@ -252,10 +247,10 @@ def _scenarios_of(doc: YamlDoc) -> list[Scenario]:
         steps = []
         for j, s in enumerate(raw["steps"]):
             step = (
-                Step(action=s, line=doc.line([*where, "steps", j]))
+                ScenarioStep(action=s, line=doc.line([*where, "steps", j]))
                 if isinstance(s, str)
                 else (
-                    Step(
+                    ScenarioStep(
                         action=s["action"],
                         expect=dict(s.get("expect") or {}),
                         probe=bool(s.get("probe", False)),

@@ -68,7 +68,7 @@ class PettingZooHarness(Harness):
         self.fresh = True
         self.sets = None
 
-    def _replay(self) -> PerudoEnv:
+    def _rebuild(self) -> PerudoEnv:
         env = self.env
         assert env is not None and self.round_start is not None
         if not self.fresh:
@@ -97,7 +97,7 @@ class PettingZooHarness(Harness):
 
     def _sets(self) -> dict[int, list[Action]]:
         if self.sets is None:
-            env = self._replay()
+            env = self._rebuild()
             sets: dict[int, list[Action]] = {}
             to_move = env.game.to_move
             while True:
@@ -126,7 +126,7 @@ class PettingZooHarness(Harness):
             return {"illegal": "no such seat"}
         if self.rolling is not None:
             return {"illegal": "the re-rolled dice are still to be rolled"}
-        env = self._replay()
+        env = self._rebuild()
         ids = env.ids
         if env.game.to_move is None or not self._reach(env, a.player):
             self.fresh = False

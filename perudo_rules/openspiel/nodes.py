@@ -25,7 +25,7 @@ from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import cut_cups
 from perudo_rules.openspiel.spec import REGISTERED, GameSpec
 
-__all__ = ["Node", "Phase", "initial_node", "legal_ids", "replay", "step"]
+__all__ = ["Node", "Phase", "initial_node", "legal_ids", "node_after", "step"]
 
 
 class Phase(IntEnum):
@@ -119,7 +119,7 @@ class Node:
         while node is not None and node.parent is not None:
             actions.append(node.action)
             node = node.parent
-        return (replay, (self.spec.name, self.max_rounds, tuple(reversed(actions))))
+        return (node_after, (self.spec.name, self.max_rounds, tuple(reversed(actions))))
 
     # -- derived
 
@@ -180,7 +180,7 @@ def initial_node(spec: GameSpec, max_rounds: int) -> Node:
     )
 
 
-def replay(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
+def node_after(name: str, max_rounds: int, actions: Sequence[int]) -> Node:
     """Rebuild a node from its actions (how a pickled state comes back)."""
     node = initial_node(REGISTERED[name], max_rounds)
     for a in actions:

@@ -12,10 +12,11 @@ from docutils.parsers.rst import directives
 
 from perudo_rules.base.errors import PerudoError
 from perudo_rules.base.i18n import N_, ptr, tr
-from perudo_rules.conform.scenarios import Scenario, Start, Step, default_paths
+from perudo_rules.conform.scenarios import Scenario, ScenarioStep, default_paths
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import format_value
+from perudo_rules.records.position import Position
 from perudo_rules.sphinxext.base import PerudoDirective, warn_located
 from perudo_rules.sphinxext.shared import (
     Cell,
@@ -52,7 +53,7 @@ def describe_value(value: Any) -> str:
     return format_value(value)
 
 
-def start_node(start: Start) -> nodes.paragraph:
+def start_node(start: Position) -> nodes.paragraph:
     """The start position: round, kind of round, who opens, every cup."""
     facts = {"round": start.round, "seat": start.first_player}
     if start.palifico:
@@ -99,7 +100,7 @@ def _expect_items(expect: Mapping[str, Any], probe: bool, implicit_legal: bool) 
     return items
 
 
-def expect_node(step: Step, variants: Sequence[str]) -> nodes.container:
+def expect_node(step: ScenarioStep, variants: Sequence[str]) -> nodes.container:
     """What must hold after ``step``: shared expectations, then those of each variant."""
     expect = step.expect
     shared = {k: v for k, v in expect.items() if k not in variants}
