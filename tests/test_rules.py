@@ -15,10 +15,10 @@ ID = re.compile(r"^(play|" + "|".join(SECTIONS) + r")\.[a-z_]+$")
 
 
 def engine_rule_ids() -> set[str]:
-    """Every rule id the kernel and the game name in their refusals."""
+    """Every rule id the engine (the kernel, the modules beside it, the game) names."""
     ids: set[str] = set()
-    for name in ("kernel.py", "game.py"):
-        tree = ast.parse((ROOT / "perudo_rules" / name).read_text())
+    for path in sorted((ROOT / "perudo_rules" / "engine").glob("*.py")):
+        tree = ast.parse(path.read_text())
         ids |= {
             n.value
             for n in ast.walk(tree)
