@@ -64,8 +64,7 @@ def _run(engine: str, *editions: str, games: int = GAMES, **kw: Any) -> Report:
 
 def test_schema_file_is_fresh() -> None:
     assert (ROOT / "spec" / "harness.schema.json").read_text() == schema_json(), (
-        "spec/harness.schema.json is stale: python -m perudo_rules.conform.protocol "
-        "> spec/harness.schema.json"
+        "spec/harness.schema.json is stale: python tools/generate.py"
     )
 
 
