@@ -11,6 +11,8 @@ it, the oracles restate it.
   oracle that never reads a knob deciding its actions (``decides`` in the knob table, or
   read by the engine's own decision) would hold the engine to a stale rule, and pass
   wherever the random variants happen to miss the knob's effect: each must read them all.
+  So must the property tests that restate how a called round settles, every knob the
+  engine's settlement reads.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -29,7 +32,9 @@ from strategies import SMALL_INTS, knob_values, variant_values
 
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, KnobSpec
 from perudo_rules.editions.ruleset import field_name
-from perudo_rules.engine import kernel, start
+from perudo_rules.engine import kernel, settlement, start
+
+TESTS = Path(__file__).resolve().parent
 
 EXAMPLES = 400
 
@@ -118,12 +123,15 @@ _FIELDS = {field_name(path): (path,) for path in KNOB_PATHS} | {
 }
 
 
-def knobs_read(module: ModuleType, *functions: str) -> set[str]:
-    """The knob paths that ``functions`` of ``module`` read (an attribute named after a
-    ruleset field), with every function or ``self`` method of the module they call."""
-    tree = ast.parse(inspect.getsource(module))
+def knobs_read(source: ModuleType | Path, *functions: str) -> set[str]:
+    """The knob paths that ``functions`` of a module (every function, where none is named)
+    read: an attribute named after a ruleset field, or a knob's value looked up by its path
+    (``v["setup.direction"]``), with every function or ``self`` method of the module they
+    call."""
+    text = source.read_text(encoding="utf-8") if isinstance(source, Path) else None
+    tree = ast.parse(text if text is not None else inspect.getsource(source))
     defs = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
-    todo, seen, read = list(functions), set(), set()
+    todo, seen, read = list(functions or defs), set(), set()
     while todo:
         name = todo.pop()
         if name in seen:
@@ -137,6 +145,8 @@ def knobs_read(module: ModuleType, *functions: str) -> set[str]:
                     todo.append(node.attr)
             elif isinstance(node, ast.Name) and node.id in defs:
                 todo.append(node.id)
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+                read.update({node.slice.value} & set(KNOB_PATHS))
     return read
 
 
@@ -168,6 +178,27 @@ def test_each_oracle_reads_every_knob_that_decides_its_actions(decides: str) -> 
     )
 
 
+#: How a called round settles (who loses or gains, who opens next, palifico, the end): the
+#: engine's functions, and the property tests that restate it (their helpers and
+#: ``tests/strategies.py``'s oracles).
+SETTLES = ("settle", "dice_lost", "calza_gain_limit", "reveal")
+PROPERTIES = (TESTS / "test_properties.py", TESTS / "strategies.py")
+
+
+def test_the_property_tests_read_every_knob_a_round_settles_by() -> None:
+    """Every knob that ``perudo_rules.engine.settlement`` reads to settle a called round is
+    read by the property tests that restate the outcome (a loss, a gain, the next opener,
+    the next palifico round, the winner), as the oracles of actions are above."""
+    engine = knobs_read(settlement, *SETTLES)
+    restated = set().union(*(knobs_read(path) for path in PROPERTIES))
+    missing = sorted(engine - restated)
+    assert not missing, (
+        f"the settlement reads {missing}, which no property test restates: hold the outcome "
+        "to the rule in tests/test_properties.py (test_dudo_and_calza_outcomes, "
+        "test_dice_conservation, test_palifico_rounds_follow_the_trigger, or a new one)"
+    )
+
+
 def test_knobs_read_follows_calls_and_sees_every_field() -> None:
     assert knobs_read(strategies, "wild_banned") == {
         "palifico.wild_bids",
@@ -175,3 +206,4 @@ def test_knobs_read_follows_calls_and_sees_every_field() -> None:
     }
     assert "palifico.wilds_count" in knobs_read(strategies, "bid_expected_legal")
     assert knobs_read(kernel, "next_seat") == set()
+    assert "setup.direction" in knobs_read(TESTS / "test_properties.py", "_mirror_variant")
