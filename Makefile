@@ -12,7 +12,7 @@ PY     := $(BIN)/python
 # pytest-xdist workers for make test (auto: one per core); the docs tests share one worker.
 WORKERS ?= auto
 
-.PHONY: spec spec-data test lint mutants bench clean compiled test-compiled catalogs
+.PHONY: spec spec-data test lint mutants bench clean compiled test-compiled catalogs generate
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,11 @@ catalogs: $(VENV)/.installed
 	$(PY) tools/catalogs.py compile
 	$(PY) tools/catalogs.py docs
 	$(PY) tools/catalogs.py check
+
+# Every file generated from the knob table (the JSON Schemas in spec/, Ruleset's typed fields)
+# and the catalogues' update and compilation: what a new knob asks for (docs/architecture.rst).
+generate: $(VENV)/.installed
+	$(PY) tools/generate.py
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -8,7 +8,10 @@
 * :func:`positions` draws explicit positions (``Game.start``) part-way into a round.
 * :func:`random_play` plays a game with a seeded random policy.
 * The oracles restate the rules as the rulebooks phrase them, independently of the
-  engine's rank table (``raise_ok``, ``true_count``).
+  engine's rank table: who may bid what (``bid_expected_legal``, ``raise_ok``), who may
+  call (``call_expected_legal``), how a new game starts (``new_game_expected``), what a
+  bid counts (``true_count``). ``tests/test_knob_coverage.py`` holds each to the knob
+  table: the oracle of bids, calls or the start reads every knob that ``decides`` them.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from perudo_rules import Bid, Calza, Dudo, Game, Reroll, Variant, available_vari
 from perudo_rules.base.actions import Action
 from perudo_rules.base.limits import MAX_BID_QUANTITY
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, KnobSpec
+from perudo_rules.editions.ruleset import Ruleset
+from perudo_rules.engine.start import roll_die
 
 #: The property and stateful tests are cheap per example, so they run BOOST times the
 #: profile's examples (ci: 60 -> 180), except under a profile that already asks for 1000+.
@@ -329,6 +334,62 @@ def bid_expected_legal(game: Game, bid: Bid) -> bool:
     if game.palifico and bid.face != cur.face and not face_free(game, bid.player):
         return False
     return raise_ok(game, cur, bid)
+
+
+def call_expected_legal(g: Game, call: Dudo | Calza) -> bool:
+    """The legality of a Dudo or a Calza, restated from the rules: against a standing bid,
+    by a seat with dice, never the bidder's Dudo; who else, as the variant says."""
+    r = g.rules
+    p = call.player
+    bidder = g.bids[-1].player if g.bids else None
+    live = g.to_move is not None and bidder is not None and g.dice_counts[p] > 0
+    if isinstance(call, Dudo):
+        anyone = r.challenge_who == "any_except_bidder" or (
+            r.challenge_who == "any_except_bidder_in_palifico" and g.palifico
+        )
+        return live and p != bidder and (anyone or p == g.to_move)
+    calza = live and r.calza_enabled and (r.calza_in_palifico or not g.palifico)
+    calza = calza and sum(1 for c in g.dice_counts if c) >= r.calza_min_players
+    who = r.calza_who
+    if who == "player_to_move":
+        return calza and p == g.to_move
+    if who == "any_except_bidder_and_next":
+        return calza and p != g.to_move and p != bidder
+    if who == "any_except_bidder":
+        return calza and p != bidder
+    if who == "any_except_next":
+        return calza and p != g.to_move
+    return calza
+
+
+def new_game_expected(
+    r: Ruleset, players: int, seed: int
+) -> tuple[int, int, tuple[tuple[int, ...], ...]]:
+    """How ``Game.new(variant, players, seed=seed)`` starts, restated: the seat count
+    ``players`` brought within the variant's bounds, the opener and the dice. With
+    ``random.Random(seed)``, every seat rolls setup.rolloff_dice dice, the best score opens
+    (their total or their highest die, the wild face best where the variant says so), ties
+    re-roll among the tied (in seat order); then every seat's dice.per_player dice are
+    rolled seat by seat. ``seat_zero`` always opens at 0."""
+    players = max(r.players_min, min(players, r.players_max))
+    rng = random.Random(seed)
+    best = r.wild if r.setup_rolloff_wild_best else None
+
+    def roll(n: int) -> tuple[int, ...]:
+        return tuple(roll_die(rng, r.dice_faces) for _ in range(n))
+
+    def score(dice: tuple[int, ...]) -> int:
+        values = [r.dice_faces + 1 if d == best else d for d in dice]
+        return max(values) if r.setup_rolloff_score == "highest_die" else sum(values)
+
+    first = 0
+    if r.setup_first_player == "roll_off":
+        tied = list(range(players))
+        while len(tied) > 1:
+            totals = [score(roll(r.setup_rolloff_dice)) for _ in tied]
+            tied = [s for s, t in zip(tied, totals, strict=True) if t == max(totals)]
+        first = tied[0]
+    return players, first, tuple(roll(r.dice_per_player) for _ in range(players))
 
 
 def candidates(game: Game) -> list[Action]:

@@ -25,9 +25,16 @@ from perudo_rules import Reroll, load_variant
 from perudo_rules.cli import main
 from perudo_rules.cli.conform import format_report
 from perudo_rules.conform.perft import perft, perft_document
-from perudo_rules.conform.protocol import claim_covers, harness_schema, schema_json
+from perudo_rules.conform.protocol import (
+    claim_covers,
+    claim_leaves_out,
+    claims_problem,
+    harness_schema,
+    schema_json,
+)
 from perudo_rules.conform.report import Report, rule_ids
 from perudo_rules.conform.runner import conform
+from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variantfile import available_variants
 from perudo_rules.harness import Harness, claim_edition
 from perudo_rules.harness.stepapi import StepHarness
@@ -56,8 +63,9 @@ def _run(engine: str, *editions: str, games: int = GAMES, **kw: Any) -> Report:
 
 
 def test_schema_file_is_fresh() -> None:
-    # rewrite: python -m perudo_rules.conform.protocol > spec/harness.schema.json
-    assert (ROOT / "spec" / "harness.schema.json").read_text() == schema_json()
+    assert (ROOT / "spec" / "harness.schema.json").read_text() == schema_json(), (
+        "spec/harness.schema.json is stale: python tools/generate.py"
+    )
 
 
 class Validating:
@@ -98,6 +106,48 @@ def test_claims_cover_exact_values_lists_and_any() -> None:
     assert not claim_covers([listed], dict(italian.values(), **{"calza.who": "anyone"}))
     # True is not 1: a claim of calza.gain_cap 1 does not cover a boolean
     assert not claim_covers([dict(exact, **{"calza.in_palifico": 1})], italian.values())
+
+
+def test_a_claim_may_leave_out_what_its_editions_never_read() -> None:
+    """A claim need not name a knob that no edition it covers reads: never read in play, or
+    read only under a condition (``read_when``) that the claim's own values fail."""
+    openspiel, italian = load_variant("openspiel-liars-dice"), load_variant("italian")
+    calza = [k.path for k in KNOBS if k.section == "calza" and k.path != "calza.enabled"]
+    without = {p: v for p, v in claim_edition(openspiel).items() if p not in calza}
+    del without["wild.name"]  # never read in play
+    assert set(calza) | {"wild.name"} <= set(claim_leaves_out(without))
+    assert claims_problem([without]) is None
+    assert claim_covers([without], dict(openspiel.values(), **{"calza.who": "anyone"}))
+    assert not claim_covers([without], italian.values())
+    for enabled in (True, "*", [False, True]):  # Calza may be called: its knobs are read
+        claim = dict(without, **{"calza.enabled": enabled})
+        assert "calza.who" not in claim_leaves_out(claim)
+        assert "calza.who" in str(claims_problem([claim]))
+    alone = {p: v for p, v in claim_edition(italian).items() if p != "calza.who"}
+    assert "calza.who" in str(claims_problem([alone]))
+
+
+def _javascript_claims() -> list[dict[str, Any]]:
+    """The claims of ``harnesses/js/perudo.js``, built from its data as it builds them."""
+    data = json.loads((ROOT / "harnesses" / "js" / "claims.json").read_text())
+    return [
+        {**dict.fromkeys(data["any"], "*"), **data["common"], **data[edition]}
+        for edition in ("openspiel", "textarena")
+    ]
+
+
+def test_the_javascript_claims_name_every_knob_their_editions_read() -> None:
+    """Without Node too: a new knob that the JavaScript editions read (its ``read_when``
+    holds under their values, or it has none) fails here until harnesses/js/claims.json
+    names it, with the value they implement or "*"."""
+    claims = _javascript_claims()
+    problem = claims_problem(claims)
+    assert problem is None, f"harnesses/js/claims.json: {problem}"
+    schema = harness_schema()
+    validator = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/reply"})
+    validator.validate({"name": "perudo.js", "claims": claims})
+    claimed = {v for v in available_variants() if claim_covers(claims, load_variant(v).values())}
+    assert claimed == {"openspiel-liars-dice", "textarena-liars-dice"}
 
 
 # --- the reference and the broken harness -------------------------------------------------

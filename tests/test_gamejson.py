@@ -82,8 +82,9 @@ def test_round_trip_covers_every_kind_of_state() -> None:
 
 
 def test_schema_file_is_fresh() -> None:
-    # regenerate: python -m perudo_rules.records.gamejson > spec/game.schema.json
-    assert (data_dir("spec") / "game.schema.json").read_text() == schema_json()
+    assert (data_dir("spec") / "game.schema.json").read_text() == schema_json(), (
+        "spec/game.schema.json is stale: python tools/generate.py"
+    )
 
 
 def test_state_is_rebuilt_not_trusted() -> None:

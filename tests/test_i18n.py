@@ -45,7 +45,12 @@ def test_every_message_has_italian_spanish_and_english_with_the_same_placeholder
     translation with the placeholders of its English (the msgid), and each compiled .mo is
     the compilation of its .po: a new message without a translation fails here."""
     catalogs = _catalogs()
-    assert catalogs.problems() == []
+    problems = catalogs.problems()
+    assert not problems, (
+        "python tools/generate.py (or make catalogs), then write each Italian and Spanish "
+        "msgstr in perudo_rules/locale/{it,es}/LC_MESSAGES/perudo_rules.po and run it again:\n"
+        + "\n".join(problems)
+    )
 
 
 def test_the_spec_prose_of_the_translated_pages_is_translated() -> None:

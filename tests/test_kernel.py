@@ -33,6 +33,18 @@ def test_ruleset_has_one_field_per_knob_named_after_its_path() -> None:
     assert fields == [field_name(p) for p in KNOB_PATHS]
 
 
+def test_ruleset_fields_are_generated_from_the_knob_table() -> None:
+    tools = str(Path(__file__).resolve().parent.parent / "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)
+    import generate
+
+    written = generate.RULESET.read_text(encoding="utf-8")
+    assert written == generate.ruleset_source(), (
+        "the knob fields of perudo_rules/editions/ruleset.py are stale: python tools/generate.py"
+    )
+
+
 def _ruleset_as_written() -> type:
     """``Ruleset`` with its annotations: the compiled build's class has lost the ``Literal``
     types, so there the ``.py`` source beside the extension is loaded on its own."""

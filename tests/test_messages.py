@@ -1,16 +1,19 @@
 """Structured refusals (issue 21): every refusal carries its rule id, a message id and the
 values its sentence is made of, and the English sentence is made from them.
 
-Each message id of :data:`perudo_rules.base.messages.ENGLISH` is reached here by a real refusal
-(the kernel, the game, the start of a game, the referee), with its real parameters; the
-template's placeholders are exactly the parameters supplied; random actions show that
-``IllegalAction.message`` is always ``format_message(message_id, params)``.
+Each message id of :data:`perudo_rules.base.messages.ENGLISH` is reached by a real refusal
+(the kernel, the game, the start of a game, the referee), with its real parameters: by a
+case here, or by a scenario of ``spec/scenarios/`` that expects the refusal (a new knob's
+refusal is reached by the scenario its recipe writes); the template's placeholders are
+exactly the parameters supplied; random actions show that ``IllegalAction.message`` is
+always ``format_message(message_id, params)``.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
+import functools
 import json
 import pickle
 import re
@@ -42,6 +45,7 @@ from perudo_rules.base.messages import (
     format_message,
     template_fields,
 )
+from perudo_rules.conform.scenarios import load_scenarios, run_scenario
 from perudo_rules.engine.start import opening_verdict, seats_verdict
 from perudo_rules.records.position import Roll, parse_step
 from perudo_rules.records.recordformat import Violation
@@ -578,17 +582,33 @@ def _roll_refusal(game: Game) -> Refusal:
     return err.value.refusal
 
 
+@functools.cache
+def scenario_refusals() -> tuple[Refusal, ...]:
+    """The refusal of every step of a bundled scenario expected illegal, under each of its
+    variants."""
+    return tuple(
+        refusal
+        for sc in load_scenarios()
+        for vid in sc.variants
+        for refusal in run_scenario(sc, vid)
+    )
+
+
 def test_every_message_id_is_reached() -> None:
-    assert set(CASES) | PLACES == set(ENGLISH)
+    """By a case here, or by a scenario that expects its refusal."""
+    reached = set(CASES) | PLACES | {r.message_id for r in scenario_refusals()}
+    missing = sorted(set(ENGLISH) - reached)
+    assert not missing, (
+        f"no refusal makes {missing}: write a scenario in spec/scenarios/ that expects it "
+        "(illegal: RULE), or a case in CASES here"
+    )
+    assert set(CASES) | PLACES <= set(ENGLISH)
 
 
-@pytest.mark.parametrize("message_id", sorted(CASES))
-def test_each_refusal_carries_its_real_values(message_id: str) -> None:
-    make, rule, params = CASES[message_id]
-    refusal = make()
-    assert refusal is not None
-    assert (refusal.rule, refusal.message_id, dict(refusal.params)) == (rule, message_id, params)
-    assert template_fields(ENGLISH[message_id]) == set(refusal.params)
+def _carries_its_values(refusal: Refusal) -> None:
+    """The refusal's sentence is its template made from exactly its parameters."""
+    rule, message_id, params = refusal.rule, refusal.message_id, dict(refusal.params)
+    assert template_fields(ENGLISH[message_id]) == set(params)
     text = refusal.message
     assert text == format_message(message_id, refusal.params) == refusal.text("en")
     assert "{" not in text and "\n" not in text and text
@@ -600,6 +620,20 @@ def test_each_refusal_carries_its_real_values(message_id: str) -> None:
         "params": params,
         "message": text,
     }
+
+
+@pytest.mark.parametrize("message_id", sorted(CASES))
+def test_each_refusal_carries_its_real_values(message_id: str) -> None:
+    make, rule, params = CASES[message_id]
+    refusal = make()
+    assert refusal is not None
+    assert (refusal.rule, refusal.message_id, dict(refusal.params)) == (rule, message_id, params)
+    _carries_its_values(refusal)
+
+
+def test_each_refusal_a_scenario_meets_carries_its_values() -> None:
+    for refusal in scenario_refusals():
+        _carries_its_values(refusal)
 
 
 def _message(message_id: str) -> str:

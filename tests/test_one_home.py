@@ -130,6 +130,28 @@ def test_core_rules_and_glossary_name_knobs_that_exist() -> None:
                 assert token in known, f"{name} names {token}, which is no rule"
 
 
+def test_core_rules_name_every_knob() -> None:
+    """Every knob varies a rule that every edition shares, and the statement of that rule in
+    ``spec/core-rules.yaml`` says so by the knob's path (``... is the knob calza.who``): a
+    reader of the core rules learns what they leave to the editions, and a new knob fails
+    here until the sentence it changes names it."""
+    import re
+
+    from perudo_rules.editions.corerules import core_rule_details
+    from perudo_rules.editions.knobs import KNOB_PATHS
+
+    named = {
+        token
+        for rule in core_rule_details()
+        for token in re.findall(r"\b[a-z]+\.[a-z_]+\b", str(rule["text"]))
+    }
+    missing = [path for path in KNOB_PATHS if path not in named]
+    assert not missing, (
+        f"spec/core-rules.yaml names no {missing}: say, in the text of the fixed rule each "
+        "knob varies, that it is the knob's to decide (by its path, never its values)"
+    )
+
+
 @pytest.mark.parametrize(
     "restated",
     [r"\bones\b", r"\bface 1\b", r"\btwice\b", r"\bdouble\b", r"\busually\b", r"\blocked\b"],

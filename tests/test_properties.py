@@ -26,7 +26,6 @@ A single-round game has exactly one round.
 from __future__ import annotations
 
 import dataclasses
-import random
 
 import pytest
 from hypothesis import assume, given
@@ -34,9 +33,11 @@ from hypothesis import strategies as st
 from strategies import (
     bid_expected_legal,
     boosted,
+    call_expected_legal,
     candidates,
     face_free,
     load_values,
+    new_game_expected,
     new_games,
     positions,
     raise_ok,
@@ -52,7 +53,6 @@ from strategies import (
 
 from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, Reroll, Variant, load_variant
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
-from perudo_rules.engine.start import roll_die
 
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -176,30 +176,10 @@ def test_bid_legality_follows_the_rules(g: Game) -> None:
 @given(positions())
 def test_calls_follow_the_rules(g: Game) -> None:
     """Dudo and Calza are legal exactly for the seats the variant names, against a standing
-    bid, never for the bidder or an out seat."""
-    r = g.rules
-    bidder = g.bids[-1].player if g.bids else None
+    bid, never for the bidder or an out seat (the oracle: ``call_expected_legal``)."""
     for p in range(g.players):
-        has = g.dice_counts[p] > 0
-        live = g.to_move is not None and bidder is not None and has
-        standing = live and p != bidder
-        anyone_dudo = r.challenge_who == "any_except_bidder" or (
-            r.challenge_who == "any_except_bidder_in_palifico" and g.palifico
-        )
-        dudo = standing and (anyone_dudo or p == g.to_move)
-        calza = live and r.calza_enabled and (r.calza_in_palifico or not g.palifico)
-        calza = calza and sum(1 for c in g.dice_counts if c) >= r.calza_min_players
-        who = r.calza_who
-        if who == "player_to_move":
-            calza = calza and p == g.to_move
-        elif who == "any_except_bidder_and_next":
-            calza = calza and p != g.to_move and p != bidder
-        elif who == "any_except_bidder":
-            calza = calza and p != bidder
-        elif who == "any_except_next":
-            calza = calza and p != g.to_move
-        assert g.is_legal(Dudo(p)) == dudo, (p, g.violation(Dudo(p)))
-        assert g.is_legal(Calza(p)) == calza, (p, g.violation(Calza(p)))
+        for call in (Dudo(p), Calza(p)):
+            assert g.is_legal(call) == call_expected_legal(g, call), (call, g.violation(call))
 
 
 # --- legal_actions and is_legal -----------------------------------------------------------
@@ -545,34 +525,10 @@ def test_same_seed_same_game(v: Variant, data: st.DataObject, seed: int, play: i
 @boosted()
 @given(variants(), st.integers(2, 6), SEEDS)
 def test_first_player_roll_off(v: Variant, players: int, seed: int) -> None:
-    """Game.new settles the opener by the variant's roll-off from random.Random(seed): every
-    seat rolls setup.rolloff_dice dice, the best score opens (their total or their highest
-    die, the wild face best where the variant says so), ties re-roll among the tied (in seat
-    order); then the dice are rolled seat by seat. seat_zero always opens at 0."""
-    rules = v.rules
-    players = max(rules.players_min, min(players, rules.players_max))
-    rng = random.Random(seed)
-    first = 0
-
-    def score(dice: list[int]) -> int:
-        best = rules.wild if rules.setup_rolloff_wild_best else None
-        values = [rules.dice_faces + 1 if d == best else d for d in dice]
-        return max(values) if rules.setup_rolloff_score == "highest_die" else sum(values)
-
-    if rules.setup_first_player == "roll_off":
-        tied = list(range(players))
-        while len(tied) > 1:
-            totals = [
-                score([roll_die(rng, rules.dice_faces) for _ in range(rules.setup_rolloff_dice)])
-                for _ in tied
-            ]
-            tied = [s for s, t in zip(tied, totals, strict=True) if t == max(totals)]
-        first = tied[0]
-    dice = tuple(
-        tuple(roll_die(rng, rules.dice_faces) for _ in range(rules.dice_per_player))
-        for _ in range(players)
-    )
-    g = Game.new(v, players, seed=seed)
+    """Game.new settles the opener by the variant's roll-off from random.Random(seed), then
+    deals the dice seat by seat, as ``new_game_expected`` restates it."""
+    n, first, dice = new_game_expected(v.rules, players, seed)
+    g = Game.new(v, n, seed=seed)
     assert (g.to_move, g.first_player, g.dice) == (first, first, dice)
 
 

@@ -290,8 +290,9 @@ def test_records_write_only_the_canonical_notation(text: str) -> None:
 
 
 def test_schema_file_is_fresh() -> None:
-    # regenerate: python -m perudo_rules.records.recordformat > spec/record.schema.json
-    assert (data_dir("spec") / "record.schema.json").read_text() == schema_json()
+    assert (data_dir("spec") / "record.schema.json").read_text() == schema_json(), (
+        "spec/record.schema.json is stale: python tools/generate.py"
+    )
 
 
 def test_published_schema_rejects_what_the_loader_rejects() -> None:

@@ -9,6 +9,7 @@ replayer below, which reads only the JSON (no :mod:`perudo_rules.conform.scenari
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from perudo_rules import (
     core_rules,
     load_variant,
 )
-from perudo_rules.base.errors import ActionSyntaxError
+from perudo_rules.base.errors import ActionSyntaxError, VariantError
 from perudo_rules.cli import main
 from perudo_rules.cli.variants import diff_variants
 from perudo_rules.conform.scenarios import (
@@ -39,7 +40,7 @@ from perudo_rules.conform.scenarios import (
     run_scenario,
     scenario_schema,
 )
-from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, KnobSpec
 from perudo_rules.records.position import Roll, parse_step
 
 SCENARIOS = load_scenarios()
@@ -122,6 +123,58 @@ def test_every_edition_difference_has_a_side_by_side_case() -> None:
         for rule in sc.rules
     }
     assert differing <= side_by_side, differing - side_by_side
+
+
+def _other_values(spec: KnobSpec, value: Any) -> list[Any]:
+    """Values of a knob other than ``value``: its choices; for an integer, the schema's
+    bounds and the neighbours of ``value``; null where the schema allows it."""
+    out: list[Any] = [c for c, _ in spec.choices]
+    for alt in spec.schema.get("oneOf", [spec.schema]):
+        if alt.get("type") == "integer":
+            low, high = alt["minimum"], alt.get("maximum", alt["minimum"] + 10)
+            near = (value - 1, value + 1) if type(value) is int else ()
+            out += [x for x in (low, *near, high) if low <= x <= high]
+        elif alt.get("type") == "null":
+            out.append(None)
+    return [x for x in out if not (type(x) is type(value) and x == value)]
+
+
+def _depends_on(sc: Scenario, vid: str, spec: KnobSpec) -> bool:
+    """Whether ``sc`` fails under ``vid`` with only ``spec``'s knob set to another value
+    (one the loader accepts with the scenario's overrides)."""
+    for value in _other_values(spec, sc.variant(vid)[spec.path]):
+        other = dataclasses.replace(sc, overrides={**sc.overrides, spec.path: value})
+        try:
+            other.variant(vid)
+        except VariantError:
+            continue
+        try:
+            run_scenario(other, vid)
+        except AssertionError:
+            return True
+    return False
+
+
+def _needs_a_scenario(spec: KnobSpec) -> bool:
+    """Every knob but those no position shows, as they decide only how a new game starts
+    (``decides="setup"``: their oracle, ``tests/strategies.py:new_game_expected``, is held
+    to them by ``tests/test_knob_coverage.py``), and those play never reads."""
+    return spec.decides != "setup" and not spec.never_read
+
+
+@pytest.mark.parametrize(
+    "spec", [k for k in KNOBS if _needs_a_scenario(k)], ids=lambda k: str(k.path)
+)
+def test_every_knob_has_a_scenario_that_depends_on_it(spec: KnobSpec) -> None:
+    """A scenario names the knob among its ``rules`` and fails when only that knob takes
+    another value: the scenarios pin what the knob decides, so an engine that ignored it
+    (the mutant of ``.ci/mutants.py`` that reads past it) fails a scenario."""
+    cases = [(sc, vid) for sc in SCENARIOS if spec.path in sc.rules for vid in sc.variants]
+    assert any(_depends_on(sc, vid, spec) for sc, vid in cases), (
+        f"no scenario of spec/scenarios/ that names {spec.path} in its rules fails when "
+        f"{spec.path} takes another value: write one (a legal and an illegal case citing "
+        "the rule id, or how a round settles)"
+    )
 
 
 # --- the runner bites -----------------------------------------------------------------------

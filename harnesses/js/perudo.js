@@ -8,35 +8,17 @@
 "use strict";
 const readline = require("readline");
 
-const KNOBS = {
-  common: {"dice.faces": 6, "setup.direction": "left", "bidding.wild_worth": 1,
-    "bidding.wild_rank": "above_multiple", "bidding.wild_opening": "allowed",
-    "bidding.quantity_limit": null, "challenge.who": "player_to_move",
-    "challenge.loss": "one_die", "challenge.exact": "challenger_loses",
-    "calza.enabled": false, "palifico.enabled": false, "reroll.enabled": false},
-  openspiel: {"players.min": 2, "players.max": 2, "wild.face": "highest",
-    "bidding.order": "quantity_then_face", "bidding.quantity_cap": "dice_in_play",
-    "end.condition": "single_round"},
-  textarena: {"wild.face": null, "bidding.order": "neither_decreases",
-    "bidding.quantity_cap": "none", "round.starter": "after_caller",
-    "end.condition": "last_player_standing"},
-};
-// Knobs these editions never look at (no Calza, no palifico, no re-roll, the runner picks
-// the opener).
-const FREE = ["players.min", "players.max", "dice.per_player", "dice.max_per_player",
-  "wild.name", "setup.first_player", "setup.rolloff_dice", "setup.rolloff_score",
-  "setup.rolloff_wild_best", "challenge.early_stop", "challenge.stop_when_unreachable",
-  "calza.who", "calza.gain_cap", "calza.min_players", "calza.next_starts", "calza.in_palifico",
-  "palifico.trigger", "palifico.once_per_player", "palifico.wilds_count", "palifico.face_lock",
-  "palifico.heads_up", "palifico.opener_may_change", "palifico.wild_bids", "round.starter",
-  "reroll.min_hidden", "reroll.limit", "reroll.must_bid"];
-const PATHS = [...FREE, ...Object.keys(KNOBS.common), "wild.face", "bidding.order",
-  "bidding.quantity_cap", "end.condition"];
+// The claims are data beside this file (claims.json), which tests/test_conform.py also reads:
+// "any" lists the knobs these editions accept every value of (the runner seats the players,
+// deals and names the opener; no re-roll is ever asked for); "common" and each edition the
+// values they implement. A knob no claim names is one the protocol lets a claim leave out:
+// these editions never read it (no Calza, no palifico: the knob table's read_when).
+const CLAIMS = require("./claims.json");
 
 function claim(edition) {
   const c = {};
-  for (const p of PATHS) c[p] = "*";
-  Object.assign(c, KNOBS.common, KNOBS[edition]);
+  for (const p of CLAIMS.any) c[p] = "*";
+  Object.assign(c, CLAIMS.common, CLAIMS[edition]);
   return c;
 }
 

@@ -12,10 +12,13 @@ The commands, and their replies:
 ``{"cmd": "hello", "protocol": 1}``
     ``{"name": ..., "claims": [CLAIM, ...]}``. A claim maps every knob path
     (:data:`perudo_rules.editions.knobs.KNOB_PATHS`) to the value the engine implements, a list of
-    values, or ``"*"`` (any value); the knobs of a seat leaving the game, which no request
-    expresses (:data:`UNCLAIMED_KNOBS`), may be left out. An edition is *claimed* when one
-    claim covers each of its knob values; an edition no claim covers is reported "not
-    claimed", never failed.
+    values, or ``"*"`` (any value). It may leave out, taken as ``"*"``, the knobs of a seat
+    leaving the game, which no request expresses (:data:`UNCLAIMED_KNOBS`), and every knob
+    that no edition it covers reads (:func:`claim_leaves_out`: the knob table's
+    ``never_read``, or a ``read_when`` that the claim's own values fail), so that a new
+    knob of a part of the game an engine does not play asks nothing of its claims. An
+    edition is *claimed* when one claim covers each of its knob values; an edition no
+    claim covers is reported "not claimed", never failed.
 ``{"cmd": "start", "edition": {...}, "dice": [[...], ...], "first_player": 0, ...}``
     A new game at the start of a round: the edition's knob values, one cup per seat
     (``[]`` for a seat that is out), who opens, ``round`` (its number), ``palifico``
@@ -54,13 +57,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perudo_rules.base.actions import ACTION_PATTERN
-from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, SEATS, ReadWhen
 
 __all__ = [
     "ANY",
     "PROTOCOL",
     "UNCLAIMED_KNOBS",
     "claim_covers",
+    "claim_leaves_out",
     "claims_problem",
     "harness_schema",
     "schema_json",
@@ -114,10 +118,15 @@ def _claim_schema() -> dict[str, Any]:
         "type": "object",
         "description": (
             "Knob values the engine implements: a value, a list of values or '*' (any) for "
-            "every knob path (those of a seat leaving may be left out); an edition is "
-            "claimed when one claim covers all its values."
+            "every knob path; those of a seat leaving, and those no edition the claim covers "
+            "reads (the knob table's never_read, or a read_when the claim's own values fail), "
+            "may be left out. An edition is claimed when one claim covers all its values."
         ),
-        "required": [p for p in KNOB_PATHS if p not in UNCLAIMED_KNOBS],
+        "required": [
+            k.path
+            for k in KNOBS
+            if k.path not in UNCLAIMED_KNOBS and not k.never_read and not k.read_when
+        ],
         "properties": props,
         "additionalProperties": False,
     }
@@ -219,6 +228,29 @@ def schema_json() -> str:
     return json.dumps(harness_schema(), indent=2) + "\n"
 
 
+def _fails(cond: ReadWhen, claim: Mapping[str, Any]) -> bool:
+    """Whether ``cond`` fails for every value ``claim`` allows its knob (``"*"``, or a knob
+    the claim leaves out, allows any: the condition may hold)."""
+    claimed = claim.get("players.max" if cond.path == SEATS else cond.path, ANY)
+    if claimed == ANY:
+        return False
+    values = claimed if isinstance(claimed, list) else [claimed]
+    return not any(cond.holds({cond.path: v}) for v in values)
+
+
+def claim_leaves_out(claim: Mapping[str, Any]) -> tuple[str, ...]:
+    """The knob paths ``claim`` may leave out, taken as ``"*"``: :data:`UNCLAIMED_KNOBS`, and
+    every knob that no edition the claim covers reads (the knob table's ``never_read``, or
+    a ``read_when`` condition that fails for every value the claim allows)."""
+    return tuple(
+        k.path
+        for k in KNOBS
+        if k.path in UNCLAIMED_KNOBS
+        or k.never_read
+        or any(_fails(cond, claim) for cond in k.read_when)
+    )
+
+
 def claims_problem(claims: Any) -> str | None:
     """Why ``claims`` (the ``hello`` reply's) is malformed, or ``None``."""
     if not isinstance(claims, list):
@@ -226,9 +258,13 @@ def claims_problem(claims: Any) -> str | None:
     for i, claim in enumerate(claims):
         if not isinstance(claim, dict):
             return f"claim {i} is not an object"
-        missing = [p for p in KNOB_PATHS if p not in claim and p not in UNCLAIMED_KNOBS]
+        free = claim_leaves_out(claim)
+        missing = [p for p in KNOB_PATHS if p not in claim and p not in free]
         if missing:
-            return f"claim {i} does not name {missing[0]} (every knob path, '*' for any value)"
+            return (
+                f"claim {i} does not name {missing[0]} (every knob path its editions read, "
+                "'*' for any value)"
+            )
         extra = [k for k in claim if k not in KNOB_PATHS]
         if extra:
             return f"claim {i} names {str(extra[0])[:60]!r}, which is no knob path"
@@ -249,10 +285,12 @@ def _same(a: Any, b: Any) -> bool:
 
 def claim_covers(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> bool:
     """Whether one of ``claims`` covers every knob value of ``values`` (an edition)."""
-    return any(
-        all(_covers(c.get(p, ANY if p in UNCLAIMED_KNOBS else None), values[p]) for p in KNOB_PATHS)
-        for c in claims
-    )
+    return any(_claim_covers(c, values) for c in claims)
+
+
+def _claim_covers(claim: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
+    free = claim_leaves_out(claim)
+    return all(_covers(claim.get(p, ANY if p in free else None), values[p]) for p in KNOB_PATHS)
 
 
 if __name__ == "__main__":  # pragma: no cover

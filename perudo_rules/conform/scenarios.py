@@ -38,6 +38,7 @@ import jsonschema
 
 from perudo_rules.base.actions import Bid, Dudo, Leave, Reroll
 from perudo_rules.base.errors import ActionSyntaxError, IllegalAction, LocatedError, VariantError
+from perudo_rules.base.messages import Refusal
 from perudo_rules.base.version import __version__
 from perudo_rules.base.yamlfile import YamlDoc, load_yaml_file
 from perudo_rules.editions.variant import Variant
@@ -361,12 +362,14 @@ def _check(game: Game, expect: Mapping[str, Any], where: str) -> None:
             raise AssertionError(f"{where}: {key} is {got!r}, expected {want!r}")
 
 
-def run_scenario(scenario: Scenario, variant_id: str) -> None:
+def run_scenario(scenario: Scenario, variant_id: str) -> list[Refusal]:
     """Play ``scenario`` under ``variant_id``; ``AssertionError`` on the first mismatch.
 
     The message reads ``scenario <id>, step <n>: ...`` (steps count from 1; step 0
-    is the start position).
+    is the start position). Returns the refusal of each step expected illegal, in order
+    (``tests/test_messages.py`` counts a message a scenario meets as reached).
     """
+    refusals: list[Refusal] = []
     try:
         game = scenario.start.game(scenario.variant(variant_id))
     except ValueError as exc:
@@ -392,6 +395,7 @@ def run_scenario(scenario: Scenario, variant_id: str) -> None:
                 raise AssertionError(f"{where}: {got}, expected illegal by {want_rule}")
             if game.is_legal(action) or action in game.legal_actions():
                 raise AssertionError(f"{where}: is_legal/legal_actions disagree with violation")
+            refusals.append(bad)
             _check(game, expect, where)
             continue
         if bad is not None:
@@ -406,6 +410,7 @@ def run_scenario(scenario: Scenario, variant_id: str) -> None:
         if not step.probe:
             game = game.apply(action)
         _check(game, expect, where)
+    return refusals
 
 
 # --- export -------------------------------------------------------------------------------

@@ -5,9 +5,10 @@ Not :mod:`perudo_rules.editions.corerules`, which holds the text of the fixed co
 
 A field is named after its knob's path with the dot replaced by an underscore
 (``calza.next_starts`` is ``rules.calza_next_starts``); a choice knob is typed as a
-``Literal`` of exactly its choices. :meth:`Ruleset.from_values` builds the fields from
-:data:`~perudo_rules.editions.knobs.KNOB_PATHS`, and ``tests/test_variant.py`` checks that the
-fields and the ``Literal`` choices match the knob table, so the two cannot drift.
+``Literal`` of exactly its choices. The fields are written by ``tools/generate.py`` from the
+knob table (``tests/test_kernel.py`` fails while they are stale), and
+:meth:`Ruleset.from_values` builds them from :data:`~perudo_rules.editions.knobs.KNOB_PATHS`,
+so the two cannot drift.
 
 Two values are derived, not knobs: :attr:`Ruleset.wild` (the wild face as a number, with
 ``"highest"`` resolved) and :attr:`Ruleset.direction` (the direction of play as a seat
@@ -39,6 +40,7 @@ class Ruleset:
     by the ruleset, so hashing must be cheap).
     """
 
+    # [knob fields: generated from the knob table by tools/generate.py]
     players_min: int
     players_max: int
     dice_per_player: int
@@ -96,6 +98,7 @@ class Ruleset:
     end_condition: Literal["last_player_standing", "single_round"]
     leave_round: Literal["void", "continues"]
     leave_next_starts: Literal["round_opener", "player_to_move", "after_leaver"]
+    # [end of the knob fields]
     wild: int | None = field(init=False, compare=False, repr=False)
     direction: int = field(init=False, compare=False, repr=False)
     _hash: int = field(init=False, compare=False, repr=False)
