@@ -1,22 +1,27 @@
-"""What one seat sees: a finished round (:class:`PastRound`) and the game (:class:`Observation`).
+"""What one seat sees: the rule (:func:`sight`), a finished round (:class:`PastRound`) and
+the game (:class:`Observation`).
 
-:meth:`RoundRecord.seen_by <perudo_rules.engine.game.RoundRecord.seen_by>` and
-:meth:`Game.observation <perudo_rules.engine.game.Game.observation>` build them; they hold a
-seat's own dice and what the whole table saw, never a closed cup. An observation's JSON form
-is :meth:`Observation.to_json`; a game's lives with the records
+:func:`sight` is the one statement of who sees which die of a round; every view asks it:
+:meth:`RoundRecord.seen_by <perudo_rules.engine.rounds.RoundRecord.seen_by>` and
+:meth:`Game.observation <perudo_rules.engine.game.Game.observation>` (which build the two
+views here), the redacted records (:func:`perudo_rules.records.redact.redact`), the
+OpenSpiel observer (:mod:`perudo_rules.openspiel.observer`) and the PettingZoo observation
+(:mod:`perudo_rules.pettingzoo.observation`). The views hold a seat's own dice and what the
+whole table saw, never a closed cup. An observation's JSON form is
+:meth:`Observation.to_json`; a game's lives with the records
 (:mod:`perudo_rules.records.gamejson`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, format_action
 from perudo_rules.base.frozen import pickle_by_fields
 
-__all__ = ["Observation", "PastRound"]
+__all__ = ["Observation", "PastRound", "Sight", "sight"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +123,80 @@ class Observation:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What one viewer sees of a round's dice (:func:`sight`): ``cups`` each seat's cup as
+    dealt and ``rolls`` the dice each re-roll rolled, in order, each ``None`` where hidden;
+    ``whole`` whether no die of the round stays hidden from it (only then is the true count
+    its to know)."""
+
+    cups: tuple[tuple[int, ...] | None, ...]
+    rolls: tuple[tuple[int, ...] | None, ...]
+    whole: bool
+
+
+def sight(
+    viewer: int | None,
+    cups: Sequence[Sequence[int]],
+    lifted: Collection[int] = (),
+    rerolled_by: Sequence[int] = (),
+    rolls: Sequence[Sequence[int]] = (),
+) -> Sight:
+    """What ``viewer`` (a seat; ``None``: a spectator, who has none) sees of one round's
+    dice: the one statement of the rule, which every view asks.
+
+    The round's public facts: ``cups``, each seat's cup as dealt (or, for the dice in play
+    now, the cups held); ``lifted``, the seats whose cups were lifted at its reveal (none
+    while it is in play, nor when a seat's leaving ended it); ``rerolled_by``, the seat of
+    each of its re-rolls in order, and ``rolls``, the dice each rolled (``()``, or nothing at
+    the end, for one never rolled: its seat left first, or the round ended with the dice in
+    the air).
+
+    * A seat sees its own dice: its cup as dealt and the dice of each of its own re-rolls
+      (``play.public_counts``; ``play.reroll``).
+    * The dice a seat sets aside face up are seen by every seat (``reroll.enabled``,
+      ``play.reroll``): its :class:`~perudo_rules.base.actions.Reroll`, a public action,
+      names them, so they are none of the dice here.
+    * At the reveal of a called round every cup lifted is seen by everyone, spectators
+      too (``play.reveal``, ``play.public_counts``), as it stood: a seat that never
+      re-rolled shows its cup as dealt; one that re-rolled, its last roll beside its
+      set-aside dice, never its cup as dealt nor an earlier roll.
+    * Every other die stays hidden: a cup never lifted (``challenge.early_stop``,
+      ``challenge.stop_when_unreachable``), the cup of a seat that left the game
+      (``play.leave``), the dice a re-roll rolled away.
+    * The true count (``play.count``) is the viewer's to know only when no die of the
+      round stays hidden from it (:attr:`Sight.whole`).
+    """
+    n = len(cups)
+    if not lifted and not rerolled_by:  # in play, no re-roll: its own cup, nothing else
+        own = tuple([tuple(c) if s == viewer else None for s, c in enumerate(cups)])
+        whole = all([not c or s == viewer for s, c in enumerate(cups)])
+        return Sight(own, (), whole)
+    last = [-1] * n  # each seat's last re-roll; -1: its cup as dealt is what it holds
+    for k, s in enumerate(rerolled_by):
+        last[s] = k
+    shown = [False] * n
+    for s in lifted:
+        shown[s] = True
+    whole = True
+    seen_cups: list[tuple[int, ...] | None] = []
+    for s, c in enumerate(cups):
+        if s == viewer or (shown[s] and last[s] < 0):
+            seen_cups.append(tuple(c))
+        else:
+            seen_cups.append(None)
+            whole = whole and not c
+    seen_rolls: list[tuple[int, ...] | None] = []
+    for k, s in enumerate(rerolled_by):
+        dice = tuple(rolls[k]) if k < len(rolls) else ()
+        if s == viewer or (shown[s] and last[s] == k):
+            seen_rolls.append(dice)
+        else:
+            seen_rolls.append(None)
+            whole = whole and not dice
+    return Sight(tuple(seen_cups), tuple(seen_rolls), whole)
+
+
 # --- pickled by their fields (perudo_rules.base.frozen), the same in both builds -------------
-for _cls in (PastRound, Observation):
+for _cls in (PastRound, Observation, Sight):
     pickle_by_fields(_cls)
