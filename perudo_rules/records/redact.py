@@ -5,7 +5,8 @@ face under each hidden die so that :func:`perudo_rules.records.replay.walk` can 
 public course of the round (turn order, every action's legality, every outcome that the
 lifted cups decide), and :func:`hidden_dice` counts them for the referee. A round where a
 seat re-rolled (``reroll.enabled``) hides the dice the table never saw: the ones it
-re-rolled away (its cup as dealt, and every roll but the one it showed at the reveal).
+re-rolled away (its cup as dealt, and every roll but the one it showed at the reveal):
+:func:`~perudo_rules.engine.views.sight` says which.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perudo_rules.base.actions import Reroll
+from perudo_rules.engine.views import sight
 from perudo_rules.records.position import Roll, parse_step
 
 __all__ = ["hidden_dice", "placeholders", "redact"]
@@ -23,46 +25,52 @@ __all__ = ["hidden_dice", "placeholders", "redact"]
 def redact(rounds: list[dict[str, Any]], lifted: Sequence[Sequence[int]], viewer: int) -> None:
     """Hide in ``rounds`` (a game's, as :func:`~perudo_rules.records.record.to_record` writes them;
     ``lifted``: the cups lifted at each finished round's reveal) every die ``viewer``
-    never saw: another seat's cup unless lifted, and the true count of a round with a
-    hidden die.
+    never saw, as :func:`~perudo_rules.engine.views.sight` says: another seat's cup unless
+    lifted, and the true count of a round with a hidden die.
 
     Where a seat re-rolled (``reroll.enabled``) the table never saw the dice it re-rolled
     away: its cup as dealt is hidden, lifted or not, and so is every roll of its
     re-rolls but the last one of a cup lifted at the reveal (the dice it showed, beside
     the set-aside ones its re-rolls name)."""
     for i, rnd in enumerate(rounds):
-        seen = set(lifted[i]) if i < len(lifted) else set()
         actions = rnd["actions"]
-        rolls = _rolls_by_seat(actions)
+        by, places, rolls = _rerolls(actions)
         cups = rnd["dice"]
-        hidden = False
-        for seat, cup in enumerate(cups):
-            if seat != viewer and cup and (seat not in seen or rolls.get(seat)):
-                cups[seat] = [None] * len(cup)
-                hidden = True
-        for seat, places in rolls.items():
-            if seat == viewer:
-                continue
-            shown = places[-1:] if seat in seen else []
-            for at in places:
-                if at not in shown:
-                    roll = parse_step(actions[at])
-                    assert isinstance(roll, Roll)
-                    actions[at] = _hidden_roll(roll, seat)
-                    hidden = True
-        if hidden and "result" in rnd:
+        shown = lifted[i] if i < len(lifted) else ()
+        dice = [() if roll is None else roll.dice[s] for s, roll in zip(by, rolls, strict=True)]
+        seen = sight(viewer, [tuple(cup) for cup in cups], shown, by, dice)
+        for seat, cup in enumerate(seen.cups):
+            if cup is None:
+                cups[seat] = [None] * len(cups[seat])
+        for k, rolled in enumerate(seen.rolls):
+            roll = rolls[k]
+            if rolled is None and roll is not None:
+                actions[places[k]] = _hidden_roll(roll, by[k])
+        if not seen.whole and "result" in rnd:
             rnd["result"]["count"] = None  # the true count would tell the closed cups
 
 
-def _rolls_by_seat(actions: Sequence[str]) -> dict[int, list[int]]:
-    """The places in a round's ``actions`` (as written) of each seat's re-rolls' rolls."""
-    out: dict[int, list[int]] = {}
-    for at in range(1, len(actions)):
-        if actions[at].startswith("roll"):
-            before = parse_step(actions[at - 1])
-            if isinstance(before, Reroll):
-                out.setdefault(before.player, []).append(at)
-    return out
+def _rerolls(actions: Sequence[str]) -> tuple[list[int], list[int], list[Roll | None]]:
+    """A round's re-rolls in its ``actions`` (as written), in order: the seat of each, and
+    the place and the step of the roll of its dice (-1 and ``None``: never rolled)."""
+    by: list[int] = []
+    places: list[int] = []
+    rolls: list[Roll | None] = []
+    after = False  # the step before was a re-roll
+    for at, text in enumerate(actions):
+        if after and text.startswith("roll"):
+            roll = parse_step(text)
+            assert isinstance(roll, Roll)
+            places[-1] = at
+            rolls[-1] = roll
+        after = ":reroll" in text
+        if after:
+            step = parse_step(text)
+            assert isinstance(step, Reroll)
+            by.append(step.player)
+            places.append(-1)
+            rolls.append(None)
+    return by, places, rolls
 
 
 def _hidden_roll(roll: Roll, seat: int) -> str:
