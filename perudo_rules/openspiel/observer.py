@@ -7,7 +7,9 @@ current round by bidder and who is to act; earlier rounds appear only through th
 effects (dice counts, palifico state). The observation string and tensor show the same
 public state but only the standing bid. Everything shown is read from the engine
 :class:`~perudo_rules.engine.game.Game` and its :class:`~perudo_rules.engine.game.RoundRecord`
-history.
+history, and which dice a seat (``PrivateInfoType.SINGLE_PLAYER``) or nobody's
+(``NONE``) view shows is :func:`perudo_rules.engine.views.sight`'s answer; the
+all-players view (``ALL_PLAYERS``) and a state's own string show every die.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ import pyspiel  # type: ignore[import-not-found]
 from perudo_rules.base.actions import Action, Reroll
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.rounds import RoundRecord
+from perudo_rules.engine.views import sight
 from perudo_rules.openspiel.nodes import Node, Phase
 from perudo_rules.openspiel.spec import GameSpec
 
-__all__ = ["Observer", "cup_text", "history_text", "round_text"]
+__all__ = ["Observer", "cup_text", "history_text", "own_cup", "round_text"]
 
 
 def cup_text(dice: Sequence[int]) -> str:
@@ -43,29 +46,44 @@ def round_text(
     private: str,
     rolled: Sequence[tuple[int, ...]] = (),
 ) -> str:
-    """One round as ``viewer`` sees it (``None``: everyone's cups); ``private`` is
-    ``"single"`` (own cup), ``"all"`` (every cup) or ``"none"``. ``rolled`` are the dice
-    each re-roll among ``actions`` rolled, shown after it (``s1:reroll 5,5>2``) to whoever
-    sees that seat's cup."""
+    """One round as it was played, as ``viewer`` sees it: ``private`` is ``"single"`` (what
+    seat ``viewer`` sees), ``"none"`` (what a spectator sees) or ``"all"`` (every die, as
+    does ``viewer`` ``None``: OpenSpiel's all-players view and a state's own string, no
+    seat's view). ``dice`` are the cups (as dealt), ``rolled`` the dice each re-roll among
+    ``actions`` rolled, shown after it (``s1:reroll 5,5>2``) where seen. What a seat or a
+    spectator sees is :func:`~perudo_rules.engine.views.sight`'s answer."""
     pal = " palifico" if palifico else ""
+    by = [a.player for a in actions if type(a) is Reroll]
     if private == "all" or viewer is None:
         cups = " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(dice))
-    elif private == "single":
-        cups = f"dice {cup_text(dice[viewer])}"
+        seen_rolls: Sequence[Sequence[int] | None] = rolled
     else:
-        cups = ""
-    shown = iter(rolled)
+        seer = viewer if private == "single" else None
+        seen = sight(seer, dice, (), by, rolled)
+        cups = " ".join(
+            f"dice {cup_text(c)}" if s == seer else f"s{s}:{cup_text(c)}"
+            for s, c in enumerate(seen.cups)
+            if c is not None
+        )
+        seen_rolls = seen.rolls
     texts = []
+    k = 0
     for a in actions:
         text = f"s{a.player}:{a}"
         if type(a) is Reroll:
-            dice_rolled = next(shown, None)
-            own = private == "single" and viewer == a.player
-            if dice_rolled and (private == "all" or viewer is None or own):
+            dice_rolled = seen_rolls[k] if k < len(seen_rolls) else None
+            k += 1
+            if dice_rolled:
                 text += ">" + cup_text(dice_rolled)
         texts.append(text)
     acts = " ".join(texts)
     return " ".join(x for x in (f"r{number}{pal} opener s{opener}", cups, acts) if x)
+
+
+def own_cup(cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
+    """The cup seat ``player`` holds now (of ``cups``, one per seat), as
+    :func:`~perudo_rules.engine.views.sight` shows it to that seat."""
+    return sight(player, cups).cups[player] or ()
 
 
 @functools.lru_cache(maxsize=65536)
@@ -168,7 +186,7 @@ class Observer:
         else:
             cups = [()] * self.spec.players
         if self.private == "single":
-            for i, f in enumerate(cups[player]):
+            for i, f in enumerate(own_cup(cups, player)):
                 t["dice"][i, f - 1] = 1.0
         elif self.private == "all":
             for s, cup in enumerate(cups):
@@ -227,7 +245,7 @@ class Observer:
             else:  # pragma: no cover - the opener phase returned above
                 cups = []
             if self.private == "single":
-                return f"{head} dice {cup_text(cups[player])}"
+                return f"{head} dice {cup_text(own_cup(cups, player))}"
             if self.private == "all":
                 return f"{head} " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(cups))
             return head
@@ -260,7 +278,7 @@ class Observer:
         if node.phase == Phase.ROLL:
             own = node.partial_cups()
             if self.private == "single":
-                parts.append(f"rolling, dice {cup_text(own[player])}")
+                parts.append(f"rolling, dice {cup_text(own_cup(own, player))}")
             elif self.private == "all":
                 parts.append(
                     "rolling " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(own))
