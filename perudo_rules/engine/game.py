@@ -528,7 +528,7 @@ class Game:
         dice counts, bids, the dice set aside, lifted cups of past rounds."""
         if not 0 <= player < self.players:
             raise ValueError(f"no seat {player}")
-        return Observation(
+        return Observation._build(
             player=player,
             dice=sight(player, self.dice).cups[player] or _EMPTY,
             dice_counts=self.dice_counts,

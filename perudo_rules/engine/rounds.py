@@ -151,34 +151,44 @@ class RoundRecord:
         all later states)."""
         views = self._views
         if views is None:
-            by = tuple([a.player for a in self.actions if type(a) is Reroll])
-            views = tuple([self._view(p, by) for p in range(len(self.dice))])
+            views = self._seen_by_all()
             object.__setattr__(self, "_views", views)
         return views[player]
 
-    def _view(self, player: int, by: tuple[int, ...]) -> PastRound:
-        """Seat ``player``'s view (``by``: the seat of each re-roll, in order)."""
+    def _seen_by_all(self) -> tuple[PastRound, ...]:
+        """Every seat's view of this round, in seat order."""
         res = self.result
-        seen = sight(player, self.dice, res.revealed, by, self.rerolls)
-        rolls = seen.rolls
-        mine = tuple([d for d, s in zip(rolls, by, strict=True) if s == player and d is not None])
-        return PastRound(
-            round=self.round,
-            first_player=self.first_player,
-            palifico=self.palifico,
-            actions=self.actions,
-            bid=res.bid,
-            kind=res.kind,
-            caller=res.caller,
-            loser=res.loser,
-            gainer=res.gainer,
-            revealed=res.revealed,
-            shown=res.shown,
-            shown_count=res.shown_count,
-            next_player=res.next_player,
-            own_dice=seen.cups[player] or (),
-            own_rerolls=mine,
-        )
+        dice = self.dice
+        revealed = res.revealed
+        rerolls = self.rerolls
+        by = tuple([a.player for a in self.actions if type(a) is Reroll])
+        views: list[PastRound] = []
+        for p in range(len(dice)):
+            seen = sight(p, dice, revealed, by, rerolls)
+            mine: tuple[tuple[int, ...], ...] = ()
+            if by:
+                rolls = zip(seen.rolls, by, strict=True)
+                mine = tuple([d for d, s in rolls if s == p and d is not None])
+            views.append(
+                PastRound._build(
+                    round=self.round,
+                    first_player=self.first_player,
+                    palifico=self.palifico,
+                    actions=self.actions,
+                    bid=res.bid,
+                    kind=res.kind,
+                    caller=res.caller,
+                    loser=res.loser,
+                    gainer=res.gainer,
+                    revealed=revealed,
+                    shown=res.shown,
+                    shown_count=res.shown_count,
+                    next_player=res.next_player,
+                    own_dice=seen.cups[p] or (),
+                    own_rerolls=mine,
+                )
+            )
+        return tuple(views)
 
 
 def round_outcome(
