@@ -17,7 +17,7 @@ from typing import Any
 
 from perudo_rules.base.actions import Reroll
 from perudo_rules.engine.views import sight
-from perudo_rules.records.position import Roll, parse_step
+from perudo_rules.records.position import parse_step
 
 __all__ = ["hidden_dice", "placeholders", "redact"]
 
@@ -37,8 +37,8 @@ def redact(rounds: list[dict[str, Any]], lifted: Sequence[Sequence[int]], viewer
         by, places, rolls = _rerolls(actions)
         cups = rnd["dice"]
         shown = lifted[i] if i < len(lifted) else ()
-        dice = [() if roll is None else roll.dice[s] for s, roll in zip(by, rolls, strict=True)]
-        seen = sight(viewer, [tuple(cup) for cup in cups], shown, by, dice)
+        dice = [() if roll is None else roll[s] for s, roll in zip(by, rolls, strict=True)]
+        seen = sight(viewer, cups, shown, by, dice)
         for seat, cup in enumerate(seen.cups):
             if cup is None:
                 cups[seat] = [None] * len(cups[seat])
@@ -50,33 +50,32 @@ def redact(rounds: list[dict[str, Any]], lifted: Sequence[Sequence[int]], viewer
             rnd["result"]["count"] = None  # the true count would tell the closed cups
 
 
-def _rerolls(actions: Sequence[str]) -> tuple[list[int], list[int], list[Roll | None]]:
-    """A round's re-rolls in its ``actions`` (as written), in order: the seat of each, and
-    the place and the step of the roll of its dice (-1 and ``None``: never rolled)."""
+def _rerolls(actions: Sequence[str]) -> tuple[list[int], list[int], list[list[Any] | None]]:
+    """A round's re-rolls in its ``actions`` (as :func:`~perudo_rules.records.record.to_record`
+    writes them: ``"2:reroll 5,5"``, then ``"roll [[], [], [3]]"`` if its dice were rolled),
+    in order: the seat of each, and the place and the cups of the roll of its dice (-1 and
+    ``None``: never rolled)."""
     by: list[int] = []
     places: list[int] = []
-    rolls: list[Roll | None] = []
+    rolls: list[list[Any] | None] = []
     after = False  # the step before was a re-roll
     for at, text in enumerate(actions):
         if after and text.startswith("roll"):
-            roll = parse_step(text)
-            assert isinstance(roll, Roll)
             places[-1] = at
-            rolls[-1] = roll
+            rolls[-1] = json.loads(text[4:])
         after = ":reroll" in text
         if after:
-            step = parse_step(text)
-            assert isinstance(step, Reroll)
-            by.append(step.player)
+            by.append(int(text[: text.index(":")]))
             places.append(-1)
             rolls.append(None)
     return by, places, rolls
 
 
-def _hidden_roll(roll: Roll, seat: int) -> str:
-    """A re-roll's roll as a redacted record writes it: ``seat``'s dice ``null``."""
-    cups = [[None] * len(c) if s == seat else list(c) for s, c in enumerate(roll.dice)]
-    return "roll " + json.dumps(cups)
+def _hidden_roll(cups: Sequence[Sequence[Any]], seat: int) -> str:
+    """A re-roll's roll (``cups``: one per seat) as a redacted record writes it: ``seat``'s
+    dice ``null``."""
+    hidden = [[None] * len(c) if s == seat else list(c) for s, c in enumerate(cups)]
+    return "roll " + json.dumps(hidden)
 
 
 def hidden_dice(rnd: Mapping[str, Any]) -> int:
