@@ -50,7 +50,7 @@ from perudo_rules.engine.start import (
     roll_cups,
     seats_verdict,
 )
-from perudo_rules.engine.views import Observation
+from perudo_rules.engine.views import Observation, sight
 
 __all__ = ["Game"]
 
@@ -524,12 +524,13 @@ class Game:
     # --- views for one seat -------------------------------------------------------------
 
     def observation(self, player: int) -> Observation:
-        """What seat ``player`` may see: own dice, dice counts, bids, lifted cups of past rounds."""
+        """What seat ``player`` may see (:func:`~perudo_rules.engine.views.sight`): own dice,
+        dice counts, bids, the dice set aside, lifted cups of past rounds."""
         if not 0 <= player < self.players:
             raise ValueError(f"no seat {player}")
-        return Observation(
+        return Observation._build(
             player=player,
-            dice=self.dice[player],
+            dice=sight(player, self.dice).cups[player] or _EMPTY,
             dice_counts=self.dice_counts,
             round=self.round,
             to_move=self.to_move,

@@ -36,7 +36,6 @@ __all__ = [
     "reroll_verdict",
     "rerolled_dice",
     "rolling",
-    "rolls_by_seat",
     "round_steps",
     "set_aside_dice",
     "set_asides",
@@ -339,16 +338,3 @@ def round_steps(
         if s.rolled is not None:
             rolled.append(s.rolled)
     return tuple(out), tuple(rolled)
-
-
-def rolls_by_seat(
-    actions: Sequence[Action], rerolls: Sequence[tuple[int, ...]], seats: int
-) -> list[tuple[tuple[int, ...], ...]]:
-    """The dice each of ``seats`` seats rolled in its own re-rolls in a round whose actions
-    are ``actions`` and whose re-rolls rolled ``rerolls`` (in order): each seat's secret."""
-    out: list[list[tuple[int, ...]]] = [[] for _ in range(seats)]
-    rolled = iter(rerolls)
-    for a in actions:
-        if type(a) is Reroll:
-            out[a.player].append(next(rolled, ()))
-    return [tuple(x) for x in out]

@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from perudo_rules.base.actions import Action, Bid, Calza, Dudo
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
 from perudo_rules.engine.kernel import RoundRules
-from perudo_rules.engine.reroll import rolls_by_seat
 from perudo_rules.engine.settlement import Settlement, dice_lost, reveal, settle, shown_count
-from perudo_rules.engine.views import PastRound
+from perudo_rules.engine.views import PastRound, sight
 
 __all__ = ["RoundRecord", "RoundResult", "round_outcome"]
 
@@ -146,36 +145,50 @@ class RoundRecord:
         return h
 
     def seen_by(self, player: int) -> PastRound:
-        """What seat ``player`` saw of this round (the views of all seats are built once,
-        on first use, and kept with the record: history is shared by all later states)."""
+        """What seat ``player`` saw of this round, as :func:`~perudo_rules.engine.views.sight`
+        says: its own dice and re-rolls, the cups lifted at the reveal (the views of all
+        seats are built once, on first use, and kept with the record: history is shared by
+        all later states)."""
         views = self._views
         if views is None:
-            res = self.result
-            own_rolls = rolls_by_seat(self.actions, self.rerolls, len(self.dice))
-            views = tuple(
-                [
-                    PastRound(
-                        round=self.round,
-                        first_player=self.first_player,
-                        palifico=self.palifico,
-                        actions=self.actions,
-                        bid=res.bid,
-                        kind=res.kind,
-                        caller=res.caller,
-                        loser=res.loser,
-                        gainer=res.gainer,
-                        revealed=res.revealed,
-                        shown=res.shown,
-                        shown_count=res.shown_count,
-                        next_player=res.next_player,
-                        own_dice=own,
-                        own_rerolls=mine,
-                    )
-                    for own, mine in zip(self.dice, own_rolls, strict=True)
-                ]
-            )
+            views = self._seen_by_all()
             object.__setattr__(self, "_views", views)
         return views[player]
+
+    def _seen_by_all(self) -> tuple[PastRound, ...]:
+        """Every seat's view of this round, in seat order."""
+        res = self.result
+        dice = self.dice
+        revealed = res.revealed
+        rerolls = self.rerolls
+        by = tuple([a.player for a in self.actions if type(a) is Reroll])
+        views: list[PastRound] = []
+        for p in range(len(dice)):
+            seen = sight(p, dice, revealed, by, rerolls)
+            mine: tuple[tuple[int, ...], ...] = ()
+            if by:
+                rolls = zip(seen.rolls, by, strict=True)
+                mine = tuple([d for d, s in rolls if s == p and d is not None])
+            views.append(
+                PastRound._build(
+                    round=self.round,
+                    first_player=self.first_player,
+                    palifico=self.palifico,
+                    actions=self.actions,
+                    bid=res.bid,
+                    kind=res.kind,
+                    caller=res.caller,
+                    loser=res.loser,
+                    gainer=res.gainer,
+                    revealed=revealed,
+                    shown=res.shown,
+                    shown_count=res.shown_count,
+                    next_player=res.next_player,
+                    own_dice=seen.cups[p] or (),
+                    own_rerolls=mine,
+                )
+            )
+        return tuple(views)
 
 
 def round_outcome(

@@ -7,7 +7,9 @@ current round by bidder and who is to act; earlier rounds appear only through th
 effects (dice counts, palifico state). The observation string and tensor show the same
 public state but only the standing bid. Everything shown is read from the engine
 :class:`~perudo_rules.engine.game.Game` and its :class:`~perudo_rules.engine.game.RoundRecord`
-history.
+history, and which dice a seat (``PrivateInfoType.SINGLE_PLAYER``) or nobody's
+(``NONE``) view shows is :func:`perudo_rules.engine.views.sight`'s answer; the
+all-players view (``ALL_PLAYERS``) and a state's own string show every die.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ import pyspiel  # type: ignore[import-not-found]
 from perudo_rules.base.actions import Action, Reroll
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.rounds import RoundRecord
+from perudo_rules.engine.views import sight
 from perudo_rules.openspiel.nodes import Node, Phase
 from perudo_rules.openspiel.spec import GameSpec
 
-__all__ = ["Observer", "cup_text", "history_text", "round_text"]
+__all__ = ["Observer", "cup_text", "history_text", "own_cup", "round_text"]
 
 
 def cup_text(dice: Sequence[int]) -> str:
@@ -43,29 +46,42 @@ def round_text(
     private: str,
     rolled: Sequence[tuple[int, ...]] = (),
 ) -> str:
-    """One round as ``viewer`` sees it (``None``: everyone's cups); ``private`` is
-    ``"single"`` (own cup), ``"all"`` (every cup) or ``"none"``. ``rolled`` are the dice
-    each re-roll among ``actions`` rolled, shown after it (``s1:reroll 5,5>2``) to whoever
-    sees that seat's cup."""
+    """One round as it was played, as ``viewer`` sees it: ``private`` is ``"single"`` (what
+    seat ``viewer`` sees), ``"none"`` (what a spectator sees) or ``"all"`` (every die, as
+    does ``viewer`` ``None``: OpenSpiel's all-players view and a state's own string, no
+    seat's view). ``dice`` are the cups (as dealt), ``rolled`` the dice each re-roll among
+    ``actions`` rolled, shown after it (``s1:reroll 5,5>2``) where seen. What a seat or a
+    spectator sees is :func:`~perudo_rules.engine.views.sight`'s answer."""
     pal = " palifico" if palifico else ""
+    texts = [f"s{a.player}:{a}" for a in actions]
+    # the re-rolls among the actions, for the dice they rolled (none rolled: nothing to show)
+    rerolls = [i for i, a in enumerate(actions) if type(a) is Reroll] if rolled else []
     if private == "all" or viewer is None:
-        cups = " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(dice))
-    elif private == "single":
-        cups = f"dice {cup_text(dice[viewer])}"
+        cups = " ".join([f"s{s}:{cup_text(c)}" for s, c in enumerate(dice)])
+        seen_rolls: Sequence[Sequence[int] | None] = rolled
     else:
-        cups = ""
-    shown = iter(rolled)
-    texts = []
-    for a in actions:
-        text = f"s{a.player}:{a}"
-        if type(a) is Reroll:
-            dice_rolled = next(shown, None)
-            own = private == "single" and viewer == a.player
-            if dice_rolled and (private == "all" or viewer is None or own):
-                text += ">" + cup_text(dice_rolled)
-        texts.append(text)
-    acts = " ".join(texts)
-    return " ".join(x for x in (f"r{number}{pal} opener s{opener}", cups, acts) if x)
+        seer = viewer if private == "single" else None
+        seen = sight(seer, dice, (), [actions[i].player for i in rerolls], rolled)
+        seen_cups = seen.cups
+        own = None if seer is None else seen_cups[seer]
+        cups = "" if own is None else f"dice {cup_text(own)}"
+        if seen_cups.count(None) + (own is not None) < len(seen_cups):  # another seat's too
+            seen_cups_of = enumerate(seen_cups)
+            others = [f"s{s}:{cup_text(c)}" for s, c in seen_cups_of if c is not None and s != seer]
+            cups = " ".join([x for x in (cups, *others) if x])
+        seen_rolls = seen.rolls
+    for k, i in enumerate(rerolls):  # the dice each re-roll rolled, where seen
+        dice_rolled = seen_rolls[k] if k < len(seen_rolls) else None
+        if dice_rolled:
+            texts[i] += ">" + cup_text(dice_rolled)
+    head = f"r{number}{pal} opener s{opener}"
+    return " ".join([x for x in (head, cups, " ".join(texts)) if x])
+
+
+def own_cup(cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
+    """The cup seat ``player`` holds now (of ``cups``, one per seat), as
+    :func:`~perudo_rules.engine.views.sight` shows it to that seat."""
+    return sight(player, cups).cups[player] or ()
 
 
 @functools.lru_cache(maxsize=65536)
@@ -82,14 +98,34 @@ def _past_round_text(r: RoundRecord, viewer: int | None, private: str) -> str:
     return f"{head} ; shown {shown} ; {outcome}"
 
 
+# The text of a game's finished rounds for one view, by the identity of its history: every
+# position of a round shares that tuple (each entry keeps it alive, so an id is never reused
+# while it is here). Hashing a history would hash each record, as many lookups as rounds.
+_PAST: dict[tuple[int, int | None, str], tuple[tuple[RoundRecord, ...], list[str]]] = {}
+_PAST_MAX = 4096
+
+
+def _past_texts(history: tuple[RoundRecord, ...], viewer: int | None, private: str) -> list[str]:
+    """The text of each finished round of ``history`` for one view."""
+    key = (id(history), viewer, private)
+    hit = _PAST.get(key)
+    if hit is not None and hit[0] is history:
+        return hit[1]
+    texts = [_past_round_text(r, viewer, private) for r in history]
+    if len(_PAST) >= _PAST_MAX:
+        _PAST.clear()
+    _PAST[key] = (history, texts)
+    return texts
+
+
 def history_text(game: Game, viewer: int | None, private: str = "all", recall: bool = True) -> str:
     """The finished rounds (with ``recall``), then the current round or the winner."""
     parts: list[str] = []
-    if recall:
-        parts.extend(_past_round_text(r, viewer, private) for r in game.history)
+    if recall and game.history:
+        parts.extend(_past_texts(game.history, viewer, private))
     if game.to_move is not None:
         assert game.first_player is not None
-        state = game.reroll
+        state = game.reroll if recall else None
         rolled = () if state is None else state.rolled
         dice = game.dealt if recall else game.dice
         parts.append(
@@ -101,7 +137,7 @@ def history_text(game: Game, viewer: int | None, private: str = "all", recall: b
                 game.actions,
                 viewer,
                 private,
-                rolled if recall else (),
+                rolled,
             )
         )
     elif game.is_over:
@@ -149,69 +185,81 @@ class Observer:
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
+        # where each piece starts in ``tensor``: fill writes there, one entry at a time
+        self.at: dict[str, int] = {}
         at = 0
         for name, shape in pieces:
             k = int(np.prod(shape))
             self.dict[name] = self.tensor[at : at + k].reshape(shape)
+            self.at[name] = at
             at += k
+        self.faces = faces
 
     def fill(self, node: Node, player: int) -> None:
-        """Fill ``tensor`` with what ``player`` sees of ``node``."""
-        t = self.dict
-        self.tensor.fill(0.0)
-        t["player"][player] = 1.0
+        """Fill ``tensor`` with what ``player`` sees of ``node`` (each piece of ``dict`` is a
+        view of it; the entries are written by their place in ``tensor``)."""
+        x = self.tensor
+        at = self.at
+        faces = self.faces
+        x.fill(0.0)
+        x[at["player"] + player] = 1.0
         game = node.game
         if node.phase == Phase.ROLL:
             cups: Sequence[Sequence[int]] = node.partial_cups()
         elif game is not None:
             cups = game.dice
-        else:
-            cups = [()] * self.spec.players
-        if self.private == "single":
-            for i, f in enumerate(cups[player]):
-                t["dice"][i, f - 1] = 1.0
+        else:  # the roll-off
+            cups = ()
+        if self.private == "single" and any(cups):  # no die held, none to see
+            start = at["dice"] - 1
+            for i, f in enumerate(own_cup(cups, player)):
+                x[start + i * faces + f] = 1.0
         elif self.private == "all":
+            start = at["dice"] - 1
+            per = self.spec.seat_dice * faces
             for s, cup in enumerate(cups):
                 for i, f in enumerate(cup):
-                    t["dice"][s, i, f - 1] = 1.0
+                    x[start + s * per + i * faces + f] = 1.0
         if not self.public:
             return
-        counts = node.roll_counts()
-        for s, c in enumerate(counts):
-            t["counts"][s, c] = 1.0
+        start, width = at["counts"], self.spec.seat_dice + 1
+        for s, c in enumerate(node.roll_counts()):
+            x[start + s * width + c] = 1.0
         if node.phase == Phase.OPENER:
             return
         if game is None:
-            t["opener"][node.opener] = 1.0
+            x[at["opener"] + node.opener] = 1.0
             return
-        t["palifico"][0] = float(game.palifico)
+        x[at["palifico"]] = float(game.palifico)
         for s in game.palifico_used:
-            t["palifico_used"][s] = 1.0
-        if "set_aside" in t:
+            x[at["palifico_used"] + s] = 1.0
+        if "set_aside" in at:
+            start = at["set_aside"] - 1
             for s, cup in enumerate(game.set_aside):
                 for f in cup:
-                    t["set_aside"][s, f - 1] += 1.0
+                    x[start + s * faces + f] += 1.0
         rerolling = node.phase == Phase.ROLL and game.to_move is not None
         if node.phase != Phase.PLAY and not rerolling:
-            t["over"][0] = float(node.phase >= Phase.OVER)
+            x[at["over"]] = float(node.phase >= Phase.OVER)
             if node.phase == Phase.ROLL and game.last_result is not None:
                 nxt = game.last_result.next_player
                 if nxt is not None:
-                    t["opener"][nxt] = 1.0
+                    x[at["opener"] + nxt] = 1.0
             return
         assert game.first_player is not None
-        t["opener"][game.first_player] = 1.0
+        x[at["opener"] + game.first_player] = 1.0
         amap = self.spec.amap
         if self.recall:
+            start, nb = at["bids"], amap.num_bids
             for b in game.bids:
-                t["bids"][b.player, amap.bid_id(b.quantity, b.face)] = 1.0
+                x[start + b.player * nb + amap.bid_id(b.quantity, b.face)] = 1.0
         elif game.bids:
             b = game.bids[-1]
-            t["standing_bid"][amap.bid_id(b.quantity, b.face)] = 1.0
-            t["bidder"][b.player] = 1.0
+            x[at["standing_bid"] + amap.bid_id(b.quantity, b.face)] = 1.0
+            x[at["bidder"] + b.player] = 1.0
         if not rerolling:
-            t["to_act"][node.current_player()] = 1.0
-        t["offer"][0] = float(bool(node.pending))
+            x[at["to_act"] + node.current_player()] = 1.0
+        x[at["offer"]] = float(bool(node.pending))
 
     def text(self, node: Node, player: int) -> str:
         """What ``player`` sees of ``node``, as text (perfect recall for info states)."""
@@ -227,7 +275,7 @@ class Observer:
             else:  # pragma: no cover - the opener phase returned above
                 cups = []
             if self.private == "single":
-                return f"{head} dice {cup_text(cups[player])}"
+                return f"{head} dice {cup_text(own_cup(cups, player))}"
             if self.private == "all":
                 return f"{head} " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(cups))
             return head
@@ -260,7 +308,7 @@ class Observer:
         if node.phase == Phase.ROLL:
             own = node.partial_cups()
             if self.private == "single":
-                parts.append(f"rolling, dice {cup_text(own[player])}")
+                parts.append(f"rolling, dice {cup_text(own_cup(own, player))}")
             elif self.private == "all":
                 parts.append(
                     "rolling " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(own))

@@ -2,7 +2,10 @@
 
 :func:`observation_layout` names every slice of the array (``docs/pettingzoo.rst`` lists
 them), :func:`observation_size` is its length and :data:`MAX_OBSERVATION` its bound;
-:class:`Encoder` fills it from a :class:`~perudo_rules.engine.game.Game` for one seat.
+:class:`Encoder` fills it from a :class:`~perudo_rules.engine.game.Game` for one seat, with
+the dice :func:`~perudo_rules.engine.views.sight` says that seat sees (its own cup, every
+seat's set-aside dice, the cups lifted in past rounds as
+:meth:`~perudo_rules.engine.rounds.RoundRecord.seen_by` gives them).
 Seats appear relative to the observer: entry ``i`` of a per-seat segment is the seat
 ``i`` places after the observer in seat order (``0`` is the observer itself).
 """
@@ -21,7 +24,7 @@ from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.actionmap import ActionMap, action_map
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.settlement import most_dice_per_seat
-from perudo_rules.engine.views import PastRound
+from perudo_rules.engine.views import PastRound, sight
 
 __all__ = [
     "MAX_OBSERVATION",
@@ -180,7 +183,7 @@ class Encoder:
             start = at[name] + offset
             obs[start : start + len(values)] = values
 
-        put("own_dice", face_counts(game.dice[me], faces))
+        put("own_dice", face_counts(sight(me, game.dice).cups[me] or (), faces))
         put("dice_counts", [game.dice_counts[(me + i) % n] for i in range(n)])
         if game.to_move is not None:
             obs[at["to_move"] + rel(game.to_move)] = 1
@@ -202,10 +205,9 @@ class Encoder:
             obs[at["standing_bid"] + self.ids.bid_id(last.quantity, last.face)] = 1
             for bid in game.bids:
                 obs[at["bids"] + self.ids.bid_id(bid.quantity, bid.face) * n + rel(bid.player)] = 1
-        if self.past_rounds:
-            past = game.observation(me).past_rounds[::-1][: self.past_rounds]
-            for k, r in enumerate(past):
-                self._encode_past(obs, f"past[{k}].", r, rel)
+        if self.past_rounds:  # the latest first, as the seat saw them (RoundRecord.seen_by)
+            for k, rec in enumerate(reversed(game.history[-self.past_rounds :])):
+                self._encode_past(obs, f"past[{k}].", rec.seen_by(me), rel)
         return obs
 
     def _encode_past(

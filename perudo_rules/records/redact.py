@@ -5,7 +5,8 @@ face under each hidden die so that :func:`perudo_rules.records.replay.walk` can 
 public course of the round (turn order, every action's legality, every outcome that the
 lifted cups decide), and :func:`hidden_dice` counts them for the referee. A round where a
 seat re-rolled (``reroll.enabled``) hides the dice the table never saw: the ones it
-re-rolled away (its cup as dealt, and every roll but the one it showed at the reveal).
+re-rolled away (its cup as dealt, and every roll but the one it showed at the reveal):
+:func:`~perudo_rules.engine.views.sight` says which.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perudo_rules.base.actions import Reroll
-from perudo_rules.records.position import Roll, parse_step
+from perudo_rules.engine.views import sight
+from perudo_rules.records.position import parse_step
 
 __all__ = ["hidden_dice", "placeholders", "redact"]
 
@@ -23,52 +25,57 @@ __all__ = ["hidden_dice", "placeholders", "redact"]
 def redact(rounds: list[dict[str, Any]], lifted: Sequence[Sequence[int]], viewer: int) -> None:
     """Hide in ``rounds`` (a game's, as :func:`~perudo_rules.records.record.to_record` writes them;
     ``lifted``: the cups lifted at each finished round's reveal) every die ``viewer``
-    never saw: another seat's cup unless lifted, and the true count of a round with a
-    hidden die.
+    never saw, as :func:`~perudo_rules.engine.views.sight` says: another seat's cup unless
+    lifted, and the true count of a round with a hidden die.
 
     Where a seat re-rolled (``reroll.enabled``) the table never saw the dice it re-rolled
     away: its cup as dealt is hidden, lifted or not, and so is every roll of its
     re-rolls but the last one of a cup lifted at the reveal (the dice it showed, beside
     the set-aside ones its re-rolls name)."""
     for i, rnd in enumerate(rounds):
-        seen = set(lifted[i]) if i < len(lifted) else set()
         actions = rnd["actions"]
-        rolls = _rolls_by_seat(actions)
+        by, places, rolls = _rerolls(actions)
         cups = rnd["dice"]
-        hidden = False
-        for seat, cup in enumerate(cups):
-            if seat != viewer and cup and (seat not in seen or rolls.get(seat)):
-                cups[seat] = [None] * len(cup)
-                hidden = True
-        for seat, places in rolls.items():
-            if seat == viewer:
-                continue
-            shown = places[-1:] if seat in seen else []
-            for at in places:
-                if at not in shown:
-                    roll = parse_step(actions[at])
-                    assert isinstance(roll, Roll)
-                    actions[at] = _hidden_roll(roll, seat)
-                    hidden = True
-        if hidden and "result" in rnd:
+        shown = lifted[i] if i < len(lifted) else ()
+        dice = [() if roll is None else roll[s] for s, roll in zip(by, rolls, strict=True)]
+        seen = sight(viewer, cups, shown, by, dice)
+        for seat, cup in enumerate(seen.cups):
+            if cup is None:
+                cups[seat] = [None] * len(cups[seat])
+        for k, rolled in enumerate(seen.rolls):
+            roll = rolls[k]
+            if rolled is None and roll is not None:
+                actions[places[k]] = _hidden_roll(roll, by[k])
+        if not seen.whole and "result" in rnd:
             rnd["result"]["count"] = None  # the true count would tell the closed cups
 
 
-def _rolls_by_seat(actions: Sequence[str]) -> dict[int, list[int]]:
-    """The places in a round's ``actions`` (as written) of each seat's re-rolls' rolls."""
-    out: dict[int, list[int]] = {}
-    for at in range(1, len(actions)):
-        if actions[at].startswith("roll"):
-            before = parse_step(actions[at - 1])
-            if isinstance(before, Reroll):
-                out.setdefault(before.player, []).append(at)
-    return out
+def _rerolls(actions: Sequence[str]) -> tuple[list[int], list[int], list[list[Any] | None]]:
+    """A round's re-rolls in its ``actions`` (as :func:`~perudo_rules.records.record.to_record`
+    writes them: ``"2:reroll 5,5"``, then ``"roll [[], [], [3]]"`` if its dice were rolled),
+    in order: the seat of each, and the place and the cups of the roll of its dice (-1 and
+    ``None``: never rolled)."""
+    by: list[int] = []
+    places: list[int] = []
+    rolls: list[list[Any] | None] = []
+    after = False  # the step before was a re-roll
+    for at, text in enumerate(actions):
+        if after and text.startswith("roll"):
+            places[-1] = at
+            rolls[-1] = json.loads(text[4:])
+        after = ":reroll" in text
+        if after:
+            by.append(int(text[: text.index(":")]))
+            places.append(-1)
+            rolls.append(None)
+    return by, places, rolls
 
 
-def _hidden_roll(roll: Roll, seat: int) -> str:
-    """A re-roll's roll as a redacted record writes it: ``seat``'s dice ``null``."""
-    cups = [[None] * len(c) if s == seat else list(c) for s, c in enumerate(roll.dice)]
-    return "roll " + json.dumps(cups)
+def _hidden_roll(cups: Sequence[Sequence[Any]], seat: int) -> str:
+    """A re-roll's roll (``cups``: one per seat) as a redacted record writes it: ``seat``'s
+    dice ``null``."""
+    hidden = [[None] * len(c) if s == seat else list(c) for s, c in enumerate(cups)]
+    return "roll " + json.dumps(hidden)
 
 
 def hidden_dice(rnd: Mapping[str, Any]) -> int:
