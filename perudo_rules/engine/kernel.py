@@ -192,6 +192,7 @@ class RoundRules:
         "successor",
         "table",
         "used",
+        "views",
         "wild",
     )
 
@@ -257,6 +258,12 @@ class RoundRules:
         )
         self.after_caller = rules.round_starter == "after_caller"  # round.starter
         self.reroll = rules.reroll_enabled  # reroll.*: perudo_rules.engine.reroll decides
+        # the legal-action views of the round's positions (perudo_rules.engine.legal), kept
+        # only for an opening round (round_rules sets it: every game of the edition and
+        # seat count plays that round, so its positions recur); a later round's positions
+        # seldom recur, and keeping their views cost more than building them anew (every
+        # view kept is one more object for the cyclic collector to walk)
+        self.views: dict[tuple[int, int, int, int], object] | None = None
         # who may call is the same number of seats for any (player to move, bidder) pair
         if seats.n_calls < 0:
             seats.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
@@ -561,6 +568,12 @@ def round_rules(
     if hit is not None:
         return hit
     if len(_ROUNDS) >= _ROUNDS_MAX:
+        # the opening rounds stay (few, and met by every game: their views are kept)
+        opening = [(k, v) for k, v in _ROUNDS.items() if k[3]]
         _ROUNDS.clear()
+        if len(opening) <= _ROUNDS_MAX // 4:
+            _ROUNDS.update(opening)
     made = _ROUNDS[key] = RoundRules(*key)
+    if round_no == 1:  # every game of the edition and seats opens with it: keep its views
+        made.views = {}
     return made

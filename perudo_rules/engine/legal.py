@@ -8,7 +8,7 @@ only indexes them without building every action.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import cast, overload
 
 from perudo_rules.base.actions import Action, Bid, Leave, bid_unchecked
 from perudo_rules.engine.kernel import RoundRules
@@ -32,8 +32,9 @@ class LegalActions(Sequence[Action]):
     accepts (:meth:`RoundRules.verdict <perudo_rules.engine.kernel.RoundRules.verdict>`).
 
     A view depends only on the round's rules, the player to move and the standing bid,
-    so :meth:`of` shares one view among all the positions that have them in common (a
-    view is immutable; the bids it hands out are built once, on first use).
+    so :meth:`of` shares one view among all the positions of an opening round (which
+    every game of an edition and seat count plays) that have them in common (a view is
+    immutable; the bids a shared view hands out are built once, on first use).
     """
 
     __slots__ = (
@@ -56,7 +57,7 @@ class LegalActions(Sequence[Action]):
         ``reroll.enabled``: ``in`` then asks
         :func:`~perudo_rules.engine.reroll.verdict_with_rerolls`."""
         self._seat = seat
-        self._made: dict[int, Action] = {}
+        self._made: dict[int, Action] | None = None  # a kept view's bids, made once (of)
         ranks: Sequence[int]
         if to_move is None or rr is None:
             self._rr: RoundRules | None = None
@@ -121,23 +122,29 @@ class LegalActions(Sequence[Action]):
         dice: Sequence[tuple[int, ...]] | None = None,
         reroll: RerollState | None = None,
     ) -> LegalActions:
-        """``LegalActions(rr, to_move, bids, seat, dice, reroll)``, the same view for every
-        position of the round with this player to move and this standing bid (kept in a
-        bounded table; a view for one ``seat``, or of a round with re-rolls, whose view
-        depends on the dice, is made anew)."""
+        """``LegalActions(rr, to_move, bids, seat, dice, reroll)``; in an opening round
+        (``rr.views``: every game of the edition and seat count plays it, and a one-round
+        game plays nothing else) the same view for every position with this player to move
+        and this standing bid, kept with the round's rules (its bids made once). A view for
+        one ``seat``, of a round with re-rolls (whose view depends on the dice), or of a
+        later round (whose positions seldom recur) is made anew."""
         if rr is None or to_move is None or seat is not None or rr.reroll:
             return cls(rr, to_move, bids, seat, dice, reroll)
+        views = rr.views
+        if views is None:
+            return cls(rr, to_move, bids)
         if bids:
             cur = bids[-1]
-            key = (id(rr), to_move, cur.player, cur.quantity, cur.face)
+            key = (to_move, cur.player, cur.quantity, cur.face)
         else:
-            key = (id(rr), to_move, -1, 0, 0)
-        view = _VIEWS.get(key)
-        if view is None or view._rr is not rr:  # (a view keeps its rr: no id is reused)
-            if len(_VIEWS) >= _VIEWS_MAX:
-                _VIEWS.clear()
-            view = _VIEWS[key] = cls(rr, to_move, bids)
-        return view
+            key = (to_move, -1, 0, 0)
+        view = views.get(key)
+        if view is None:
+            made = cls(rr, to_move, bids)
+            made._made = {}
+            views[key] = made
+            return made
+        return cast(LegalActions, view)
 
     @property
     def bid_ranks(self) -> Sequence[int]:
@@ -153,11 +160,15 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
         nb = self._nb
-        if type(i) is int and 0 <= i < nb:  # the common case first: a bid, made once
-            made = self._made.get(i)
+        if type(i) is int and 0 <= i < nb:  # the common case first: a bid
+            kept = self._made
+            if kept is None:
+                q, f = self._table[self._ranks[i]]
+                return bid_unchecked(self._to_move, q, f)
+            made = kept.get(i)
             if made is None:
                 q, f = self._table[self._ranks[i]]
-                made = self._made[i] = bid_unchecked(self._to_move, q, f)
+                made = kept[i] = bid_unchecked(self._to_move, q, f)
             return made
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
@@ -197,9 +208,3 @@ class LegalActions(Sequence[Action]):
 
     def __repr__(self) -> str:
         return f"<LegalActions {len(self)} actions: {' '.join(map(str, self[:8]))}...>"
-
-
-# The shared views of LegalActions.of, by (id of the round's rules, player to move, the
-# standing bid's seat, quantity and face); cleared when full.
-_VIEWS: dict[tuple[int, int, int, int, int], LegalActions] = {}
-_VIEWS_MAX = 65_536
