@@ -56,18 +56,18 @@ class LegalActions(Sequence[Action]):
 
     def __init__(
         self,
-        rr: RoundRules | None,
-        to_move: int | None,
-        bids: Sequence[Bid],
+        rr: RoundRules | None = None,
+        to_move: int | None = None,
+        bids: Sequence[Bid] = (),
         seat: int | None = None,
         dice: Sequence[tuple[int, ...]] | None = None,
         reroll: RerollState | None = None,
     ) -> None:
-        """The view of a round (``rr``: ``None`` between rounds and once over) with
-        ``to_move`` to move after ``bids``. With ``seat``, only that seat's actions, in the
-        same order (``in`` too). ``dice`` and ``reroll`` (the round's re-rolls) matter where
-        ``reroll.enabled``: ``in`` then asks
-        :func:`~perudo_rules.engine.reroll.verdict_with_rerolls`."""
+        """The view of a round (``rr``: ``None`` between rounds and once over, and
+        ``LegalActions()`` the view of no action) with ``to_move`` to move after ``bids``.
+        With ``seat``, only that seat's actions, in the same order (``in`` too). ``dice``
+        and ``reroll`` (the round's re-rolls) matter where ``reroll.enabled``: ``in`` then
+        asks :func:`~perudo_rules.engine.reroll.verdict_with_rerolls`."""
         if to_move is None or rr is None:
             self._seat = seat
             self._made = None
@@ -217,8 +217,9 @@ def view(
 
 
 def _plain(rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> LegalActions:
-    """The view of a position of a round without re-rolls, for every seat (built without
-    ``__init__``: the common case, once per decision)."""
+    """The view of a position of a round without re-rolls, for every seat: the common
+    case, once per decision. Pure Python makes it without ``__init__``; the compiled
+    build's ``__new__`` runs the native ``__init__`` of the empty view first (both cheap)."""
     v: LegalActions = LegalActions.__new__(LegalActions)
     _fill(v, rr, to_move, bids)
     v._seat = None
