@@ -111,10 +111,12 @@ $(VENV)/.bench: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[bench]' || echo "note: the bench extra could not be installed; R1 will skip"
 	touch $@
 
+# One run: benchmarks/compiled.py measures the pure package and the compiled build and prints
+# both side by side (OpenSpiel's game as ratios, the seed editions as rates), with the targets.
 bench: $(VENV)/.bench
-	$(PY) benchmarks/run.py
 	@if $(MAKE) --no-print-directory compiled; then $(PY) benchmarks/compiled.py; \
-	  else echo "note: the compiled build failed (no C compiler?): compiled figures skipped"; fi
+	  else echo "note: the compiled build failed (no C compiler?): compiled figures skipped"; \
+	  $(PY) benchmarks/run.py; fi
 
 clean:
 	rm -rf $(VENV) docs/_build .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build

@@ -2,8 +2,10 @@
 
 Runs ``benchmarks/run.py`` twice, each run pairing us with pyspiel in one process: on the
 pure package of the checkout (``--only``, default every benchmark), then on the compiled
-build in ``build/compiled`` (``make compiled``; A, B and the RL paths R). Then it prints
-one table of both builds' ratios to pyspiel with the targets of issue 24, and exits 1 if a
+build in ``build/compiled`` (``make compiled``; A, B, the seed editions C and the RL paths
+R). Then it prints one table of both builds' ratios to pyspiel with the targets of issue
+24, and beside it one of both builds' rates on the seed editions (Italian and Spanish, 6
+seats x 5 dice: step API and fastplay) with the targets of issue 25, and exits 1 if a
 target is missed. Other options go to both runs (``--quick``, ``--repeats``, ``--wall``).
 
 Without the compiled build it says so and compares nothing (exit 1): build it first.
@@ -42,6 +44,23 @@ def _ratio(report: dict[str, Any], bench: str) -> float | None:
     return float(value) if value is not None else None
 
 
+def _seed_rate(report: dict[str, Any], name: str) -> tuple[float, float] | None:
+    """Benchmark C's rate of ``name`` (``italian-step``) and its target, if it ran."""
+    entry = report.get("C", {}).get(name)
+    if entry is None:
+        return None
+    per = entry["target"]["per_s"]
+    return float(entry[f"{per}_per_s"]), float(entry["target"]["at_least"])
+
+
+def _print(lines: list[tuple[str, ...]]) -> None:
+    widths = [max(len(row[i]) for row in lines) for i in range(len(lines[0]))]
+    for n, row in enumerate(lines):
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+        if n == 0:
+            print("  ".join("-" * w for w in widths))
+
+
 def _run(argv: list[str], out: Path, env: dict[str, str]) -> dict[str, Any]:
     code = subprocess.run(
         [sys.executable, str(RUN), *argv, "--out", str(out)], env=env, check=False
@@ -67,14 +86,14 @@ def main(argv: list[str]) -> int:
         pure = _run([*args, "--only", only], Path(tmp) / "pure.json", dict(os.environ))
         env = dict(os.environ, PYTHONSAFEPATH="1", PYTHONPATH=str(COMPILED))
         print(f"\n== compiled (mypyc), from {COMPILED.relative_to(ROOT)}")
-        fast_only = "".join(c for c in "ABR" if c in only) or "AB"
+        fast_only = "".join(c for c in "ABCR" if c in only) or "AB"
         compiled = _run([*args, "--only", fast_only], Path(tmp) / "compiled.json", env)
     if compiled.get("kernel") != "compiled (mypyc)":
         print(f"the compiled run imported {compiled.get('kernel')!r}, not the compiled build")
         return 1
     print("\n== side by side: ratio to pyspiel's liars_dice (numdice=5), paired medians")
     header = ("bench", "what", "pure", "target", "compiled", "target")
-    lines = [header]
+    lines: list[tuple[str, ...]] = [header]
     missed = []
     for bench, what, want_pure, want_compiled in ROWS:
         cells = [bench, what]
@@ -86,11 +105,27 @@ def main(argv: list[str]) -> int:
             if want is not None and got is not None and got < want:
                 missed.append(f"{bench} {build}: {got:.2f}x < {want:.1f}x")
         lines.append(tuple(cells))
-    widths = [max(len(row[i]) for row in lines) for i in range(len(header))]
-    for n, row in enumerate(lines):
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-        if n == 0:
-            print("  ".join("-" * w for w in widths))
+    _print(lines)
+    seed = [
+        (f"{edition}-{path}", f"{edition} 6x5, {what}")
+        for edition in ("italian", "spanish")
+        for path, what in (("step", "step API (decisions/s)"), ("fast", "fastplay (games/s)"))
+    ]
+    if any(_seed_rate(pure, name) or _seed_rate(compiled, name) for name, _ in seed):
+        print("\n== side by side: the seed editions, 6 seats x 5 dice, rates (medians)")
+        lines = [("bench", "what", "pure", "target", "compiled", "target")]
+        for name, what in seed:
+            cells = ["C", what]
+            for report, build in ((pure, "pure"), (compiled, "compiled")):
+                rate = _seed_rate(report, name)
+                if rate is None:
+                    cells += ["-", "-"]
+                    continue
+                cells += [f"{rate[0]:,.0f}", f">= {rate[1]:,.0f}"]
+                if rate[0] < rate[1]:
+                    missed.append(f"C {name} {build}: {rate[0]:,.0f} < {rate[1]:,.0f}")
+            lines.append(tuple(cells))
+        _print(lines)
     if missed:
         print("missed: " + "; ".join(missed))
         return 1

@@ -1,7 +1,8 @@
 """Profile the step-API loops of ``benchmarks/run.py`` with cProfile (or pyinstrument).
 
 ``python benchmarks/hotspots.py A`` profiles benchmark A (openspiel-liars-dice 2x5 random
-games through the step API); ``C`` the Italian 6x5 games. ``--pyinstrument`` prints a
+games through the step API); ``C`` the Italian 6x5 games (``--edition spanish`` the
+Spanish ones), ``B`` and ``Cfast`` the same on the fast path. ``--pyinstrument`` prints a
 pyinstrument call tree instead (``pip install perudo-rules[bench]``).
 """
 
@@ -22,6 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("bench", choices=["A", "B", "C", "Cfast"])
     parser.add_argument("--games", type=int, default=0)
+    parser.add_argument("--edition", default="italian", help="C and Cfast: the edition")
     parser.add_argument("--top", type=int, default=20)
     parser.add_argument("--pyinstrument", action="store_true")
     args = parser.parse_args(argv)
@@ -29,8 +31,8 @@ def main(argv: list[str] | None = None) -> int:
         variant, _ = run.liars_dice_variant()
         players, games = 2, args.games or 20_000
     else:
-        variant = run.load_variant("italian")
-        players, games = 6, args.games or 200
+        variant = run.load_variant(args.edition)
+        players, games = run.SEED_SEATS, args.games or 200
     fast = args.bench in ("B", "Cfast")
     runner = run.fast_games(variant, players) if fast else run.step_games(variant, players)
     runner(games // 10, 1)  # warm the bid tables

@@ -32,8 +32,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import floor
 
-from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll, bid_unchecked
+from perudo_rules.base.frozen import install_builder
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.kernel import RoundRules, round_rules
@@ -67,6 +69,24 @@ class RandomGame:
     decisions: int
     bids: int
     trace: tuple[RoundRecord, ...] | None = None
+
+    @staticmethod
+    def _build(
+        *,
+        winner: int,
+        rounds: int,
+        decisions: int,
+        bids: int,
+        trace: tuple[RoundRecord, ...] | None,
+    ) -> RandomGame:
+        """A game's outcome from every field, without ``__init__`` (as ``Game._build``)."""
+        g: RandomGame = RandomGame.__new__(RandomGame)
+        object.__setattr__(g, "winner", winner)
+        object.__setattr__(g, "rounds", rounds)
+        object.__setattr__(g, "decisions", decisions)
+        object.__setattr__(g, "bids", bids)
+        object.__setattr__(g, "trace", trace)
+        return g
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +158,7 @@ def play(
         actions: list[Action] = []
         ranks = rr.opening_ranks
         nb = len(ranks)
-        i = int(rand() * nb)  # the opening bid: no call yet
+        i = floor(rand() * nb)  # the opening bid: no call yet
         decisions += 1
         cur = ranks[i]
         bidder = to_move
@@ -146,11 +166,11 @@ def play(
             n_bids += 1
             if record:
                 q, f = table[cur]
-                actions.append(Bid(bidder, q, f))
+                actions.append(bid_unchecked(bidder, q, f))
             to_move = successor[bidder]
             if plain:  # every higher rank is open: arithmetic
                 nb = size - cur - 1
-                i = int(rand() * (nb + n_calls))
+                i = floor(rand() * (nb + n_calls))
                 decisions += 1
                 if i >= nb:
                     break
@@ -158,7 +178,7 @@ def play(
             else:
                 ranks = rr.raise_ranks(to_move, cur)
                 nb = len(ranks)
-                i = int(rand() * (nb + n_calls))
+                i = floor(rand() * (nb + n_calls))
                 decisions += 1
                 if i >= nb:
                     break
@@ -167,7 +187,7 @@ def play(
         action = rr.calls(to_move, bidder)[i - nb]
         # --- resolution (as Game.apply) --------------------------------------------------
         cur_q, cur_f = table[cur]
-        bid = Bid(bidder, cur_q, cur_f)
+        bid = bid_unchecked(bidder, cur_q, cur_f)
         assert type(action) is Dudo or type(action) is Calza  # rr.calls lists calls only
         if record:
             actions.append(action)
@@ -180,8 +200,9 @@ def play(
         else:
             s = settle(rr, type(action) is Dudo, action.player, bid, rr.count(dice, cur_f), to_move)
         if s.winner is not None:
-            return RandomGame(
-                s.winner, round_no, decisions, n_bids, tuple(trace) if record else None
+            return RandomGame._build(
+                winner=s.winner, rounds=round_no, decisions=decisions, bids=n_bids,
+                trace=tuple(trace) if record else None,
             )
         # --- the next round (as Game.roll(rng=rng)) ----------------------------------------
         assert s.next_player is not None
@@ -244,11 +265,11 @@ def _play_with_rerolls(
         while True:
             ranks, others = turn_actions(rr, dice, state, to_move, bids)
             nb = len(ranks)
-            i = int(rand() * (nb + len(others)))
+            i = floor(rand() * (nb + len(others)))
             decisions += 1
             if i < nb:
                 q, f = table[ranks[i]]
-                bids.append(Bid(to_move, q, f))
+                bids.append(bid_unchecked(to_move, q, f))
                 n_bids += 1
                 to_move = rr.successor[to_move]
                 continue
@@ -274,8 +295,9 @@ def _play_with_rerolls(
             dudo = type(action) is Dudo
             s = settle(rr, dudo, action.player, bid, rr.count(dice, bid.face), to_move)
         if s.winner is not None:
-            return RandomGame(
-                s.winner, round_no, decisions, n_bids, tuple(trace) if record else None
+            return RandomGame._build(
+                winner=s.winner, rounds=round_no, decisions=decisions, bids=n_bids,
+                trace=tuple(trace) if record else None,
             )
         assert s.next_player is not None  # the next round (as Game.roll(rng=rng))
         counts = s.counts
@@ -303,3 +325,6 @@ def random_games(
         decisions += g.decisions
         bids += g.bids
     return RandomGames(games, rounds, decisions, bids, tuple(wins))
+
+
+install_builder(RandomGame, "_build")  # perudo_rules.base.frozen, as Game's

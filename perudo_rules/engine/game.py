@@ -30,7 +30,7 @@ from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine import leaving
 from perudo_rules.engine.kernel import RoundRules, count_matching, next_seat, round_rules
-from perudo_rules.engine.legal import LegalActions
+from perudo_rules.engine.legal import LegalActions, view
 from perudo_rules.engine.ranks import BidSpace, bid_space
 from perudo_rules.engine.reroll import (
     RerollState,
@@ -381,7 +381,7 @@ class Game:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view);
         with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
         rr = self._rules_in_play if self.winner is None else None
-        return LegalActions.of(rr, self.to_move, self.bids, seat, self.dice, self.reroll)
+        return view(rr, self.to_move, self.bids, seat, self.dice, self.reroll)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
@@ -434,13 +434,19 @@ class Game:
     def _end_round(self, action: Action, result: RoundResult, s: Settlement) -> Game:
         """The game after ``action`` ended the round in play as ``result`` and ``s`` say."""
         assert self.first_player is not None
-        played = leaving.with_leaves(self.bids, self._departed)
-        actions, rerolls = round_steps((*played, action), self.reroll)
+        if self._departed is None and self.reroll is None:  # nobody left or re-rolled
+            actions: tuple[Action, ...] = (*self.bids, action)
+            rerolls: tuple[tuple[int, ...], ...] = ()
+            dealt = self.dice
+        else:
+            played = leaving.with_leaves(self.bids, self._departed)
+            actions, rerolls = round_steps((*played, action), self.reroll)
+            dealt = self.dealt
         record = RoundRecord._build(
             round=self.round,
             first_player=self.first_player,
             palifico=self.palifico,
-            dice=self.dealt,
+            dice=dealt,
             actions=actions,
             result=result,
             palifico_used=self.palifico_used,
@@ -495,11 +501,14 @@ class Game:
         seat by seat."""
         if self.winner is not None:
             raise IllegalAction(Refusal("play.game_over", "game-over", {"winner": self.winner}))
-        rules = self.rules
-        if self.to_move is not None and not self.awaiting_roll:
+        rules = self.variant.rules
+        if self.to_move is None:  # between rounds: every die held
+            counts = self.dice_counts
+        elif self.awaiting_roll:  # a re-roll's concealed dice
+            counts = self.roll_counts
+        else:
             said = "roll-mid-round-reroll" if rules.reroll_enabled else "roll-mid-round"
             raise IllegalAction(Refusal("play.roll", said, {}))
-        counts = self.roll_counts
         faces = rules.dice_faces
         if dice is None:
             cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))

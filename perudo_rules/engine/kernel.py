@@ -124,6 +124,39 @@ def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None)
 # --- one round --------------------------------------------------------------------------
 
 
+class _Seats:
+    """What the rules of a round share with every round in which the same seats hold dice
+    (the same ruleset, table size and round kind, whatever their counts): each seat's
+    successor (``play.next_seat``) and how many seats hold dice, and the tables filled on
+    first use by :meth:`RoundRules.calls` and :meth:`RoundRules.offers` (by player to move
+    and bidder) and by the settlement (:mod:`perudo_rules.engine.settlement`: the order the
+    cups are lifted in, by call and caller; the dice lost when one seat loses one).
+
+    Every one of them is decided from those alone, so a round of a game with other counts
+    reuses them (a game of many rounds lists its calls once per set of seats, not once a
+    round)."""
+
+    __slots__ = ("alive", "calls", "n_calls", "offers", "reveal_orders", "single_losses",
+                 "successor")  # fmt: skip
+
+    def __init__(self, rules: Ruleset, counts: tuple[int, ...], alive: int) -> None:
+        direction = rules.direction
+        # play.next_seat: each seat's successor with dice this round (the counts are fixed)
+        self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
+        self.alive = alive
+        self.n_calls = -1  # RoundRules counts them on first use
+        self.calls: dict[tuple[int, int], tuple[Action, ...]] = {}
+        self.offers: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.reveal_orders: dict[int, tuple[int, ...]] = {}
+        self.single_losses: dict[int, tuple[int, ...]] = {}
+
+
+# The shared tables of the rounds, by (ruleset, seats, the seats holding dice, palifico
+# round); cleared when full.
+_SEATS: dict[tuple[Ruleset, int, tuple[int, ...], bool], _Seats] = {}
+_SEATS_MAX = 4096
+
+
 class RoundRules:
     """The rules of one round, precomputed once: everything needed to decide any action.
 
@@ -159,6 +192,7 @@ class RoundRules:
         "successor",
         "table",
         "used",
+        "views",
         "wild",
     )
 
@@ -178,9 +212,22 @@ class RoundRules:
         self.first_round = first_round
         self.palifico_player = palifico_player
         self.used = used
-        self.direction = direction = rules.direction
-        # play.next_seat: each seat's successor with dice this round (the counts are fixed)
-        self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
+        self.direction = rules.direction
+        # what depends only on which seats hold dice is shared by every round of those seats
+        # (the successors, who may call and the offers, the reveal orders): see _Seats
+        alive = tuple([s for s, c in enumerate(counts) if c])
+        key = (rules, len(counts), alive, palifico)
+        seats = _SEATS.get(key)
+        if seats is None:
+            if len(_SEATS) >= _SEATS_MAX:
+                _SEATS.clear()
+            seats = _SEATS[key] = _Seats(rules, counts, len(alive))
+        self.successor = seats.successor
+        self.alive = seats.alive  # calza.min_players
+        self._calls = seats.calls
+        self._offers = seats.offers
+        self.reveal_orders = seats.reveal_orders
+        self.single_losses = seats.single_losses
         if table is None:
             table = bid_space(rules, sum(counts), palifico)
         self.table: BidSpace = table
@@ -211,16 +258,16 @@ class RoundRules:
         )
         self.after_caller = rules.round_starter == "after_caller"  # round.starter
         self.reroll = rules.reroll_enabled  # reroll.*: perudo_rules.engine.reroll decides
-        self._calls: dict[tuple[int, int], tuple[Action, ...]] = {}
-        self._offers: dict[tuple[int, int], tuple[int, ...]] = {}
-        # the settlement's tables (perudo_rules.engine.settlement), filled on first use: the
-        # order the cups are lifted in, by call and caller; the dice lost when one seat loses one
-        self.reveal_orders: dict[int, tuple[int, ...]] = {}
-        self.single_losses: dict[int, tuple[int, ...]] = {}
-        alive = [s for s, c in enumerate(counts) if c]
-        self.alive = len(alive)  # calza.min_players
+        # the legal-action views of the round's positions (perudo_rules.engine.legal), kept
+        # only for an opening round (round_rules sets it: every game of the edition and
+        # seat count plays that round, so its positions recur); a later round's positions
+        # seldom recur, and keeping their views cost more than building them anew (every
+        # view kept is one more object for the cyclic collector to walk)
+        self.views: dict[tuple[int, int, int, int], object] | None = None
         # who may call is the same number of seats for any (player to move, bidder) pair
-        self.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
+        if seats.n_calls < 0:
+            seats.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0
+        self.n_calls = seats.n_calls
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         # pickled as the key it is built from (round_rules rebuilds it, or finds it cached)
@@ -521,6 +568,12 @@ def round_rules(
     if hit is not None:
         return hit
     if len(_ROUNDS) >= _ROUNDS_MAX:
+        # the opening rounds stay (few, and met by every game: their views are kept)
+        opening = [(k, v) for k, v in _ROUNDS.items() if k[3]]
         _ROUNDS.clear()
+        if len(opening) <= _ROUNDS_MAX // 4:
+            _ROUNDS.update(opening)
     made = _ROUNDS[key] = RoundRules(*key)
+    if round_no == 1:  # every game of the edition and seats opens with it: keep its views
+        made.views = {}
     return made

@@ -8,13 +8,13 @@ only indexes them without building every action.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import overload
+from typing import cast, overload
 
 from perudo_rules.base.actions import Action, Bid, Leave, bid_unchecked
 from perudo_rules.engine.kernel import RoundRules
 from perudo_rules.engine.reroll import RerollState, bid_open, reroll_options, verdict_with_rerolls
 
-__all__ = ["LegalActions"]
+__all__ = ["LegalActions", "view"]
 
 
 class LegalActions(Sequence[Action]):
@@ -32,8 +32,9 @@ class LegalActions(Sequence[Action]):
     accepts (:meth:`RoundRules.verdict <perudo_rules.engine.kernel.RoundRules.verdict>`).
 
     A view depends only on the round's rules, the player to move and the standing bid,
-    so :meth:`of` shares one view among all the positions that have them in common (a
-    view is immutable; the bids it hands out are built once, on first use).
+    so :func:`view` shares one view among all the positions of an opening round (which
+    every game of an edition and seat count plays) that have them in common (a view is
+    immutable; the bids a shared view hands out are built once, on first use).
     """
 
     __slots__ = (
@@ -41,53 +42,50 @@ class LegalActions(Sequence[Action]):
         "_table", "_to_move",
     )
 
+    _dice: Sequence[tuple[int, ...]] | None
+    _extras: tuple[Action, ...]
+    _made: dict[int, Action] | None  # a kept view's bids, made once (view)
+    _nb: int
+    _ranks: Sequence[int]
+    _reroll: RerollState | None
+    _rr: RoundRules | None
+    _seat: int | None
+    _standing: tuple[Bid, ...]
+    _table: tuple[tuple[int, int], ...]
+    _to_move: int
+
     def __init__(
         self,
-        rr: RoundRules | None,
-        to_move: int | None,
-        bids: Sequence[Bid],
+        rr: RoundRules | None = None,
+        to_move: int | None = None,
+        bids: Sequence[Bid] = (),
         seat: int | None = None,
         dice: Sequence[tuple[int, ...]] | None = None,
         reroll: RerollState | None = None,
     ) -> None:
-        """The view of a round (``rr``: ``None`` between rounds and once over) with
-        ``to_move`` to move after ``bids``. With ``seat``, only that seat's actions, in the
-        same order (``in`` too). ``dice`` and ``reroll`` (the round's re-rolls) matter where
-        ``reroll.enabled``: ``in`` then asks
-        :func:`~perudo_rules.engine.reroll.verdict_with_rerolls`."""
-        self._seat = seat
-        self._made: dict[int, Action] = {}
-        ranks: Sequence[int]
+        """The view of a round (``rr``: ``None`` between rounds and once over, and
+        ``LegalActions()`` the view of no action) with ``to_move`` to move after ``bids``.
+        With ``seat``, only that seat's actions, in the same order (``in`` too). ``dice``
+        and ``reroll`` (the round's re-rolls) matter where ``reroll.enabled``: ``in`` then
+        asks :func:`~perudo_rules.engine.reroll.verdict_with_rerolls`."""
         if to_move is None or rr is None:
-            self._rr: RoundRules | None = None
-            self._standing: tuple[Bid, ...] = ()
-            self._to_move = 0
-            self._table: tuple[tuple[int, int], ...] = ()
-            self._ranks: Sequence[int] = ()
-            self._extras: tuple[Action, ...] = ()
-            self._nb = 0
-            self._dice: Sequence[tuple[int, ...]] | None = None
-            self._reroll: RerollState | None = None
-            return
-        table = rr.table
-        if bids:
-            cur = bids[-1]
-            key = (cur.quantity, cur.face)
-            rank = table.rank_of.get(key)
-            if rank is None:  # the real bid lies beyond the table: its floor and itself
-                ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
-            elif rr.plain:  # the kernel says every higher rank is open (raise_ranks' range)
-                ranks = range(rank + 1, table.size)
-            else:
-                ranks = rr.raise_ranks(to_move, rank)
-            extras = rr.calls(to_move, cur.player)
-            self._standing = (cur,)  # all the kernel's verdicts read of the bids
-        else:
-            ranks = rr.opening_ranks
-            extras = ()
+            self._seat = seat
+            self._made = None
+            self._rr = None
             self._standing = ()
-        self._dice = None
+            self._to_move = 0
+            self._table = ()
+            self._ranks = ()
+            self._extras = ()
+            self._nb = 0
+            self._dice = None
+            self._reroll = None
+            return
+        _fill(self, rr, to_move, bids)
+        self._seat = seat
         self._reroll = reroll
+        ranks = self._ranks
+        extras = self._extras
         if rr.reroll and dice is not None:  # reroll.*: what the re-roll rules leave open
             made = len(bids)
             self._dice = dice
@@ -104,9 +102,6 @@ class LegalActions(Sequence[Action]):
             if seat != to_move:
                 ranks = ()
             extras = tuple([a for a in extras if a.player == seat])
-        self._rr = rr
-        self._to_move = to_move
-        self._table = table.bids
         self._ranks = ranks
         self._extras = extras
         self._nb = len(ranks)
@@ -121,23 +116,8 @@ class LegalActions(Sequence[Action]):
         dice: Sequence[tuple[int, ...]] | None = None,
         reroll: RerollState | None = None,
     ) -> LegalActions:
-        """``LegalActions(rr, to_move, bids, seat, dice, reroll)``, the same view for every
-        position of the round with this player to move and this standing bid (kept in a
-        bounded table; a view for one ``seat``, or of a round with re-rolls, whose view
-        depends on the dice, is made anew)."""
-        if rr is None or to_move is None or seat is not None or rr.reroll:
-            return cls(rr, to_move, bids, seat, dice, reroll)
-        if bids:
-            cur = bids[-1]
-            key = (id(rr), to_move, cur.player, cur.quantity, cur.face)
-        else:
-            key = (id(rr), to_move, -1, 0, 0)
-        view = _VIEWS.get(key)
-        if view is None or view._rr is not rr:  # (a view keeps its rr: no id is reused)
-            if len(_VIEWS) >= _VIEWS_MAX:
-                _VIEWS.clear()
-            view = _VIEWS[key] = cls(rr, to_move, bids)
-        return view
+        """The view of a position: :func:`view` (``Game.legal_actions`` asks it)."""
+        return view(rr, to_move, bids, seat, dice, reroll)
 
     @property
     def bid_ranks(self) -> Sequence[int]:
@@ -153,11 +133,15 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
     def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
         nb = self._nb
-        if type(i) is int and 0 <= i < nb:  # the common case first: a bid, made once
-            made = self._made.get(i)
+        if type(i) is int and 0 <= i < nb:  # the common case first: a bid
+            kept = self._made
+            if kept is None:
+                q, f = self._table[self._ranks[i]]
+                return bid_unchecked(self._to_move, q, f)
+            made = kept.get(i)
             if made is None:
                 q, f = self._table[self._ranks[i]]
-                made = self._made[i] = bid_unchecked(self._to_move, q, f)
+                made = kept[i] = bid_unchecked(self._to_move, q, f)
             return made
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
@@ -199,7 +183,75 @@ class LegalActions(Sequence[Action]):
         return f"<LegalActions {len(self)} actions: {' '.join(map(str, self[:8]))}...>"
 
 
-# The shared views of LegalActions.of, by (id of the round's rules, player to move, the
-# standing bid's seat, quantity and face); cleared when full.
-_VIEWS: dict[tuple[int, int, int, int, int], LegalActions] = {}
-_VIEWS_MAX = 65_536
+def view(
+    rr: RoundRules | None,
+    to_move: int | None,
+    bids: Sequence[Bid],
+    seat: int | None = None,
+    dice: Sequence[tuple[int, ...]] | None = None,
+    reroll: RerollState | None = None,
+) -> LegalActions:
+    """``LegalActions(rr, to_move, bids, seat, dice, reroll)``; in an opening round
+    (``rr.views``: every game of the edition and seat count plays it, and a one-round game
+    plays nothing else) the same view for every position with this player to move and this
+    standing bid, kept with the round's rules (its bids made once). A view for one
+    ``seat``, of a round with re-rolls (whose view depends on the dice), or of a later
+    round (whose positions seldom recur) is made anew."""
+    if rr is None or to_move is None or seat is not None or rr.reroll:
+        return LegalActions(rr, to_move, bids, seat, dice, reroll)
+    views = rr.views
+    if views is None:
+        return _plain(rr, to_move, bids)
+    if bids:
+        cur = bids[-1]
+        key = (to_move, cur.player, cur.quantity, cur.face)
+    else:
+        key = (to_move, -1, 0, 0)
+    kept = views.get(key)
+    if kept is None:
+        made = _plain(rr, to_move, bids)
+        made._made = {}
+        views[key] = made
+        return made
+    return cast(LegalActions, kept)
+
+
+def _plain(rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> LegalActions:
+    """The view of a position of a round without re-rolls, for every seat: the common
+    case, once per decision. Pure Python makes it without ``__init__``; the compiled
+    build's ``__new__`` runs the native ``__init__`` of the empty view first (both cheap)."""
+    v: LegalActions = LegalActions.__new__(LegalActions)
+    _fill(v, rr, to_move, bids)
+    v._seat = None
+    v._reroll = None
+    return v
+
+
+def _fill(v: LegalActions, rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> None:
+    """Set the fields of ``v``, the view of every seat's actions with ``to_move`` to move
+    after ``bids`` in a round of rules ``rr`` (the re-roll rules aside)."""
+    table = rr.table
+    ranks: Sequence[int]
+    if bids:
+        cur = bids[-1]
+        key = (cur.quantity, cur.face)
+        rank = table.rank_of.get(key)
+        if rank is None:  # the real bid lies beyond the table: its floor and itself
+            ranks = rr.raise_ranks(to_move, table.floor_rank(*key), key)
+        elif rr.plain:  # the kernel says every higher rank is open (raise_ranks' range)
+            ranks = range(rank + 1, table.size)
+        else:
+            ranks = rr.raise_ranks(to_move, rank)
+        v._extras = rr.calls(to_move, cur.player)
+        v._standing = (cur,)  # all the kernel's verdicts read of the bids
+    else:
+        ranks = rr.opening_ranks
+        v._extras = ()
+        v._standing = ()
+    v._made = None
+    v._dice = None
+    v._rr = rr
+    v._to_move = to_move
+    v._table = table.bids
+    v._ranks = ranks
+    v._nb = len(ranks)

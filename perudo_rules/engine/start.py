@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from math import floor
 
 from perudo_rules.base.messages import Param, Refusal, given
 from perudo_rules.editions.ruleset import Ruleset
@@ -67,7 +68,7 @@ def roll_off(rules: Ruleset, players: int, rng: random.Random) -> int:
     while len(tied) > 1:
         scores = []
         for _ in tied:
-            dice = [int(rand() * faces) + 1 for _ in range(rules.setup_rolloff_dice)]
+            dice = [floor(rand() * faces) + 1 for _ in range(rules.setup_rolloff_dice)]
             values = [faces + 1 if d == best_wild else d for d in dice]
             scores.append(max(values) if highest else sum(values))
         best = max(scores)
@@ -79,10 +80,12 @@ def roll_cups(faces: int, counts: Sequence[int], rng: random.Random) -> tuple[tu
     """Every seat's dice, seat by seat, each ``int(rng.random() * faces) + 1`` (``play.roll``).
 
     Only ``rng.random()`` is used: Python guarantees its sequence for a seed on every
-    platform and version, so the same seed gives the same game on any machine.
+    platform and version, so the same seed gives the same game on any machine. (The code
+    writes ``floor`` for ``int``: the same die for a number that is never negative, made
+    in less time.)
     """
     rand = rng.random
-    return cut_cups([int(rand() * faces) + 1 for _ in range(sum(counts))], counts)
+    return cut_cups([floor(rand() * faces) + 1 for _ in range(sum(counts))], counts)
 
 
 def cut_cups(run: Sequence[int], counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
