@@ -22,6 +22,9 @@ perudo_editions_dir = "editions"
 perudo_sim_games = 60
 perudo_sim_players = 6
 perudo_sim_seed = 1
+# The conformance runs and the simulation, kept for the next build with the same inputs
+# (the Italian and Spanish builds of `make spec` read what the English one computed).
+perudo_cache_dir = "_build/perudo-cache"
 
 exclude_patterns = ["_build", ".gitignore"]
 # Rule texts and quotes are shown exactly as the variant files write them.
