@@ -35,7 +35,7 @@ from perudo_rules.harness import Harness
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_files, variant_files
 from perudo_rules.sphinxext.shared import Cell, para, scrolling, self_link, table
-from perudo_rules.sphinxext.store import fingerprint, stored, variant_inputs
+from perudo_rules.sphinxext.store import fingerprint, source_digest, stored, variant_inputs
 
 __all__ = [
     "HARNESSES",
@@ -85,6 +85,8 @@ def missing_peers(harness: str) -> list[str]:
 JS = Path(__file__).resolve().parents[2] / "harnesses" / "js" / "perudo.js"
 #: The positions each perft walk of the page expands (a few per published position).
 PERFT_NODES = 40
+#: What a run depends on besides its options: the files it reads, the source digest.
+_Basis = tuple[list[Path], str]
 
 
 def families() -> list[str]:
@@ -141,7 +143,7 @@ class ConformanceDirective(PerudoDirective):
         editions = [str(p) for p in paths]
         games = self.options.get("games", 1)
         seed = self.options.get("seed", 0)
-        inputs = variant_inputs(paths)
+        basis = (variant_inputs(paths), source_digest())  # the inputs of every run
         out: list[nodes.Node] = [nodes.paragraph(
             text=f"Computed when these docs were built: {games} random game(s) per edition, "
             f"seed {seed}, every scenario that applies, and the perft tables below."
@@ -149,7 +151,7 @@ class ConformanceDirective(PerudoDirective):
         known = {h[0]: h for h in HARNESSES}
         for name in names.split():
             if name == "js":
-                out += self._js(editions, games, seed, inputs)
+                out += self._js(editions, games, seed, basis)
                 continue
             if name not in known:
                 raise self.error(f"perudo-conformance: no harness {name!r}")
@@ -168,7 +170,7 @@ class ConformanceDirective(PerudoDirective):
                                channel=_InProcess(harness), perft_nodes=PERFT_NODES)  # fmt: skip
 
             try:
-                report = self._stored([name, command, editions, games, seed], inputs, run)
+                report = self._stored([name, command, editions, games, seed], basis, run)
             except ImportError as exc:
                 why = exc.msg.split(":")[0]
                 out.append(para(nodes.strong(text=f"{what}: "), f"not certified here ({why})."))
@@ -176,17 +178,16 @@ class ConformanceDirective(PerudoDirective):
             out += self._report(name, what, report)
         return out
 
-    def _stored(self, what: list[Any], inputs: list[Path], run: Callable[[], Report]) -> Report:
-        """The report of ``run``, kept under the fingerprint of ``what`` and ``inputs`` (a
-        run that met a harness error, perhaps a busy machine's timeout, is not kept)."""
-        data = stored(self.store_folder(), "conformance",
-                      fingerprint(["perudo-conformance", PERFT_NODES, *what], inputs),
-                      lambda: run().to_json(), keep=lambda doc: doc["error"] is None)  # fmt: skip
+    def _stored(self, what: list[Any], basis: _Basis, run: Callable[[], Report]) -> Report:
+        """The report of ``run``, kept under the fingerprint of ``what`` and ``basis`` (the
+        files it reads and the source digest); a run that met a harness error (perhaps a
+        busy machine's timeout) is not kept."""
+        key = fingerprint(["perudo-conformance", PERFT_NODES, *what], *basis)
+        data = stored(self.store_folder(), "conformance", key, lambda: run().to_json(),
+                      keep=lambda doc: doc["error"] is None)  # fmt: skip
         return Report.from_json(data)
 
-    def _js(
-        self, editions: list[str], games: int, seed: int, inputs: list[Path]
-    ) -> list[nodes.Node]:
+    def _js(self, editions: list[str], games: int, seed: int, basis: _Basis) -> list[nodes.Node]:
         node = shutil.which("node") or shutil.which("nodejs")
         what = "a JavaScript engine under Node (harnesses/js/perudo.js)"
         if node is None or not JS.is_file():
@@ -198,7 +199,7 @@ class ConformanceDirective(PerudoDirective):
             return conform(command, editions, games=games, seed=seed, perft_nodes=PERFT_NODES)
 
         what_ = ["js", command, binary.st_size, binary.st_mtime_ns, editions, games, seed]
-        report = self._stored(what_, [*inputs, JS], run)
+        report = self._stored(what_, ([*basis[0], JS], basis[1]), run)
         return self._report("js", what, report)
 
     def _report(self, impl: str, what: str, report: Report) -> list[nodes.Node]:

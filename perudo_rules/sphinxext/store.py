@@ -91,13 +91,14 @@ def variant_inputs(paths: Iterable[Path]) -> list[Path]:
     return list(out)
 
 
-def fingerprint(what: object, files: Iterable[Path] = ()) -> str:
+def fingerprint(what: object, files: Iterable[Path] = (), source: str | None = None) -> str:
     """The key of a result: a digest of ``what`` (JSON-ready: the name of the computation
-    and its options), of the content of ``files`` and of :func:`source_digest`."""
+    and its options), of the content of ``files`` and of :func:`source_digest` (``source``:
+    that digest, computed once for several results)."""
     h = hashlib.blake2b(digest_size=20)
     h.update(json.dumps(what, sort_keys=True, default=str).encode())
     _digest_files(h, sorted(set(files)))
-    h.update(source_digest().encode())
+    h.update((source or source_digest()).encode())
     return h.hexdigest()
 
 
