@@ -68,3 +68,19 @@ def test_loaded_scenarios_are_copies_and_a_changed_file_is_read_again(tmp_path: 
     f.write_text(one.read_text(encoding="utf-8").replace(f"id: {ids[0]}\n", "id: renamed\n", 1),
                  encoding="utf-8")  # fmt: skip
     assert [sc.id for sc in load_scenarios([f])] == ["renamed", *ids[1:]]
+
+
+def test_a_document_in_memory_is_checked_again_when_its_content_differs() -> None:
+    from perudo_rules.editions.variantfile import variant_from_document
+
+    doc = {"extends": "italian", "dice": {"per_player": 3}}
+    assert variant_from_document(doc)["dice.per_player"] == 3
+    doc["dice"]["per_player"] = "three"
+    with pytest.raises(VariantError):
+        variant_from_document(doc)
+    doc["dice"]["per_player"] = 3.0  # equal to 3, but not an integer: another document
+    with pytest.raises(VariantError):
+        variant_from_document(doc)
+    doc["dice"]["per_player"] = True  # equal to 1, but not an integer either
+    with pytest.raises(VariantError):
+        variant_from_document(doc)

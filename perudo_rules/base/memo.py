@@ -4,7 +4,8 @@ content it was computed from, so a changed file is computed again.
 Reading and checking a variant or scenario file (the YAML parse, the JSON Schema) costs far
 more than reading its bytes: the loaders (:func:`perudo_rules.editions.variantfile.load_variant`,
 :func:`perudo_rules.conform.scenarios.load_scenarios`) read the bytes at every call and look
-the result up under the file's path and :func:`content_digest` of those bytes. A :class:`Memo`
+the result up under the file's path and :func:`content_digest` of those bytes; a document
+in memory (a game record's variant) is looked up under its :func:`frozen_key`. A :class:`Memo`
 keeps a bounded number of values (the least recently used goes first) and may be used from
 several threads. What it holds is shared: a loader returns fresh copies of anything mutable.
 """
@@ -15,9 +16,9 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-__all__ = ["Memo", "content_digest"]
+__all__ = ["Memo", "content_digest", "frozen_key"]
 
 _K = TypeVar("_K", bound=Hashable)
 _V = TypeVar("_V")
@@ -73,3 +74,24 @@ class Memo(Generic[_K, _V]):
 
     def __len__(self) -> int:
         return len(self._values)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def frozen_key(value: Any) -> Hashable | None:
+    """A hashable key, equal for two JSON-like values exactly when they are equal *and*
+    of the same types all through (``1``, ``1.0`` and ``True`` differ, a tuple is not a
+    list), keys in order; ``None`` for a value with anything else in it (do not memoize
+    it)."""
+    if isinstance(value, _SCALARS):
+        return (type(value).__name__, value)
+    if isinstance(value, (list, tuple)):
+        parts = tuple(frozen_key(v) for v in value)
+        return None if None in parts else (type(value).__name__, parts)
+    if isinstance(value, dict):
+        items = tuple((k, frozen_key(v)) for k, v in value.items())
+        if any(not isinstance(k, str) or v is None for k, v in items):
+            return None
+        return ("dict", items)
+    return None

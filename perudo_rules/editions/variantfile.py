@@ -36,7 +36,7 @@ import functools
 import importlib.resources
 import os
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ import jsonschema
 
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth
-from perudo_rules.base.memo import Memo, content_digest
+from perudo_rules.base.memo import Memo, content_digest, frozen_key
 from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.crossknob import knob_conflicts
 from perudo_rules.editions.knobs import KNOB_PATHS, SECTIONS
@@ -221,6 +221,8 @@ _Key = tuple[str, str]
 #: Variant files by memo key: the parsed document (shared: nothing changes it), whether it
 #: passed the schema, and its size in bytes (the memo keeps at most 4 MiB of files).
 _DOCS: Memo[_Key, tuple[YamlDoc, bool, int]] = Memo(256, budget=4 << 20)
+#: In-memory documents (:func:`variant_from_document`) that passed the schema, by content.
+_VALID_DOCUMENTS: Memo[Hashable, bool] = Memo(64)
 _SCALARS = (str, int, float, bool, type(None))
 
 
@@ -421,7 +423,11 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
         raise VariantError("a variant document must be a mapping", file=file)
     check_depth(dict(data), VariantError, file=file)
     doc = YamlDoc(dict(data), None, file)
-    _schema_errors(doc)
+    key = frozen_key(doc.data)  # the schema's verdict depends on the content alone
+    if key is None or _VALID_DOCUMENTS.get(key) is None:
+        _schema_errors(doc)
+        if key is not None:
+            _VALID_DOCUMENTS.put(key, True)
     chain = _chain(doc, None)
     knobs, meta = _merge(chain)
     _check_consistency(knobs, file, [d.file for d, _ in chain])
