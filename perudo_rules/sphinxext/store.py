@@ -152,9 +152,10 @@ def stored(
     """The result of ``kind`` under ``key`` (a :func:`fingerprint`): read from ``folder``,
     or computed by ``compute`` (JSON-ready data) and written there when ``keep(value)``
     (a result that a busy machine may have spoiled, such as a harness timing out, is not
-    kept). With ``folder`` ``None``, computed each time."""
+    kept). With ``folder`` ``None``, computed each time. The value is returned as JSON
+    reads it back (lists, not tuples), whether it was read or computed."""
     if folder is None:
-        return compute()
+        return json.loads(json.dumps(compute()))
     path = folder / f"{kind}-{key}.json"
     value = _read(path, key)
     if value is not None:
@@ -165,9 +166,10 @@ def stored(
         value = _read(path, key)  # another build may have computed it while we waited
         if value is not None:
             return value
-        value = compute()
+        text = json.dumps(compute())
+        value = json.loads(text)
         if keep(value):
             with contextlib.suppress(OutputError):  # a folder we may not write: no harm done
-                write_text(path, json.dumps({"key": key, "value": value}))  # atomically
+                write_text(path, f'{{"key": "{key}", "value": {text}}}')  # atomically
                 _prune(folder, kind)
     return value
