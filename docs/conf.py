@@ -27,6 +27,9 @@ perudo_sim_seed = 1
 # a variant file, the knob table or the search (perudo_rules.sphinxext.witnessdata); a pair
 # the file lacks is searched at the build, with a warning.
 perudo_witness_data = "_data/witnesses.json"
+# The conformance runs and the simulation, kept for the next build with the same inputs
+# (the Italian and Spanish builds of `make spec` read what the English one computed).
+perudo_cache_dir = "_build/perudo-cache"
 
 exclude_patterns = ["_build", ".gitignore"]
 # Rule texts and quotes are shown exactly as the variant files write them.

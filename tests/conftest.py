@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
+
+if TYPE_CHECKING:
+    from docsbuild import DocsBuilds
 
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.register_profile(
@@ -54,3 +59,30 @@ def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     English unless they set a locale or pass ``--lang`` themselves."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(name, raising=False)
+
+
+#: The fixtures that read a docs build, and the language each reads.
+_DOCS_FIXTURES = {"html_dir": "en", "it_dir": "it"}
+
+
+@pytest.fixture(scope="session")
+def docs_builds(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[DocsBuilds]:
+    """The docs built once per session (tests/docsbuild.py): every language a test of the
+    session reads, started together when the first of them asks, in a folder the
+    pytest-xdist workers share (the session's, not a worker's)."""
+    from docsbuild import DocsBuilds
+
+    wanted = {
+        lang
+        for item in request.session.items
+        for name, lang in _DOCS_FIXTURES.items()
+        if name in getattr(item, "fixturenames", ())
+    }
+    session = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        session = session.parent  # popen-gwN's parent: the session's folder
+    builds = DocsBuilds(session / "docs-builds", sorted(wanted))
+    yield builds
+    builds.close()

@@ -227,6 +227,9 @@ def test_an_extra_call_is_failed_by_challenge_who_and_by_perft() -> None:
     report = _run(f"{BROKEN} bidder-dudo", "italian", games=1)
     rep = report.editions[0]
     assert report.exit_code == 1 and set(rep.failed) == {"challenge.who"}
+    # the report reads back from its JSON as it was (the docs build keeps runs that way)
+    again = Report.from_json(json.loads(json.dumps(report.to_json())))
+    assert again.to_json() == report.to_json() and again.editions[0].failures == rep.failures
     w = rep.failures["challenge.who"].witness
     assert len(w["dice"]) == 2 and len(w["actions"]) == 1, w
     game = _witness_game(w)

@@ -1,7 +1,8 @@
 """The Sphinx spec in docs/: it builds with warnings as errors and shows every rule and scenario.
 
 The build runs once per session in a subprocess (as ``make spec`` does) into a temporary
-directory; ``build_docs`` is shared with tests/test_screenshots.py.
+directory, started with the other languages' by the ``docs_builds`` fixture
+(tests/conftest.py, tests/docsbuild.py); tests/test_screenshots.py reads it too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import subprocess
 import sys
 from html import unescape
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -28,49 +30,20 @@ from perudo_rules.engine.ranks import bid_space
 from perudo_rules.sphinxext import rule_anchor
 from perudo_rules.sphinxext.compare import edition_class
 
+if TYPE_CHECKING:
+    from docsbuild import DocsBuilds
+
 ROOT = Path(__file__).resolve().parent.parent
-_BUILT: dict[str, Path] = {}
-# Under pytest-xdist (make test), one worker runs these and tests/test_screenshots.py,
-# so docs/ is built once (``--dist loadgroup``).
+# Under pytest-xdist (make test) the docs tests read builds the workers share
+# (tests/docsbuild.py); with ``--dist loadgroup`` one worker runs them all, where the xdist
+# in use honours the group (xdist 3.8 under pytest 9 does not: the builds are shared anyway).
 pytestmark = pytest.mark.xdist_group("docs")
 
 
-def build_docs(base: Path, lang: str = "en") -> Path:
-    """Build docs/ into ``base`` once per process (``-W --keep-going``) in ``lang`` (``-D
-    language=it`` for another than English, as ``make spec`` builds it); the HTML directory."""
-    key = "html" if lang == "en" else f"html-{lang}"
-    if key not in _BUILT:
-        out = base / key
-        language = [] if lang == "en" else ["-D", f"language={lang}"]
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "sphinx",
-                "-W",
-                "--keep-going",
-                "-q",
-                "-b",
-                "html",
-                *language,
-                "-d",
-                str(base / f"doctrees-{lang}"),
-                str(ROOT / "docs"),
-                str(out),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert proc.returncode == 0, proc.stderr[-5000:]
-        assert proc.stderr.strip() == "", proc.stderr[-5000:]
-        _BUILT[key] = out
-    return _BUILT[key]
-
-
 @pytest.fixture(scope="session")
-def html_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_docs(tmp_path_factory.mktemp("docs"))
+def html_dir(docs_builds: DocsBuilds) -> Path:
+    """The spec in English, built once per session (tests/docsbuild.py)."""
+    return docs_builds.html("en")
 
 
 def _read(html_dir: Path, page: str) -> str:

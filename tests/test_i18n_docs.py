@@ -9,24 +9,27 @@ from __future__ import annotations
 import re
 from html import unescape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 pytest.importorskip("sphinx")
-
-from test_docs import build_docs
 
 from perudo_rules import available_variants, load_variant
 from perudo_rules.base.i18n import tr
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import knob_spec
 
+if TYPE_CHECKING:
+    from docsbuild import DocsBuilds
+
 pytestmark = pytest.mark.xdist_group("docs")
 
 
 @pytest.fixture(scope="module")
-def it_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_docs(tmp_path_factory.mktemp("docs-it"), lang="it")
+def it_dir(docs_builds: DocsBuilds) -> Path:
+    """The spec in Italian, built once per session (tests/docsbuild.py)."""
+    return docs_builds.html("it")
 
 
 def _main_text(html: str) -> str:

@@ -20,16 +20,17 @@ import subprocess
 import tempfile
 from html import unescape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 pytest.importorskip("sphinx")
 
-from test_docs import build_docs
-
 from perudo_rules import available_variants, load_variant
 from perudo_rules.editions.knobs import KNOB_PATHS
+
+if TYPE_CHECKING:
+    from docsbuild import DocsBuilds
 
 #: Debian and Ubuntu name the binary chromium, others chromium-browser or google-chrome;
 #: PERUDO_CHROMIUM names another.
@@ -51,7 +52,7 @@ if BROWSER is None and os.environ.get("PERUDO_REQUIRE_BROWSER"):  # .ci/run sets
     raise RuntimeError("PERUDO_REQUIRE_BROWSER is set but no Chromium was found on PATH")
 pytestmark = [
     pytest.mark.skipif(BROWSER is None, reason="no Chromium installed (see README: browser tests)"),
-    # one worker builds the docs once for these tests and tests/test_docs.py
+    # the docs are built once per session for these tests and tests/test_docs.py
     pytest.mark.xdist_group("docs"),
 ]
 
@@ -128,8 +129,9 @@ window.addEventListener('load', function () {
 
 
 @pytest.fixture(scope="module")
-def html_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_docs(tmp_path_factory.mktemp("docs"))
+def html_dir(docs_builds: DocsBuilds) -> Path:
+    """The spec in English, built once per session (tests/docsbuild.py)."""
+    return docs_builds.html("en")
 
 
 def _chromium(*args: str) -> subprocess.CompletedProcess[str]:
@@ -207,8 +209,9 @@ def test_compare_page_screenshot(html_dir: Path, tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def it_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_docs(tmp_path_factory.mktemp("docs-it"), lang="it")
+def it_dir(docs_builds: DocsBuilds) -> Path:
+    """The spec in Italian, built once per session (tests/docsbuild.py)."""
+    return docs_builds.html("it")
 
 
 def test_the_italian_edition_page_reads_italian_in_the_browser(it_dir: Path) -> None:

@@ -161,6 +161,7 @@ def test_progress_callback_and_to_dict(italian_stats: SimStats) -> None:
     data = json.loads(json.dumps(italian_stats.to_dict(), allow_nan=False))
     assert data["games"] == 40
     assert data["estimates"]["rounds per game"]["value"] == italian_stats.rounds().value
+    assert SimStats.from_dict(data) == italian_stats  # the docs build keeps them so
     rows = comparison_rows([italian_stats, italian_stats])
     assert rows[0][0] == "rounds per game" and rows[0][1] == rows[0][2]
     assert len(rows) == len(italian_stats.summary_rows())

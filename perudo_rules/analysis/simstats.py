@@ -330,6 +330,33 @@ class SimStats:
             "estimates": {name: clean(e.to_dict()) for name, e in self.summary_rows()},
         }
 
+    @classmethod
+    def from_dict(cls, doc: Mapping[str, Any]) -> SimStats:
+        """The statistics :meth:`to_dict` wrote (its estimates are computed again)."""
+        counts, hists = doc["counts"], doc["histograms"]
+
+        def hist(name: str) -> tuple[tuple[int, int], ...]:
+            return tuple((value, count) for value, count in hists[name])
+
+        return cls(
+            variant=doc["variant"],
+            name=doc["name"],
+            players=doc["players"],
+            games=doc["games"],
+            bot=doc["bot"],
+            seed=doc["seed"],
+            rounds_per_game=hist("rounds_per_game"),
+            bids_per_round=hist("bids_per_round"),
+            calza_per_game=hist("calza_per_game"),
+            palifico_rounds=counts["palifico_rounds"],
+            calza_calls=counts["calza_calls"],
+            calza_right=counts["calza_right"],
+            dudo_calls=counts["dudo_calls"],
+            dudo_right=counts["dudo_right"],
+            wins_by_seat=tuple(counts["wins_by_seat"]),
+            wins_by_position=tuple(counts["wins_by_position"]),
+        )
+
 
 #: The reported figures' names, for the catalogues (their keys in JSON stay English).
 METRICS = (

@@ -17,7 +17,7 @@ import yaml
 
 from perudo_rules.base.limits import MAX_DEPTH, MAX_FILE_BYTES, MAX_NODES, read_bounded
 
-__all__ = ["YamlDoc", "load_yaml_file", "parse_yaml"]
+__all__ = ["YamlDoc", "load_yaml_file", "parse_yaml", "parse_yaml_bytes", "read_yaml_bytes"]
 
 #: Builds the caller's error: ``err(message, file=, key_path=, line=)``.
 ErrorFactory = Callable[..., Exception]
@@ -135,10 +135,19 @@ def parse_yaml(text: str, file: str | None, err: ErrorFactory) -> YamlDoc:
 def load_yaml_file(path: Path, err: ErrorFactory, missing: str = "no such file") -> YamlDoc:
     """Read and parse a YAML file with the limits of :func:`parse_yaml` (``missing`` is
     the message for a file that does not exist)."""
-    name = str(path)
-    raw = read_bounded(path, MAX_FILE_BYTES, err, missing)
+    return parse_yaml_bytes(read_yaml_bytes(path, err, missing), str(path), err)
+
+
+def read_yaml_bytes(path: Path, err: ErrorFactory, missing: str = "no such file") -> bytes:
+    """The bytes of the YAML file ``path``, read as :func:`load_yaml_file` reads them (a
+    regular file within the size limit); parse them with :func:`parse_yaml_bytes`."""
+    return read_bounded(path, MAX_FILE_BYTES, err, missing)
+
+
+def parse_yaml_bytes(raw: bytes, file: str | None, err: ErrorFactory) -> YamlDoc:
+    """Parse the bytes of a YAML file (UTF-8) as :func:`parse_yaml` parses text."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise err("file is not valid UTF-8", file=name) from None
-    return parse_yaml(text, name, err)
+        raise err("file is not valid UTF-8", file=file) from None
+    return parse_yaml(text, file, err)

@@ -5,7 +5,8 @@ engine: an :class:`EditionReport` per edition asked for, with each rule id's pas
 failed comparisons (:func:`rule_ids`, :meth:`EditionReport.status`), the first
 :class:`Failure` of each failed rule id with its minimal witness, and each published
 perft position's counts (:class:`PerftCheck`). These are plain values: the command line
-and the docs build print them, and ``to_json`` writes them.
+and the docs build print them, ``to_json`` writes them and ``from_json`` reads them back
+(the docs build keeps a run that way, :mod:`perudo_rules.sphinxext.store`).
 """
 
 from __future__ import annotations
@@ -140,6 +141,25 @@ class EditionReport:
             ],
         }
 
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> EditionReport:
+        """The report :meth:`to_json` wrote (``from_json(r.to_json())`` writes the same)."""
+        rep = cls(edition=doc["edition"], claimed=doc["claimed"])
+        if not rep.claimed:
+            return rep
+        rep.scenarios, rep.games, rep.skipped = doc["scenarios"], doc["games"], doc["skipped"]
+        for rule, counts in doc["rules"].items():
+            if counts["passed"]:
+                rep.passed[rule] = counts["passed"]
+            if counts["failed"]:
+                rep.failed[rule] = counts["failed"]
+        for f in doc["failures"]:
+            rep.failures[f["rule"]] = Failure(f["rule"], f["detail"], f["witness"], f["source"],
+                                              f["then"], f["overrides"])  # fmt: skip
+        rep.perft = [PerftCheck(p["position"], p["depth"], p["expected"], p["got"])
+                     for p in doc["perft"]]  # fmt: skip
+        return rep
+
 
 @dataclass
 class Report:
@@ -168,3 +188,14 @@ class Report:
             "seconds": round(self.seconds, 2),
             "editions": [e.to_json() for e in self.editions],
         }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Report:
+        """The report :meth:`to_json` wrote (``from_json(r.to_json())`` writes the same)."""
+        return cls(
+            engine=doc["engine"],
+            command=doc["command"],
+            editions=[EditionReport.from_json(e) for e in doc["editions"]],
+            seconds=doc["seconds"],
+            error=doc["error"],
+        )

@@ -27,6 +27,7 @@ checked). Expectations about the round result (``count``, ``loser``, ...) read
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
@@ -38,9 +39,10 @@ import jsonschema
 
 from perudo_rules.base.actions import Bid, Dudo, Leave, Reroll
 from perudo_rules.base.errors import ActionSyntaxError, IllegalAction, LocatedError, VariantError
+from perudo_rules.base.memo import Memo, content_digest
 from perudo_rules.base.messages import Refusal
 from perudo_rules.base.version import __version__
-from perudo_rules.base.yamlfile import YamlDoc, load_yaml_file
+from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import data_dir, load_variant, named_variant_file
 from perudo_rules.engine.game import Game
@@ -158,13 +160,7 @@ class Scenario:
     def variant(self, variant_id: str) -> Variant:
         """The variant this scenario runs under for ``variant_id`` (overrides applied)."""
         ref = self.variant_files.get(variant_id, variant_id)
-        return _variant(ref, json.dumps(dict(self.overrides), sort_keys=True))
-
-
-@functools.lru_cache(maxsize=64)
-def _variant(variant_id: str, overrides_json: str) -> Variant:
-    overrides = json.loads(overrides_json)
-    return load_variant(variant_id, overrides or None)
+        return load_variant(ref, dict(self.overrides) or None)
 
 
 # --- steps ------------------------------------------------------------------------------
@@ -298,21 +294,51 @@ def default_paths() -> list[Path]:
     return sorted((data_dir("spec") / "scenarios").glob("*.yaml"))
 
 
+#: Scenario files by path and digest of their bytes: the scenarios read from them (shared:
+#: :func:`load_scenarios` returns copies) and the file each variant they name resolved to.
+_READ: Memo[tuple[str, str], tuple[list[Scenario], dict[str, str]]] = Memo(64, budget=4 << 20)
+
+
+def _named_files(refs: Iterable[str], file: str) -> dict[str, str] | None:
+    """The file each variant reference of the scenario file ``file`` names (``None`` if
+    one names none: reading the file again reports it)."""
+    try:
+        return {ref: str(named_variant_file(ref, file)) for ref in refs}
+    except VariantError:
+        return None
+
+
+def _read(path: Path) -> list[Scenario]:
+    """The scenarios of one file: parsed and checked once per content (and while each
+    variant they name resolves to the same file), a copy of their own at each call."""
+    raw = read_yaml_bytes(path, ScenarioError, "no such scenario file")
+    key = (str(path), content_digest(raw))
+    hit = _READ.get(key)
+    if hit is not None and _named_files(hit[1], str(path)) == hit[1]:
+        return copy.deepcopy(hit[0])
+    doc = parse_yaml_bytes(raw, str(path), ScenarioError)
+    if not isinstance(doc.data, dict):
+        raise ScenarioError("a scenario file must be a YAML mapping", file=str(path), line=1)
+    _schema_check(doc)
+    scenarios = _scenarios_of(doc)
+    refs = _named_files(dict.fromkeys(v for sc in scenarios for v in sc.variants), str(path))
+    if refs is not None:
+        _READ.put(key, (scenarios, refs), weight=len(raw))
+    return copy.deepcopy(scenarios)
+
+
 def load_scenarios(paths: Iterable[str | Path] | None = None) -> list[Scenario]:
     """Load scenarios from ``paths`` (default: every ``spec/scenarios/*.yaml``).
 
     Raises :class:`ScenarioError` (``file:line: key.path: message``) on a
-    malformed file or a duplicate id.
+    malformed file or a duplicate id. A file is parsed and checked again only when its
+    bytes changed (:mod:`perudo_rules.base.memo`); each call returns scenarios of its own.
     """
     files = default_paths() if paths is None else [Path(p) for p in paths]
     out: list[Scenario] = []
     seen: dict[str, Scenario] = {}
     for path in files:
-        doc = load_yaml_file(path, ScenarioError, "no such scenario file")
-        if not isinstance(doc.data, dict):
-            raise ScenarioError("a scenario file must be a YAML mapping", file=str(path), line=1)
-        _schema_check(doc)
-        for sc in _scenarios_of(doc):
+        for sc in _read(path):
             if sc.id in seen:
                 first = seen[sc.id]
                 raise ScenarioError(

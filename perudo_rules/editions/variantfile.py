@@ -10,7 +10,9 @@ a :class:`~perudo_rules.editions.variant.Variant` (:func:`load_variant`).
 Loading checks, in order: safe YAML (no duplicate keys, anchors or object
 tags), the JSON Schema, the ``extends`` chain (no cycles), completeness and
 cross-knob consistency. Every failure is a :class:`VariantError` that names
-the file, the key path and the line.
+the file, the key path and the line. A file is read at every call, but parsed and
+checked again only when its bytes changed (:mod:`perudo_rules.base.memo`); each call
+returns a variant of its own.
 
 Files named inside files follow one policy, :func:`named_variant_file`: ``extends``
 in a variant file, the ``variant`` of a position file (``check --position``), the
@@ -34,7 +36,7 @@ import functools
 import importlib.resources
 import os
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +44,8 @@ import jsonschema
 
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth
-from perudo_rules.base.yamlfile import YamlDoc, load_yaml_file
+from perudo_rules.base.memo import Memo, content_digest, frozen_key
+from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.crossknob import knob_conflicts
 from perudo_rules.editions.knobs import KNOB_PATHS, SECTIONS
 from perudo_rules.editions.schema import variant_schema
@@ -162,7 +165,7 @@ def variant_problems(ref: str | Path) -> list[VariantError]:
     """
     try:
         path = resolve_extends(str(ref))
-        doc = load_yaml_file(path, VariantError, "no such variant file")
+        doc, _ = _parsed(path)
     except VariantError as exc:
         return [exc]
     if not isinstance(doc.data, dict):
@@ -213,13 +216,59 @@ def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
     return out
 
 
+#: A file's memo key: its path and the digest of its bytes.
+_Key = tuple[str, str]
+#: Variant files by memo key: the parsed document (shared: nothing changes it), whether it
+#: passed the schema, and its size in bytes (the memo keeps at most 4 MiB of files).
+_DOCS: Memo[_Key, tuple[YamlDoc, bool, int]] = Memo(256, budget=4 << 20)
+#: In-memory documents (:func:`variant_from_document`) that passed the schema, by content.
+_VALID_DOCUMENTS: Memo[Hashable, bool] = Memo(64)
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _parsed(path: Path) -> tuple[YamlDoc, _Key]:
+    """A variant file read and parsed (once per content), and its memo key."""
+    raw = read_yaml_bytes(path, VariantError, "no such variant file")
+    key = (str(path), content_digest(raw))
+    hit = _DOCS.get(key)
+    if hit is not None:
+        return hit[0], key
+    doc = parse_yaml_bytes(raw, str(path), VariantError)
+    _DOCS.put(key, (doc, False, len(raw)), weight=len(raw))
+    return doc, key
+
+
 def _read_file(path: Path) -> YamlDoc:
-    """A variant file read and checked against the schema."""
-    doc = load_yaml_file(path, VariantError, "no such variant file")
+    """A variant file read and checked against the schema (once per content)."""
+    doc, key = _parsed(path)
+    hit = _DOCS.get(key)
+    if hit is not None and hit[1]:
+        return doc
     if not isinstance(doc.data, dict):
         raise VariantError("a variant file must be a YAML mapping", file=str(path), line=1)
     _schema_errors(doc)
+    if hit is not None:
+        _DOCS.put(key, (doc, True, hit[2]), weight=hit[2])
     return doc
+
+
+def _plain(knob: Knob) -> bool:
+    """Whether every value ``knob`` holds is a scalar (so the knob cannot be changed)."""
+    reading = knob.interpretation
+    override = () if reading is None or reading.override is None else reading.override
+    return isinstance(knob.value, _SCALARS) and all(isinstance(v, _SCALARS) for _, v in override)
+
+
+def _own(knobs: tuple[Knob, ...]) -> tuple[Knob, ...]:
+    """``knobs`` as a caller may keep them: themselves when they hold only scalars, else
+    a deep copy (a list in an interpretation's override)."""
+    return knobs if all(_plain(k) for k in knobs) else copy.deepcopy(knobs)
+
+
+def _rulebook(meta: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``rulebook`` of ``meta``, a copy of its own (its values are strings)."""
+    rulebook = meta.get("rulebook")
+    return None if rulebook is None else dict(rulebook)
 
 
 def _chain(doc: YamlDoc, path: Path | None) -> list[tuple[YamlDoc, Path | None]]:
@@ -352,10 +401,10 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         id=meta.get("id", path.stem),
         name=meta.get("name", meta.get("id", path.stem)),
         description=meta.get("description", ""),
-        knobs=tuple(knobs[p] for p in KNOB_PATHS),
+        knobs=_own(tuple(knobs[p] for p in KNOB_PATHS)),
         file=str(path),
         extends=meta.get("extends"),
-        rulebook=meta.get("rulebook"),
+        rulebook=_rulebook(meta),
         ref=ref_str,
         overrides=dict(overrides) if overrides else None,
     )
@@ -374,7 +423,11 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
         raise VariantError("a variant document must be a mapping", file=file)
     check_depth(dict(data), VariantError, file=file)
     doc = YamlDoc(dict(data), None, file)
-    _schema_errors(doc)
+    key = frozen_key(doc.data)  # the schema's verdict depends on the content alone
+    if key is None or _VALID_DOCUMENTS.get(key) is None:
+        _schema_errors(doc)
+        if key is not None:
+            _VALID_DOCUMENTS.put(key, True)
     chain = _chain(doc, None)
     knobs, meta = _merge(chain)
     _check_consistency(knobs, file, [d.file for d, _ in chain])
@@ -383,9 +436,9 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
         id=str(name),
         name=str(meta.get("name", name)),
         description=str(meta.get("description", "")),
-        knobs=tuple(knobs[p] for p in KNOB_PATHS),
+        knobs=_own(tuple(knobs[p] for p in KNOB_PATHS)),
         extends=meta.get("extends"),
-        rulebook=meta.get("rulebook"),
+        rulebook=_rulebook(meta),
     )
 
 
@@ -504,7 +557,7 @@ def extends_chain(path: str | Path) -> list[Path]:
         return out
     while current is not None and current not in out and len(out) < MAX_EXTENDS:
         try:
-            data = load_yaml_file(current, VariantError).data
+            data = _parsed(current)[0].data
             out.append(current)
             ref = data.get("extends") if isinstance(data, dict) else None
             current = resolve_extends(ref, current) if isinstance(ref, str) else None

@@ -61,13 +61,16 @@ variant at ``builder-inited``; empty to disable), ``perudo_sim_games``,
 ``perudo_sim_players`` and ``perudo_sim_seed`` (the build-time simulation),
 ``perudo_witness_data`` (the witnesses computed ahead, a JSON file relative to the source
 dir, :mod:`perudo_rules.sphinxext.witnessdata`; empty: every witness is searched at the
-build).
+build) and ``perudo_cache_dir`` (a folder, relative to the source directory, where the conformance
+runs and the simulation are kept for the next build with the same inputs, such as the
+other languages': :mod:`perudo_rules.sphinxext.store`; empty to keep nothing).
 
 The package is split the way sphinx-design splits its extension: ``shared`` (docutils
 node builders), ``events`` (event handlers and the dependency bookkeeping), ``base``
 (the directive base class: loading data and noting dependencies), then one module per
 directive family: ``editions``, ``fileformat``, ``compare``, ``interpretations``,
-``ladder``, ``scenarios``, ``witnesses``, ``simulation`` and ``conformance``.
+``ladder``, ``scenarios``, ``witnesses``, ``simulation`` and ``conformance``; ``store`` keeps
+what they compute at length.
 """
 
 from __future__ import annotations
@@ -149,6 +152,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_config_value("perudo_sim_players", 6, "env", types=frozenset({int}))
     app.add_config_value("perudo_sim_seed", 1, "env", types=frozenset({int}))
     app.add_config_value("perudo_witness_data", "", "env", types=frozenset({str}))
+    # where results are kept between builds: no page reads differently for it
+    app.add_config_value("perudo_cache_dir", "", "", types=frozenset({str}))
     for kind in ("rule", "scenario"):
         app.add_crossref_type(kind, kind, indextemplate=f"pair: %s; {kind}", objname=kind)
         app.add_role_to_domain(

@@ -127,6 +127,14 @@ class PerudoDirective(SphinxDirective):
                     out.setdefault(rule, []).append(sc.id)
         return out
 
+    def store_folder(self) -> Path | None:
+        """The folder of kept results (``perudo_cache_dir``, relative to the source
+        directory; :mod:`perudo_rules.sphinxext.store`), or ``None``: keep nothing."""
+        configured: str = self.config.perudo_cache_dir
+        if not configured:
+            return None
+        return Path(self.env.srcdir) / configured
+
     def error_node(self, message: str) -> nodes.Node:
         """What the page shows where the directive could not load its data."""
         return nodes.paragraph(text=message, classes=["perudo-error"])

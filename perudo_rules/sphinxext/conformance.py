@@ -8,7 +8,9 @@ few games per edition. Each implementation gets a table: one row per edition, on
 rule family (the part of the rule id before the dot), each cell passed / failed / not
 reached / not observed (rules the protocol cannot see); an edition the harness does not
 claim says so. Failed cells link to the witness; the perft column links to the edition's
-table from ``perudo-perft``.
+table from ``perudo-perft``. Each run is a :class:`~perudo_rules.conform.report.Report`, kept
+as JSON (:mod:`perudo_rules.sphinxext.store`): the builds of the other languages, and any
+later build with the same inputs, read it instead of running the harness again.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -32,6 +35,7 @@ from perudo_rules.harness import Harness
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_files, variant_files
 from perudo_rules.sphinxext.shared import Cell, para, scrolling, self_link, table
+from perudo_rules.sphinxext.store import fingerprint, source_digest, stored, variant_inputs
 
 __all__ = [
     "HARNESSES",
@@ -79,6 +83,10 @@ def missing_peers(harness: str) -> list[str]:
     return out
 
 JS = Path(__file__).resolve().parents[2] / "harnesses" / "js" / "perudo.js"
+#: The positions each perft walk of the page expands (a few per published position).
+PERFT_NODES = 40
+#: What a run depends on besides its options: the files it reads, the source digest.
+_Basis = tuple[list[Path], str]
 
 
 def families() -> list[str]:
@@ -135,6 +143,7 @@ class ConformanceDirective(PerudoDirective):
         editions = [str(p) for p in paths]
         games = self.options.get("games", 1)
         seed = self.options.get("seed", 0)
+        basis = (variant_inputs(paths), source_digest())  # the inputs of every run
         out: list[nodes.Node] = [nodes.paragraph(
             text=f"Computed when these docs were built: {games} random game(s) per edition, "
             f"seed {seed}, every scenario that applies, and the perft tables below."
@@ -142,7 +151,7 @@ class ConformanceDirective(PerudoDirective):
         known = {h[0]: h for h in HARNESSES}
         for name in names.split():
             if name == "js":
-                out += self._js(editions, games, seed)
+                out += self._js(editions, games, seed, basis)
                 continue
             if name not in known:
                 raise self.error(f"perudo-conformance: no harness {name!r}")
@@ -153,23 +162,44 @@ class ConformanceDirective(PerudoDirective):
                                 nodes.literal(text=f"pip install 'perudo-rules[{PEERS[name][1]}]'"),
                                 ")."))  # fmt: skip
                 continue
-            try:
+            command = f"python -m perudo_rules.harness.{module}"
+
+            def run(module: str = module, cls: str = cls, command: str = command) -> Report:
                 harness = getattr(importlib.import_module(f"perudo_rules.harness.{module}"), cls)()
+                return conform(command, editions, games=games, seed=seed,
+                               channel=_InProcess(harness), perft_nodes=PERFT_NODES)  # fmt: skip
+
+            try:
+                report = self._stored([name, command, editions, games, seed], basis, run)
             except ImportError as exc:
                 why = exc.msg.split(":")[0]
                 out.append(para(nodes.strong(text=f"{what}: "), f"not certified here ({why})."))
                 continue
-            report = conform(f"python -m perudo_rules.harness.{module}", editions, games=games,
-                             seed=seed, channel=_InProcess(harness), perft_nodes=40)  # fmt: skip
             out += self._report(name, what, report)
         return out
 
-    def _js(self, editions: list[str], games: int, seed: int) -> list[nodes.Node]:
+    def _stored(self, what: list[Any], basis: _Basis, run: Callable[[], Report]) -> Report:
+        """The report of ``run``, kept under the fingerprint of ``what`` and ``basis`` (the
+        files it reads and the source digest); a run that met a harness error (perhaps a
+        busy machine's timeout) is not kept."""
+        key = fingerprint(["perudo-conformance", PERFT_NODES, *what], *basis)
+        data = stored(self.store_folder(), "conformance", key, lambda: run().to_json(),
+                      keep=lambda doc: doc["error"] is None)  # fmt: skip
+        return Report.from_json(data)
+
+    def _js(self, editions: list[str], games: int, seed: int, basis: _Basis) -> list[nodes.Node]:
         node = shutil.which("node") or shutil.which("nodejs")
         what = "a JavaScript engine under Node (harnesses/js/perudo.js)"
         if node is None or not JS.is_file():
             return [para(nodes.strong(text=f"{what}: "), "not certified here (no Node.js).")]
-        report = conform(f"{node} {JS}", editions, games=games, seed=seed, perft_nodes=40)
+        command = f"{node} {JS}"
+        binary = os.stat(Path(node).resolve())  # another Node is another run
+
+        def run() -> Report:
+            return conform(command, editions, games=games, seed=seed, perft_nodes=PERFT_NODES)
+
+        what_ = ["js", command, binary.st_size, binary.st_mtime_ns, editions, games, seed]
+        report = self._stored(what_, ([*basis[0], JS], basis[1]), run)
         return self._report("js", what, report)
 
     def _report(self, impl: str, what: str, report: Report) -> list[nodes.Node]:

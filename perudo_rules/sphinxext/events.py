@@ -17,6 +17,7 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 
 from perudo_rules.base.errors import VariantError
+from perudo_rules.base.output import write_text
 from perudo_rules.conform.scenarios import default_paths
 from perudo_rules.editions.variantfile import data_dir, extends_chain, load_variant
 
@@ -95,7 +96,7 @@ def write_edition_pages(app: Sphinx) -> None:
     for name, text in wanted.items():
         file = target / name
         if not file.is_file() or file.read_text(encoding="utf-8") != text:
-            file.write_text(text, encoding="utf-8")
+            write_text(file, text)  # atomically: another build may be reading it
     for file in target.glob("*.rst"):
         if file.name not in wanted and file.read_text(encoding="utf-8").startswith(GENERATED_MARK):
             file.unlink()

@@ -1,4 +1,10 @@
-"""The build-time simulation: ``perudo-simulation``, a statistics table and a plot."""
+"""The build-time simulation: ``perudo-simulation``, a statistics table and a plot.
+
+The statistics and the plot (drawn in English: its labels are data) are kept as JSON
+(:mod:`perudo_rules.sphinxext.store`): the builds of the other languages, and any later
+build with the same inputs, read them instead of simulating again; the table is said in
+the build's language when the page is rendered.
+"""
 
 from __future__ import annotations
 
@@ -20,8 +26,9 @@ from perudo_rules.base.errors import PerudoError
 from perudo_rules.base.i18n import tr
 from perudo_rules.sphinxext.base import PerudoDirective, logger
 from perudo_rules.sphinxext.shared import Cell, scrolling, table
+from perudo_rules.sphinxext.store import fingerprint, stored
 
-__all__ = ["SimulationDirective", "load_fonts_quietly", "plot_node", "stats_table"]
+__all__ = ["SimulationDirective", "load_fonts_quietly", "plot_node", "plot_png", "stats_table"]
 
 
 def stats_table(ids: Sequence[str], stats: Sequence[SimStats]) -> nodes.container:
@@ -67,8 +74,8 @@ def load_fonts_quietly() -> None:
         log.setLevel(level)
 
 
-def plot_node(stats: Sequence[SimStats]) -> nodes.image | None:
-    """The plot of ``stats`` inlined as a PNG (``None`` without matplotlib)."""
+def plot_png(stats: Sequence[SimStats]) -> str | None:
+    """The plot of ``stats`` as a PNG in base64 (``None`` without matplotlib)."""
     load_fonts_quietly()
     with tempfile.TemporaryDirectory() as tmp:
         png = Path(tmp) / "simulation.png"
@@ -77,7 +84,15 @@ def plot_node(stats: Sequence[SimStats]) -> nodes.image | None:
         except PerudoError as err:  # matplotlib missing
             logger.info("perudo: no simulation plot: %s", err)
             return None
-        data = base64.b64encode(png.read_bytes()).decode("ascii")
+        return base64.b64encode(png.read_bytes()).decode("ascii")
+
+
+def plot_node(stats: Sequence[SimStats], data: str | None = None) -> nodes.image | None:
+    """The plot of ``stats`` inlined as a PNG (``data``: the PNG in base64 if it is drawn
+    already); ``None`` without matplotlib."""
+    data = data or plot_png(stats)
+    if data is None:
+        return None
     return nodes.image(
         uri=f"data:image/png;base64,{data}",
         alt="Simulated distributions of each edition, side by side",
@@ -108,13 +123,23 @@ class SimulationDirective(PerudoDirective):
         players = self.options.get("players", self.config.perudo_sim_players)
         seed = self.options.get("seed", self.config.perudo_sim_seed)
         bot = self.options.get("bot", "baseline")
-        try:
+        drawn = "no-plot" not in self.options
+
+        def run() -> dict[str, Any]:
             stats = [
                 simulate(v, players=players, games=games, seed=seed, bot=bot, workers=1)
                 for _, v in variants
             ]
+            png = plot_png(stats) if drawn else None
+            return {"stats": [s.to_dict() for s in stats], "png": png}
+
+        editions = [[vid, v.id, v.name, v.values()] for vid, v in variants]
+        what = ["perudo-simulation", editions, games, players, seed, bot, drawn]
+        try:
+            kept = stored(self.store_folder(), "simulation", fingerprint(what), run)
         except ValueError as err:
             raise self.error(f"perudo-simulation: {err}") from None
+        stats = [SimStats.from_dict(doc) for doc in kept["stats"]]
         out: list[nodes.Node] = [
             nodes.paragraph(
                 text=tr(
@@ -129,6 +154,8 @@ class SimulationDirective(PerudoDirective):
             ),
             stats_table([vid for vid, _ in variants], stats),
         ]
-        if "no-plot" not in self.options and (image := plot_node(stats)) is not None:
+        if drawn and kept["png"] is not None:
+            image = plot_node(stats, kept["png"])
+            assert image is not None
             out.append(image)
         return out
