@@ -27,10 +27,10 @@ from perudo_rules.sphinxext.witnessdata import (
     Question,
     compute,
     dumps,
-    fingerprint,
     lookup,
     spec_questions,
     stale_entries,
+    witness_key,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,12 +141,12 @@ def test_texts_are_data_and_said_on_demand() -> None:
 
 def test_the_key_tells_variant_values_and_limits_apart() -> None:
     italian, spanish = load_variant("italian"), load_variant("spanish")
-    key = fingerprint(italian, spanish)
-    assert key == fingerprint(load_variant("italian"), load_variant("spanish"))
+    key = witness_key(italian, spanish)
+    assert key == witness_key(load_variant("italian"), load_variant("spanish"))
     changed = load_variant("italian", overrides={"calza.enabled": False})
-    assert fingerprint(changed, spanish) != key
-    assert fingerprint(spanish, italian) != key
-    assert fingerprint(italian, spanish, SearchLimits(max_dice=2)) != key
+    assert witness_key(changed, spanish) != key
+    assert witness_key(spanish, italian) != key
+    assert witness_key(italian, spanish, SearchLimits(max_dice=2)) != key
     assert lookup(DATA, italian, spanish) is not None
     assert lookup(DATA, changed, spanish) is None  # never a stale witness: searched live
     assert lookup(DATA.with_name("missing.json"), italian, spanish) is None

@@ -19,7 +19,7 @@ Options: ``--docs DIR`` (the spec's sources, default ``docs``), ``--variants DIR
 variant files the directives load, default the bundled ones), ``--output FILE`` (default
 ``DIR/_data/witnesses.json``).
 
-Each entry is keyed by a :func:`fingerprint` of both variants (their ids and every knob
+Each entry is keyed by a :func:`witness_key` of both variants (their ids and every knob
 value) and the search limits, so a changed variant file is never served a stale witness:
 its entry is missing, and the directive searches live, with a build warning saying to
 run the command above. The file is deterministic (same sources, same bytes).
@@ -55,14 +55,14 @@ __all__ = [
     "alternative_variant",
     "compute",
     "dumps",
-    "fingerprint",
     "lookup",
     "main",
     "spec_questions",
     "stale_entries",
+    "witness_key",
 ]
 
-#: The version of the file's shape (a part of every fingerprint).
+#: The version of the file's shape (a part of every witness_key).
 FORMAT = 1
 #: The search limits of the spec's witnesses (``find_witnesses``' defaults).
 SPEC_LIMITS = SearchLimits(max_dice=3)
@@ -70,7 +70,7 @@ SPEC_LIMITS = SearchLimits(max_dice=3)
 COMMAND = "make spec-data (python -m perudo_rules.sphinxext.witnessdata)"
 
 
-def fingerprint(a: Variant, b: Variant, limits: SearchLimits = SPEC_LIMITS) -> str:
+def witness_key(a: Variant, b: Variant, limits: SearchLimits = SPEC_LIMITS) -> str:
     """The key of the witnesses of ``a`` against ``b``: a hash of the file's
     :data:`FORMAT`, both variants' ids and knob values, and the search ``limits``."""
     data = {
@@ -129,7 +129,7 @@ def spec_questions(docs: Path, variants: Path | None = None) -> list[Question]:
     seen: set[str] = set()
 
     def add(label: str, a: Variant, b: Variant) -> None:
-        key = fingerprint(a, b)
+        key = witness_key(a, b)
         if key not in seen:
             seen.add(key)
             out.append(Question(label, a, b))
@@ -189,7 +189,7 @@ def compute(
         witnesses = find_witnesses(q.a, q.b, limits=limits)
         entries.append(
             {
-                "key": fingerprint(q.a, q.b, limits),
+                "key": witness_key(q.a, q.b, limits),
                 "label": q.label,
                 "witnesses": [w.to_data() for w in witnesses],
             }
@@ -252,7 +252,7 @@ def lookup(
         stat = path.stat()
     except OSError:
         return None
-    found = _read(str(path), (stat.st_mtime_ns, stat.st_size)).get(fingerprint(a, b, limits))
+    found = _read(str(path), (stat.st_mtime_ns, stat.st_size)).get(witness_key(a, b, limits))
     return None if found is None else list(found)
 
 
