@@ -194,6 +194,20 @@ class Observer:
             self.at[name] = at
             at += k
         self.faces = faces
+        # the last cups asked about, and each seat's cup in them as sight() shows it to that
+        # seat: every position of a round shares its game's cups, and each is observed
+        self._held: tuple[object, dict[int, tuple[int, ...]]] = ((), {})
+
+    def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
+        """:func:`own_cup` of ``cups`` (a game's, never changed, or a roll's so far: a new
+        list each time), kept while the same cups are asked about."""
+        held = self._held
+        if held[0] is not cups:
+            held = self._held = (cups, {})
+        mine = held[1].get(player)
+        if mine is None:
+            mine = held[1][player] = own_cup(cups, player)
+        return mine
 
     def fill(self, node: Node, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``node`` (each piece of ``dict`` is a
@@ -212,7 +226,7 @@ class Observer:
             cups = ()
         if self.private == "single" and any(cups):  # no die held, none to see
             start = at["dice"] - 1
-            for i, f in enumerate(own_cup(cups, player)):
+            for i, f in enumerate(self.own(cups, player)):
                 x[start + i * faces + f] = 1.0
         elif self.private == "all":
             start = at["dice"] - 1
@@ -275,7 +289,7 @@ class Observer:
             else:  # pragma: no cover - the opener phase returned above
                 cups = []
             if self.private == "single":
-                return f"{head} dice {cup_text(own_cup(cups, player))}"
+                return f"{head} dice {cup_text(self.own(cups, player))}"
             if self.private == "all":
                 return f"{head} " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(cups))
             return head
@@ -308,7 +322,7 @@ class Observer:
         if node.phase == Phase.ROLL:
             own = node.partial_cups()
             if self.private == "single":
-                parts.append(f"rolling, dice {cup_text(own_cup(own, player))}")
+                parts.append(f"rolling, dice {cup_text(self.own(own, player))}")
             elif self.private == "all":
                 parts.append(
                     "rolling " + " ".join(f"s{s}:{cup_text(c)}" for s, c in enumerate(own))
