@@ -263,7 +263,7 @@ class RoundRules:
         # seat count plays that round, so its positions recur); a later round's positions
         # seldom recur, and keeping their views cost more than building them anew (every
         # view kept is one more object for the cyclic collector to walk)
-        self.views: dict[tuple[int, int, int, int], object] | None = None
+        self.views: dict[tuple[int, int, int, int], Any] | None = None
         # who may call is the same number of seats for any (player to move, bidder) pair
         if seats.n_calls < 0:
             seats.n_calls = len(self.calls(alive[1], alive[0])) if len(alive) > 1 else 0

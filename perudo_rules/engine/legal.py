@@ -8,7 +8,7 @@ only indexes them without building every action.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import cast, overload
+from typing import overload
 
 from perudo_rules.base.actions import Action, Bid, Leave, bid_unchecked
 from perudo_rules.engine.kernel import RoundRules
@@ -207,13 +207,12 @@ def view(
         key = (to_move, cur.player, cur.quantity, cur.face)
     else:
         key = (to_move, -1, 0, 0)
-    kept = views.get(key)
+    kept: LegalActions | None = views.get(key)
     if kept is None:
-        made = _plain(rr, to_move, bids)
-        made._made = {}
-        views[key] = made
-        return made
-    return cast(LegalActions, kept)
+        kept = _plain(rr, to_move, bids)
+        kept._made = {}
+        views[key] = kept
+    return kept
 
 
 def _plain(rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> LegalActions:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
-from perudo_rules.engine.kernel import RoundRules
+from perudo_rules.engine.kernel import RoundRules, count_matching
 from perudo_rules.engine.settlement import Settlement, dice_lost, reveal, settle, shown_count
 from perudo_rules.engine.views import PastRound, sight
 
@@ -204,10 +204,10 @@ def round_outcome(
     counts, winner, palifico seats). The step API and the fast path both ask this."""
     caller = call.player
     dudo = type(call) is Dudo
-    count = rr.count(dice, bid.face)
+    count = count_matching(dice, bid.face, rr.wild)  # rr.count, a call fewer
     order = reveal(rr, dice, caller, dudo, bid)
     s = settle(rr, dudo, caller, bid, count, to_move)
-    shown = tuple([dice[x] for x in order])
+    shown = tuple(map(dice.__getitem__, order))
     # every cup lifted: the table sees the true count (no second count on the hot path)
     seen = count if len(order) == rr.alive else shown_count(rr, shown, bid.face)
     result = RoundResult._build(
