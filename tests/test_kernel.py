@@ -23,7 +23,8 @@ from perudo_rules import Bid, Calza, Dudo, load_variant
 from perudo_rules.editions import ruleset
 from perudo_rules.editions.knobs import KNOB_PATHS, knob_spec
 from perudo_rules.editions.ruleset import Ruleset, field_name
-from perudo_rules.engine.kernel import RoundRules, next_seat, round_rules
+from perudo_rules.engine.kernel import RoundRules, round_rules
+from perudo_rules.engine.seats import next_seat
 from perudo_rules.engine.settlement import most_dice_per_seat
 from perudo_rules.engine.start import opening
 

@@ -29,8 +29,8 @@ from perudo_rules.base.messages import Refusal
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine import leaving
-from perudo_rules.engine.kernel import RoundRules, count_matching, next_seat, round_rules
-from perudo_rules.engine.legal import LegalActions, view
+from perudo_rules.engine.kernel import RoundRules, count_matching, round_rules
+from perudo_rules.engine.legal import LegalActions, offers_now, view
 from perudo_rules.engine.ranks import BidSpace, bid_space
 from perudo_rules.engine.reroll import (
     RerollState,
@@ -40,7 +40,8 @@ from perudo_rules.engine.reroll import (
     set_aside_dice,
     verdict_with_rerolls,
 )
-from perudo_rules.engine.rounds import RoundRecord, RoundResult, round_outcome
+from perudo_rules.engine.rounds import RoundRecord, RoundResult, outcome_rules, round_outcome
+from perudo_rules.engine.seats import next_seat
 from perudo_rules.engine.settlement import Settlement, dice_lost, returns
 from perudo_rules.engine.start import (
     Seed,
@@ -50,6 +51,7 @@ from perudo_rules.engine.start import (
     roll_cups,
     seats_verdict,
 )
+from perudo_rules.engine.trace import Decision, Trace
 from perudo_rules.engine.views import Observation, sight
 
 __all__ = ["Game"]
@@ -358,10 +360,10 @@ class Game:
 
     # --- legality (decided by the kernel) -----------------------------------------------
 
-    def violation(self, action: Any) -> Refusal | None:
+    def violation(self, action: Any, trace: Trace | None = None) -> Refusal | None:
         """``None`` if ``action`` is legal now, else the
-        :class:`~perudo_rules.base.messages.Refusal`
-        (``.rule``, ``.message_id``, ``.params``, the English ``.message``)."""
+        :class:`~perudo_rules.base.messages.Refusal` (``.rule``, ``.message_id``,
+        ``.params``, the English ``.message``); ``trace`` notes the rules read."""
         if self.winner is not None:
             return Refusal("play.game_over", "game-over", {"winner": self.winner})
         rr = self._rules_in_play
@@ -369,8 +371,28 @@ class Game:
         if to_move is None or rr is None:
             return Refusal("play.roll", "round-over", {})
         if self.reroll is None and type(action) is not Reroll:
-            return rr.verdict(to_move, self.bids, action)
-        return verdict_with_rerolls(rr, self.dice, self.reroll, to_move, self.bids, action)
+            return rr.verdict(to_move, self.bids, action, trace)
+        return verdict_with_rerolls(rr, self.dice, self.reroll, to_move, self.bids, action, trace)
+
+    def decision(self, action: Any) -> Decision:
+        """Which rules decide ``action`` now, legal or not (a
+        :class:`~perudo_rules.engine.trace.Decision`): the one that refuses it (the
+        :meth:`violation`'s rule) or allows it first, then the others the kernel read."""
+        trace = Trace()
+        bad = self.violation(action, trace)
+        return trace.decision(None if bad is None else bad.rule)
+
+    def outcome_decision(self, call: Dudo | Calza) -> dict[str, tuple[str, ...]]:
+        """For a Dudo or Calza legal now (else ``IllegalAction``; ``TypeError`` for another
+        action), the rule ids that decide each field of the round's outcome, the deciding
+        one first (:func:`~perudo_rules.engine.rounds.outcome_rules`: the settlement, traced)."""
+        bad = self.violation(call)
+        if bad is not None:
+            raise IllegalAction(bad)
+        if type(call) is not Dudo and type(call) is not Calza:
+            raise TypeError(f"not a Dudo or Calza: {call!r}")
+        assert self._rules_in_play is not None and self.to_move is not None
+        return outcome_rules(self._rules_in_play, self.dice, self.bids[-1], call, self.to_move)
 
     def is_legal(self, action: Any) -> bool:
         """Whether ``action`` may be taken now; agrees exactly with :meth:`legal_actions`,
@@ -387,13 +409,8 @@ class Game:
         """The seats asked, in order, whether they call out of turn before the player to
         move acts (empty before the opening bid, between rounds and once over): the kernel's
         :meth:`RoundRules.offers <perudo_rules.engine.kernel.RoundRules.offers>`."""
-        rr = self._rules_in_play
-        if rr is None or self.to_move is None or not self.bids or self.winner is not None:
-            return ()
-        s = self.reroll  # after a re-roll in this turn, its player acts next
-        if s is not None and (s.pending or s.rerolled_now(self.to_move, len(self.bids))):
-            return ()
-        return rr.offers(self.to_move, self.bids[-1].player)
+        rr = self._rules_in_play if self.winner is None else None
+        return offers_now(rr, self.to_move, self.bids, self.reroll)
 
     def returns(self) -> tuple[float, ...]:
         """What the game is worth to each seat, zero-sum: +1 for the winner, ``-1/(n-1)``
@@ -442,14 +459,9 @@ class Game:
             played = leaving.with_leaves(self.bids, self._departed)
             actions, rerolls = round_steps((*played, action), self.reroll)
             dealt = self.dealt
-        record = RoundRecord._build(
-            round=self.round,
-            first_player=self.first_player,
-            palifico=self.palifico,
-            dice=dealt,
-            actions=actions,
-            result=result,
-            palifico_used=self.palifico_used,
+        record = RoundRecord._build(  # every field, named
+            round=self.round, first_player=self.first_player, palifico=self.palifico,
+            dice=dealt, actions=actions, result=result, palifico_used=self.palifico_used,
             rerolls=rerolls,
         )
         return Game._build(  # every field, named

@@ -14,6 +14,15 @@ names its rule id: a knob path of :mod:`perudo_rules.editions.knobs` or a fixed 
 :class:`~perudo_rules.base.messages.Refusal`: the rule id, a message id and the values its
 sentence is made of (built only to refuse).
 
+The decision trace: every verdict below (:meth:`RoundRules.verdict`, ``bid_verdict``,
+``call_verdict``, ``face_free``, ``count``; the re-roll's verdicts, ``settle`` and
+:func:`~perudo_rules.engine.rounds.round_outcome`) takes an optional recorder of
+:mod:`perudo_rules.engine.trace` and notes in it, in the same branches that decide, the
+rules it reads and the one that decides: for a legal action the rule that allows it, for
+a called round the rule behind each field of the outcome (``Game.decision``,
+``Game.outcome_decision``). Without one (``None``) nothing is noted; the fast path of
+``verdict`` runs only then.
+
 Where each rule is decided (rule id: code; a name without its module is this module's):
 
 * ``players.min``, ``players.max``: :func:`~perudo_rules.engine.start.seats_verdict`
@@ -25,14 +34,16 @@ Where each rule is decided (rule id: code; a name without its module is this mod
   :func:`~perudo_rules.engine.start.opening` deals it,
   :func:`~perudo_rules.engine.start.opening_verdict`
   recognises it
-* ``setup.direction``, ``play.next_seat``: :func:`next_seat`, :attr:`RoundRules.successor`
+* ``setup.direction``, ``play.next_seat``: :func:`~perudo_rules.engine.seats.next_seat`,
+  :attr:`RoundRules.successor` (the tables rounds share: :mod:`perudo_rules.engine.seats`)
 * ``wild.face``, ``palifico.wilds_count`` (the round's wild face, or none in a palifico
   round without wilds): ``RoundRules.wild``, from the bid table of :mod:`perudo_rules.engine.ranks`
 * ``play.count`` (wilds, palifico wilds): :func:`count_matching`
 * ``bidding.order``, ``bidding.wild_worth``, ``bidding.wild_rank``, ``bidding.quantity_cap``,
   ``bidding.quantity_limit``: the bid table of :mod:`perudo_rules.engine.ranks`;
   ``bidding.order: neither_decreases`` (a partial order) also in
-  :meth:`RoundRules.bid_verdict` and :meth:`RoundRules.raise_ranks`
+  :meth:`RoundRules.bid_verdict` and :meth:`RoundRules.raise_ranks`; why a bid does not
+  raise, and which rule lets one that does: :mod:`perudo_rules.engine.raises`
 * ``bidding.wild_opening``, ``palifico.wild_bids``: :meth:`RoundRules.wild_banned`
 * ``palifico.face_lock``, ``palifico.opener_may_change``: :meth:`RoundRules.face_free`
 * which raises are open: :meth:`RoundRules.raise_ranks` (listed) and
@@ -83,29 +94,19 @@ from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave
 from perudo_rules.base.limits import MAX_BID_QUANTITY
 from perudo_rules.base.messages import Refusal, given
 from perudo_rules.editions.ruleset import Ruleset
+from perudo_rules.engine.raises import note_raise, order_refusal, partial_refusal
 from perudo_rules.engine.ranks import BidSpace, bid_space
+from perudo_rules.engine.seats import seats_of
+from perudo_rules.engine.trace import Trace
 
 __all__ = [
     "RoundRules",
     "count_matching",
-    "next_seat",
     "round_rules",
 ]
 
 
-# --- seats ------------------------------------------------------------------------------
-
-
-def next_seat(counts: tuple[int, ...], direction: int, seat: int) -> int:
-    """The next seat after ``seat`` holding dice, ``direction`` (+1 or -1) at a time
-    (``setup.direction``, ``play.next_seat``)."""
-    n = len(counts)
-    s = seat
-    for _ in range(n):
-        s = (s + direction) % n
-        if counts[s]:
-            return s
-    raise ValueError("no seat holds dice")
+# --- the count ----------------------------------------------------------------------
 
 
 def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None) -> int:
@@ -122,39 +123,6 @@ def count_matching(dice: Sequence[tuple[int, ...]], face: int, wild: int | None)
 
 
 # --- one round --------------------------------------------------------------------------
-
-
-class _Seats:
-    """What the rules of a round share with every round in which the same seats hold dice
-    (the same ruleset, table size and round kind, whatever their counts): each seat's
-    successor (``play.next_seat``) and how many seats hold dice, and the tables filled on
-    first use by :meth:`RoundRules.calls` and :meth:`RoundRules.offers` (by player to move
-    and bidder) and by the settlement (:mod:`perudo_rules.engine.settlement`: the order the
-    cups are lifted in, by call and caller; the dice lost when one seat loses one).
-
-    Every one of them is decided from those alone, so a round of a game with other counts
-    reuses them (a game of many rounds lists its calls once per set of seats, not once a
-    round)."""
-
-    __slots__ = ("alive", "calls", "n_calls", "offers", "reveal_orders", "single_losses",
-                 "successor")  # fmt: skip
-
-    def __init__(self, rules: Ruleset, counts: tuple[int, ...], alive: int) -> None:
-        direction = rules.direction
-        # play.next_seat: each seat's successor with dice this round (the counts are fixed)
-        self.successor = tuple([next_seat(counts, direction, s) for s in range(len(counts))])
-        self.alive = alive
-        self.n_calls = -1  # RoundRules counts them on first use
-        self.calls: dict[tuple[int, int], tuple[Action, ...]] = {}
-        self.offers: dict[tuple[int, int], tuple[int, ...]] = {}
-        self.reveal_orders: dict[int, tuple[int, ...]] = {}
-        self.single_losses: dict[int, tuple[int, ...]] = {}
-
-
-# The shared tables of the rounds, by (ruleset, seats, the seats holding dice, palifico
-# round); cleared when full.
-_SEATS: dict[tuple[Ruleset, int, tuple[int, ...], bool], _Seats] = {}
-_SEATS_MAX = 4096
 
 
 class RoundRules:
@@ -214,14 +182,9 @@ class RoundRules:
         self.used = used
         self.direction = rules.direction
         # what depends only on which seats hold dice is shared by every round of those seats
-        # (the successors, who may call and the offers, the reveal orders): see _Seats
+        # (the successors, who may call and the offers, the reveal orders): see Seats
         alive = tuple([s for s, c in enumerate(counts) if c])
-        key = (rules, len(counts), alive, palifico)
-        seats = _SEATS.get(key)
-        if seats is None:
-            if len(_SEATS) >= _SEATS_MAX:
-                _SEATS.clear()
-            seats = _SEATS[key] = _Seats(rules, counts, len(alive))
+        seats = seats_of(rules, counts, alive, palifico)
         self.successor = seats.successor
         self.alive = seats.alive  # calza.min_players
         self._calls = seats.calls
@@ -277,26 +240,37 @@ class RoundRules:
 
     # --- bids ---------------------------------------------------------------------------
 
-    def face_free(self, player: int) -> bool:
+    def face_free(self, player: int, trace: Trace | None = None) -> bool:
         """Whether ``player`` may change the face in this palifico round: no lock
         (``palifico.face_lock: free``); the palifico player itself as
         ``palifico.opener_may_change`` says; any other seat as the lock's exception says
-        (none, holding exactly one die, or having had its own palifico round)."""
+        (none, holding exactly one die, or having had its own palifico round). A ``trace``
+        notes the rules read, and the one that frees the face when it is free."""
         rules = self.rules
         lock = rules.palifico_face_lock
+        free = True
+        rule = "palifico.face_lock"
         if lock == "free":
-            return True
-        if player == self.palifico_player:
-            return rules.palifico_opener_may_change
-        single = self.counts[player] == 1
-        former = player in self.used
-        if lock == "locked_except_single_die":
-            return single
-        if lock == "locked_except_former_palifico":
-            return former
-        if lock == "locked_except_single_die_or_former_palifico":
-            return single or former
-        return False
+            pass
+        elif player == self.palifico_player:
+            rule = "palifico.opener_may_change"
+            free = rules.palifico_opener_may_change
+        else:
+            single = self.counts[player] == 1
+            former = player in self.used
+            if lock == "locked_except_single_die":
+                free = single
+            elif lock == "locked_except_former_palifico":
+                free = former
+            else:
+                free = lock == "locked_except_single_die_or_former_palifico" and (single or former)
+        if trace is not None:
+            trace.read("palifico.face_lock")
+            if free:
+                trace.decide(rule)
+            else:
+                trace.read(rule)
+        return free
 
     def wild_banned(self, opening_bid: bool) -> bool:
         """Whether a bid on the wild face is forbidden now: ``bidding.wild_opening`` outside
@@ -327,11 +301,17 @@ class RoundRules:
             return table.nonwild_above(current)
         return range(current + 1, table.size)
 
-    def bid_verdict(self, to_move: int, current: Bid | None, bid: Bid) -> Refusal | None:
+    def bid_verdict(
+        self, to_move: int, current: Bid | None, bid: Bid, trace: Trace | None = None
+    ) -> Refusal | None:
         """Whether ``bid`` is legal over ``current`` (``None`` for an opening bid):
         ``None``, or the :class:`~perudo_rules.base.messages.Refusal` (rule, message id and
-        the values of its sentence), built only when refusing."""
+        the values of its sentence), built only when refusing. A ``trace`` notes the rules
+        read and, for a legal bid, the one that allows it."""
         fields: Any = bid  # its fields as given: a Bid may hold anything (Bid(0, 1.0, 2))
+        if trace is not None:
+            trace.read("play.turn")
+            trace.read("play.bid_range")
         if fields.player != to_move:
             seats = {"to_move": to_move, "seat": given(fields.player)}
             return Refusal("play.turn", "not-your-turn", seats)
@@ -345,6 +325,9 @@ class RoundRules:
             )
         rank = table.rank(q, f)
         if rank is None:
+            if trace is not None:
+                trace.read("bidding.quantity_limit")
+                trace.read("bidding.quantity_cap")
             if q > MAX_BID_QUANTITY:  # what the notation writes (bidding.quantity_cap: none)
                 return Refusal(
                     "play.bid_range",
@@ -359,6 +342,12 @@ class RoundRules:
                 return Refusal(
                     "bidding.quantity_cap", "over-dice-in-play", {"dice": table.dice, "quantity": q}
                 )
+        if trace is not None and f == self.rules.wild:  # the ban below: the opening's rule
+            ban = "palifico.wild_bids" if self.palifico else "bidding.wild_opening"
+            if current is None:
+                trace.decide(ban)
+            else:
+                trace.read(ban)
         if f == self.rules.wild and self.wild_banned(current is None):
             if self.palifico:
                 code = "no-wild-opening-palifico" if current is None else "no-wild-palifico"
@@ -366,52 +355,22 @@ class RoundRules:
             code = "no-wild-opening" if current is None else "no-wild-first-round"
             return Refusal("bidding.wild_opening", code, {})
         if current is None:
+            if trace is not None:
+                note_raise(table, self.rules, q, f, None, trace)
             return None
-        if self.locked and f != current.face and not self.face_free(bid.player):
+        if self.locked and f != current.face and not self.face_free(bid.player, trace):
             return Refusal("palifico.face_lock", "face-locked", {"face": current.face})
+        if trace is not None:  # the rule that allows it, if the order does (else refused)
+            note_raise(table, self.rules, q, f, current.face, trace)
         if self.partial:  # neither_decreases: O(1) on quantity and face
-            cq, cf = current.quantity, current.face
-            if q >= cq and f >= cf and (q != cq or f != cf):
-                return None
-            code = (
-                "lowers-quantity"
-                if q < cq
-                else ("lowers-face" if f < cf else "repeats-bid")
-            )
-            return Refusal("bidding.order", code, _against(q, f, current))
+            return partial_refusal(current, q, f)
         cur_rank = table.rank(current.quantity, current.face)
         if rank is not None and cur_rank is not None:
             if rank > cur_rank:
                 return None
         elif table.key(q, f) > table.key(current.quantity, current.face):
             return None  # beyond the table (bidding.quantity_cap: none): compared by key
-        return self._order_verdict(current, q, f)
-
-    def _order_verdict(self, current: Bid, q: int, f: int) -> Refusal:
-        rules = self.rules
-        k = rules.bidding_wild_worth
-        wild = self.wild
-        below = self.table.wild_below
-        if (
-            (f == wild) != (current.face == wild)
-            and rules.bidding_order == "quantity_then_face"
-            # with worth 1 a wild on the highest (lowest) face ranks just above (below)
-            # the same quantity of the others, as that face: plain order
-            and not (k == 1 and wild == (1 if below else self.table.faces))
-        ):
-            cq = current.quantity
-            if f == wild:
-                need = cq // k + 1 if below else -(-cq // k)
-                code = "wild-bid-needs"
-            else:
-                need = k * cq if below else k * cq + 1
-                code = "ordinary-bid-needs"
-            return Refusal(
-                "bidding.wild_worth",
-                code,
-                {"standing_quantity": cq, "standing_face": current.face, "need": need},
-            )
-        return Refusal("bidding.order", "not-a-raise", _against(q, f, current))
+        return order_refusal(table, self.rules, current, q, f)
 
     # --- calls --------------------------------------------------------------------------
 
@@ -454,11 +413,17 @@ class RoundRules:
         offers = self._offers[key] = tuple(out)
         return offers
 
-    def call_verdict(self, to_move: int, bidder: int, call: Dudo | Calza) -> Refusal | None:
-        """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid."""
+    def call_verdict(
+        self, to_move: int, bidder: int, call: Dudo | Calza, trace: Trace | None = None
+    ) -> Refusal | None:
+        """Whether ``call`` (by a seat with dice) is legal against ``bidder``'s standing bid
+        (a ``trace`` notes the rules read; the deciding one is ``challenge.who`` or
+        ``calza.who`` for a legal call)."""
         p = call.player
         rules = self.rules
         if type(call) is Dudo:
+            if trace is not None:
+                trace.decide("challenge.who")
             who = rules.challenge_who
             if p != to_move and (
                 who == "player_to_move"
@@ -468,12 +433,20 @@ class RoundRules:
             if p == bidder:
                 return Refusal("challenge.who", "dudo-own-bid", {})
             return None
+        if trace is not None:
+            trace.read("calza.enabled")
         if not rules.calza_enabled:
             return Refusal("calza.enabled", "no-calza", {})
+        if trace is not None:
+            trace.read("calza.min_players")
         if self.alive < rules.calza_min_players:
             return Refusal("calza.min_players", "calza-too-few-seats", {"seats": self.alive})
+        if trace is not None and self.palifico:
+            trace.read("calza.in_palifico")
         if self.palifico and not rules.calza_in_palifico:
             return Refusal("calza.in_palifico", "no-calza-palifico", {})
+        if trace is not None:  # who may call decides a Calza the three rules above allow
+            trace.decide("calza.who")
         calza_who = rules.calza_who
         if p == bidder and calza_who in ("any_except_bidder_and_next", "any_except_bidder"):
             return Refusal("calza.who", "calza-own-bid", {})
@@ -483,15 +456,21 @@ class RoundRules:
             return Refusal("calza.who", "calza-only-to-move", {"to_move": to_move})
         return None
 
-    def verdict(self, to_move: int, bids: Sequence[Bid], action: object) -> Refusal | None:
+    def verdict(
+        self, to_move: int, bids: Sequence[Bid], action: object, trace: Trace | None = None
+    ) -> Refusal | None:
         """Whether ``action`` is legal with ``to_move`` to move after ``bids`` this round:
-        ``None``, or the :class:`~perudo_rules.base.messages.Refusal`."""
+        ``None``, or the :class:`~perudo_rules.base.messages.Refusal`. A ``trace``
+        (:class:`~perudo_rules.engine.trace.Trace`) notes the rules read and, for a legal
+        action, the one that allows it (the fast path is skipped then)."""
         # the fields as given (``Any``): an action may hold anything, a float seat too, and
         # is refused for it below (the compiled build would check them on reading as ints)
         fields: Any = action
+        if trace is not None:
+            trace.read("play.seat")
         if type(action) is Bid:
             p = fields.player
-            if self.plain and p == to_move and type(p) is int:
+            if self.plain and p == to_move and type(p) is int and trace is None:
                 # the common case at once: in a plain round every rank of the table above
                 # the standing bid is a raise (and every rank opens, without a ban on
                 # opening with wilds); anything else is decided in full below
@@ -509,17 +488,21 @@ class RoundRules:
                             return None
             if self._not_a_seat(fields.player):
                 return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
-            return self.bid_verdict(to_move, bids[-1] if bids else None, action)
+            return self.bid_verdict(to_move, bids[-1] if bids else None, action, trace)
         if type(action) is Dudo or type(action) is Calza:
             if self._not_a_seat(fields.player):
                 return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
+            if trace is not None:
+                trace.read("play.bid_needed")
             if not bids:
                 code = "dudo-without-bid" if type(action) is Dudo else "calza-without-bid"
                 return Refusal("play.bid_needed", code, {})
-            return self.call_verdict(to_move, bids[-1].player, action)
+            return self.call_verdict(to_move, bids[-1].player, action, trace)
         if type(action) is Leave:  # play.leave: any seat with dice, at any point of a round
             if self._not_a_seat(fields.player):
                 return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
+            if trace is not None:
+                trace.decide("play.leave")
             return None
         return Refusal("play.turn", "not-an-action", {"action": given(action)})
 
@@ -533,19 +516,19 @@ class RoundRules:
         """The next seat after ``seat`` with dice this round, in the direction of play."""
         return self.successor[seat]
 
-    def count(self, dice: Sequence[tuple[int, ...]], face: int) -> int:
-        """Dice of ``dice`` that count as ``face`` this round."""
+    def count(
+        self, dice: Sequence[tuple[int, ...]], face: int, trace: Trace | None = None
+    ) -> int:
+        """Dice of ``dice`` that count as ``face`` this round (a ``trace`` notes the rules
+        read: ``play.count``, ``wild.face`` when wilds count, ``palifico.wilds_count`` in a
+        palifico round of an edition with wilds)."""
+        if trace is not None:
+            trace.read("play.count")
+            if self.wild is not None:
+                trace.read("wild.face")
+            if self.palifico and self.rules.wild is not None:
+                trace.read("palifico.wilds_count")
         return count_matching(dice, face, self.wild)
-
-
-def _against(q: int, f: int, current: Bid) -> dict[str, int]:
-    """The parameters of a refused raise: the bid and the standing bid it fails to raise."""
-    return {
-        "quantity": q,
-        "face": f,
-        "standing_quantity": current.quantity,
-        "standing_face": current.face,
-    }
 
 
 _ROUNDS: dict[

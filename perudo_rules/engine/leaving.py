@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from perudo_rules.base.actions import Action, Bid, Leave
-from perudo_rules.engine.kernel import RoundRules, next_seat
+from perudo_rules.engine.kernel import RoundRules
+from perudo_rules.engine.seats import next_seat
 from perudo_rules.engine.settlement import Settlement
 
 __all__ = ["Departures", "leave", "with_leaves", "without"]

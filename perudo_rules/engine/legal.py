@@ -14,7 +14,7 @@ from perudo_rules.base.actions import Action, Bid, Leave, bid_unchecked
 from perudo_rules.engine.kernel import RoundRules
 from perudo_rules.engine.reroll import RerollState, bid_open, reroll_options, verdict_with_rerolls
 
-__all__ = ["LegalActions", "view"]
+__all__ = ["LegalActions", "offers_now", "view"]
 
 
 class LegalActions(Sequence[Action]):
@@ -213,6 +213,23 @@ def view(
         kept._made = {}
         views[key] = kept
     return kept
+
+
+def offers_now(
+    rr: RoundRules | None,
+    to_move: int | None,
+    bids: Sequence[Bid],
+    reroll: RerollState | None,
+) -> tuple[int, ...]:
+    """The seats asked, in order, whether they call out of turn before ``to_move`` acts in
+    a round of rules ``rr`` (``None`` between rounds and once over) after ``bids``: the
+    kernel's :meth:`RoundRules.offers <perudo_rules.engine.kernel.RoundRules.offers>`; none
+    before the opening bid, nor after a re-roll in this turn (its player acts next)."""
+    if rr is None or to_move is None or not bids:
+        return ()
+    if reroll is not None and (reroll.pending or reroll.rerolled_now(to_move, len(bids))):
+        return ()
+    return rr.offers(to_move, bids[-1].player)
 
 
 def _plain(rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> LegalActions:

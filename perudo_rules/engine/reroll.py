@@ -26,6 +26,7 @@ from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll
 from perudo_rules.base.messages import Refusal, given
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.engine.kernel import RoundRules
+from perudo_rules.engine.trace import Trace
 
 __all__ = [
     "RerollState",
@@ -153,14 +154,24 @@ def bid_open(rr: RoundRules, to_move: int, bids: Sequence[Bid]) -> bool:
 
 
 def _may_reroll(
-    rules: Ruleset, state: RerollState | None, seat: int, bids_made: int, open_bid: bool
+    rules: Ruleset,
+    state: RerollState | None,
+    seat: int,
+    bids_made: int,
+    open_bid: bool,
+    trace: Trace | None = None,
 ) -> Refusal | None:
     if not rules.reroll_enabled:
         return Refusal("reroll.enabled", "no-reroll", {})
+    if trace is not None:
+        trace.read("reroll.must_bid")
     if rules.reroll_must_bid and not open_bid:
         return Refusal("reroll.must_bid", "reroll-no-bid-left", {})
     if state is None:
         return None
+    if trace is not None:
+        trace.read("play.roll")
+        trace.read("reroll.limit")
     if state.pending:
         return _in_the_air(state)
     if state.rerolled_now(seat, bids_made):
@@ -199,21 +210,31 @@ def reroll_verdict(
     bids_made: int,
     action: Reroll,
     open_bid: bool,
+    trace: Trace | None = None,
 ) -> Refusal | None:
     """Whether ``action`` is legal with ``to_move`` to move after ``bids_made`` bids this
     round (``reroll.enabled``, ``reroll.limit``, ``reroll.min_hidden``,
     ``reroll.must_bid``, ``play.reroll``, ``play.seat``, ``play.turn``); ``open_bid`` is
-    :func:`bid_open`."""
+    :func:`bid_open`. A ``trace`` notes the rules read; ``reroll.enabled`` allows a legal
+    re-roll (the edition has them), the others bound it."""
     p = action.player
+    if trace is not None:
+        trace.decide("reroll.enabled")
     if not rules.reroll_enabled:
         return Refusal("reroll.enabled", "no-reroll", {})
+    if trace is not None:
+        trace.read("play.seat")
+        trace.read("play.turn")
     if type(p) is not int or not 0 <= p < len(dice) or (not dice[p] and p != to_move):
         return Refusal("play.seat", "seat-without-dice", {"seat": given(p)})
     if p != to_move:
         return Refusal("play.turn", "not-your-turn", {"to_move": to_move, "seat": p})
-    bad = _may_reroll(rules, state, p, bids_made, open_bid)
+    bad = _may_reroll(rules, state, p, bids_made, open_bid, trace)
     if bad is not None:
         return bad
+    if trace is not None:
+        trace.read("play.reroll")
+        trace.read("reroll.min_hidden")
     faces = action.set_aside
     if not isinstance(faces, tuple) or any(
         type(f) is not int or not 1 <= f <= rules.dice_faces for f in faces
@@ -240,15 +261,26 @@ def reroll_verdict(
 
 
 def turn_verdict(
-    rules: Ruleset, state: RerollState, to_move: int, bids_made: int, action: object
+    rules: Ruleset,
+    state: RerollState,
+    to_move: int,
+    bids_made: int,
+    action: object,
+    trace: Trace | None = None,
 ) -> Refusal | None:
     """Whether a bid or call the kernel allows may be made in a round with re-rolls: nothing
     while re-rolled dice are in the air (``play.roll``); after a re-roll in this turn only
-    its player acts (``play.turn``), and it must bid when ``reroll.must_bid``."""
+    its player acts (``play.turn``), and it must bid when ``reroll.must_bid`` (a ``trace``
+    notes the rules read)."""
     if state.pending and type(action) is not Leave:
         return _in_the_air(state)
+    if trace is not None:
+        trace.read("play.roll")
     if not state.rerolled_now(to_move, bids_made):
         return None
+    if trace is not None and type(action) in (Dudo, Calza):
+        trace.read("play.turn")
+        trace.read("reroll.must_bid")
     p = getattr(action, "player", None)
     if p != to_move and type(action) in (Dudo, Calza):
         return Refusal("play.turn", "reroll-acts-next", {"seat": to_move})
@@ -264,21 +296,23 @@ def verdict_with_rerolls(
     to_move: int,
     bids: Sequence[Bid],
     action: object,
+    trace: Trace | None = None,
 ) -> Refusal | None:
     """Whether ``action`` is legal in a round of rules ``rr`` with re-rolls: a re-roll as
     :func:`reroll_verdict` says; nothing while re-rolled dice are in the air but a seat's
     :class:`~perudo_rules.base.actions.Leave` (``play.leave``: at any point); any other
     action as the kernel's :meth:`RoundRules.verdict
-    <perudo_rules.engine.kernel.RoundRules.verdict>` says, then :func:`turn_verdict`."""
+    <perudo_rules.engine.kernel.RoundRules.verdict>` says, then :func:`turn_verdict`. A
+    ``trace`` notes the rules read and the one that allows a legal action."""
     if type(action) is Reroll:
         open_bid = not rr.rules.reroll_must_bid or bid_open(rr, to_move, bids)
-        return reroll_verdict(rr.rules, dice, state, to_move, len(bids), action, open_bid)
+        return reroll_verdict(rr.rules, dice, state, to_move, len(bids), action, open_bid, trace)
     if state is not None and state.pending and type(action) is not Leave:
         return _in_the_air(state)
-    bad = rr.verdict(to_move, bids, action)  # the kernel's own rule, where it refuses
+    bad = rr.verdict(to_move, bids, action, trace)  # the kernel's own rule, where it refuses
     if bad is not None or state is None:
         return bad
-    return turn_verdict(rr.rules, state, to_move, len(bids), action)
+    return turn_verdict(rr.rules, state, to_move, len(bids), action, trace)
 
 
 def set_aside_dice(

@@ -14,9 +14,10 @@ from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
 from perudo_rules.engine.kernel import RoundRules, count_matching
 from perudo_rules.engine.settlement import Settlement, dice_lost, reveal, settle, shown_count
+from perudo_rules.engine.trace import OutcomeTrace
 from perudo_rules.engine.views import PastRound, sight
 
-__all__ = ["RoundRecord", "RoundResult", "round_outcome"]
+__all__ = ["RoundRecord", "RoundResult", "outcome_rules", "round_outcome"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,16 +198,21 @@ def round_outcome(
     bid: Bid,
     call: Dudo | Calza,
     to_move: int,
+    trace: OutcomeTrace | None = None,
 ) -> tuple[RoundResult, Settlement]:
     """How a round of rules ``rr`` ends when ``call`` answers the standing ``bid`` with
     ``to_move`` to move: the :class:`RoundResult` (the true count, the lifted cups, what
     they show) and the :class:`~perudo_rules.engine.settlement.Settlement` (the new dice
-    counts, winner, palifico seats). The step API and the fast path both ask this."""
+    counts, winner, palifico seats). The step API and the fast path both ask this; a
+    ``trace`` notes the rules that decide each field of the outcome (the count's too)."""
     caller = call.player
     dudo = type(call) is Dudo
-    count = count_matching(dice, bid.face, rr.wild)  # rr.count, a call fewer
+    if trace is None:
+        count = count_matching(dice, bid.face, rr.wild)  # rr.count, a call fewer
+    else:
+        count = rr.count(dice, bid.face, trace.delta)
     order = reveal(rr, dice, caller, dudo, bid)
-    s = settle(rr, dudo, caller, bid, count, to_move)
+    s = settle(rr, dudo, caller, bid, count, to_move, trace)
     shown = tuple(map(dice.__getitem__, order))
     # every cup lifted: the table sees the true count (no second count on the hot path)
     seen = count if len(order) == rr.alive else shown_count(rr, shown, bid.face)
@@ -225,6 +231,22 @@ def round_outcome(
         shown_count=seen,
     )
     return result, s
+
+
+def outcome_rules(
+    rr: RoundRules,
+    dice: Sequence[tuple[int, ...]],
+    bid: Bid,
+    call: Dudo | Calza,
+    to_move: int,
+) -> dict[str, tuple[str, ...]]:
+    """The rule ids that decide each field of the outcome of a round that ``call`` ends
+    (``delta``, ``next``, ``palifico``, ``eliminated``, ``winner``: see
+    :class:`~perudo_rules.engine.trace.OutcomeTrace`), the deciding one first, as
+    :func:`round_outcome` notes them while it settles the round."""
+    trace = OutcomeTrace()
+    round_outcome(rr, dice, bid, call, to_move, trace)
+    return trace.as_dict()
 
 
 # --- fast construction (perudo_rules.base.frozen; see perudo_rules.engine.game) -------------------

@@ -17,7 +17,9 @@ from typing import NamedTuple
 
 from perudo_rules.base.actions import Bid
 from perudo_rules.editions.ruleset import Ruleset
-from perudo_rules.engine.kernel import RoundRules, count_matching, next_seat
+from perudo_rules.engine.kernel import RoundRules, count_matching
+from perudo_rules.engine.seats import next_seat
+from perudo_rules.engine.trace import OutcomeTrace
 
 __all__ = [
     "Settlement",
@@ -98,11 +100,18 @@ def shown_count(rr: RoundRules, shown: Sequence[tuple[int, ...]], face: int) -> 
 
 
 def settle(
-    rr: RoundRules, dudo: bool, caller: int, bid: Bid, count: int, to_move: int
+    rr: RoundRules,
+    dudo: bool,
+    caller: int,
+    bid: Bid,
+    count: int,
+    to_move: int,
+    trace: OutcomeTrace | None = None,
 ) -> Settlement:
     """How a Dudo (``dudo=True``) or a Calza by ``caller`` against ``bid`` settles in a round
     of rules ``rr`` with ``to_move`` to move, given the true ``count``; the rules it decides
-    are listed in the kernel's rule map (:mod:`perudo_rules.engine.kernel`)."""
+    are listed in the kernel's rule map (:mod:`perudo_rules.engine.kernel`). A ``trace``
+    notes, for each field of the outcome, the rules read and the one that decided."""
     rules = rr.rules
     counts = list(rr.counts)
     loser: int | None = None
@@ -110,6 +119,10 @@ def settle(
     if dudo:  # play.dudo: the bid stands when at least its quantity shows
         loser = caller if count >= bid.quantity else bid.player
         challenge_winner = bid.player if loser == caller else caller
+        if trace is not None:  # an exact count: the exact rule decides, then the Dudo's
+            trace.delta.overrule("challenge.exact" if count == bid.quantity else "play.dudo")
+            trace.delta.read("play.dudo")
+            trace.delta.read("challenge.loss")
         if rr.one_die:
             if counts[loser]:  # a bidder that left the round (leave.round) loses nothing
                 counts[loser] -= 1
@@ -121,11 +134,20 @@ def settle(
                     if counts[s] and s != loser and s != bid.player:
                         counts[s] -= 1
         starter = loser if rules.round_starter == "loser" else challenge_winner
+        if trace is not None:
+            trace.next.decide("round.starter")
     else:  # play.calza, calza.gain_cap
+        if trace is not None:
+            trace.delta.overrule("play.calza")
         if count == bid.quantity:
+            if trace is not None:  # the cap decides when it stops the gain
+                trace.delta.read("calza.gain_cap")
+                trace.delta.read("dice.max_per_player")
             if counts[caller] < calza_gain_limit(rules):
                 gainer = caller
                 counts[caller] += 1
+            elif trace is not None:
+                trace.delta.overrule("calza.gain_cap")
         else:
             loser = caller
             counts[caller] -= 1
@@ -136,10 +158,14 @@ def settle(
             starter = to_move
         else:  # loser_else_bidder
             starter = caller if loser == caller else bid.player
+        if trace is not None:
+            trace.next.decide("calza.next_starts")
     new_counts = tuple(counts)
     alive = len(new_counts) - new_counts.count(0)
     used = rr.used
     single = rules.end_condition == "single_round"
+    if trace is not None:
+        _trace_end(trace, alive == 1 or single)
     if alive == 1 or single:  # end.condition: the first seat with dice (not the loser)
         for s, c in enumerate(new_counts):
             if c and (alive == 1 or s != loser):
@@ -148,9 +174,18 @@ def settle(
         starter = next_seat(new_counts, rr.direction, caller)
     if not new_counts[starter]:  # play.next_seat: an eliminated starter passes it on
         starter = next_seat(new_counts, rr.direction, starter)
+        if trace is not None:
+            trace.next.overrule("play.next_seat")
     candidate: int | None = None
+    pal = None if trace is None else trace.palifico
+    if pal is not None:
+        pal.read("palifico.enabled")
+        if rules.palifico_enabled and alive <= 2:
+            pal.read("palifico.heads_up")
     if rules.palifico_enabled and (rules.palifico_heads_up or alive > 2):
         trigger = rules.palifico_trigger
+        if pal is not None:
+            pal.decide("palifico.trigger")
         if trigger == "starts_with_one":
             if new_counts[starter] == 1:
                 candidate = starter
@@ -160,9 +195,31 @@ def settle(
             and (dudo or trigger == "reduced_to_one")  # reduced_to_one_by_dudo: Dudo only
         ):
             candidate = loser
+    elif pal is not None:  # no palifico rounds, or none with two seats left
+        pal.decide("palifico.enabled" if not rules.palifico_enabled else "palifico.heads_up")
+    if candidate is not None and pal is not None:
+        pal.read("palifico.once_per_player")
     if candidate is not None and not (rules.palifico_once_per_player and candidate in used):
+        if trace is not None:  # the candidate opens the palifico round
+            trace.next.overrule("play.palifico_opener")
+            trace.next.read("palifico.trigger")
         return Settlement(new_counts, loser, gainer, None, candidate, True, used | {candidate})
+    if candidate is not None and pal is not None:  # the candidate had its palifico round
+        pal.overrule("palifico.once_per_player")
     return Settlement(new_counts, loser, gainer, None, starter, False, used)
+
+
+def _trace_end(trace: OutcomeTrace, over: bool) -> None:
+    """Note, once the new counts are known, the rules that put seats out
+    (``play.elimination``, after the rules of the dice lost) and that end the game
+    (``end.condition``: the winner, and, when ``over``, no next round)."""
+    trace.eliminated.decide("play.elimination")
+    for rule in trace.delta.rules():
+        trace.eliminated.read(rule)
+    trace.winner.decide("end.condition")
+    if over:
+        trace.next.overrule("end.condition")
+        trace.palifico.decide("end.condition")
 
 
 def dice_lost(rr: RoundRules, after: tuple[int, ...], loser: int | None) -> tuple[int, ...]:
