@@ -49,7 +49,7 @@ PYTHON_NAMED: tuple[tuple[str, str, str], ...] = (
     ("no-elimination", "openspiel-liars-dice", "play.elimination"),  # every Dudo puts one out
     ("next-dead", "italian", "play.next_seat"),  # the loser opens: passed on when it is out
     ("palifico-opener", "italian", "play.palifico_opener"),
-    ("calza-exact-nogain", "italian", "play.calza"),
+    ("calza-exact-nogain", "italian", "calza.gain_cap"),  # no gain at all: gain_cap 1
     ("winner-early", "italian", "end.condition"),
 )
 

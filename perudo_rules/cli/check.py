@@ -13,6 +13,7 @@ give its roll in a position file to choose the dice.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from perudo_rules.base.messages import Refusal
 from perudo_rules.base.safetext import json_text, printable
 from perudo_rules.base.table import format_table
 from perudo_rules.conform.perft import rolled_as_before
+from perudo_rules.conform.witnessfile import read_witness
 from perudo_rules.editions.corerules import Citation, cite
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
@@ -38,6 +40,7 @@ from perudo_rules.records.position import (
     Position,
     Roll,
     Step,
+    format_step,
     position_variant_file,
     read_position,
 )
@@ -220,7 +223,76 @@ def _split_bids(values: list[str]) -> list[str]:
     return out
 
 
+def _run_witness(path: str, as_json: bool) -> int:
+    """Replay a witness file with the reference: the verdict on its ``then`` action at
+    its position (and a call's outcome), beside what the engine did. Exit 0 when the
+    reference answers as the witness records, 1 when it no longer does."""
+    w = read_witness(path)
+    game = w.position.game(w.variant)
+    for step in w.steps:
+        game = game.roll(dice=step.dice) if isinstance(step, Roll) else game.apply(step)
+    doc = w.doc
+    if w.then is None:
+        texts = sorted(str(a) for a in game.legal_actions()) if game.to_move is not None else []
+        answer: Any = texts
+        said = tr("the reference lists: {actions}", actions=", ".join(texts) or "-")
+    else:
+        bad = game.violation(w.then)
+        if bad is not None:
+            answer = "refuses it" if bad.rule != "play.game_over" else (
+                "refuses it (the game is over)"
+            )
+            said = tr("the reference refuses {action}: {rule}: {why}", action=str(w.then),
+                      rule=bad.rule, why=bad.message)  # fmt: skip
+            said += "\n" + printable(cite(bad.rule, w.variant).line())
+        elif isinstance(w.then, (Dudo, Calza)):
+            after = game.apply(w.then)
+            result = after.last_result
+            assert result is not None
+            old, new = game.dice_counts, after.dice_counts
+            answer = {
+                "delta": [b - a for a, b in zip(old, new, strict=True)],
+                "next": result.next_player, "palifico": result.next_palifico,
+                "eliminated": [s for s, (a, b) in enumerate(zip(old, new, strict=True))
+                               if a and not b],
+                "winner": after.winner,
+            }  # fmt: skip
+            said = tr("the reference allows {action}; then: {outcome}", action=str(w.then),
+                      outcome=describe_result(result, new, winner=after.winner))  # fmt: skip
+        else:
+            answer = "allows it"
+            said = tr("the reference allows {action} ({rule})", action=str(w.then),
+                      rule=game.decision(w.then).rule)  # fmt: skip
+    recorded = doc.get("reference")
+    same = recorded is None or recorded == answer
+    if as_json:
+        print(json_text({"edition": w.variant.id, "then": doc.get("then"), "reference": answer,
+                         "engine": doc.get("engine"), "rule": doc.get("rule"),
+                         "as_recorded": same}))  # fmt: skip
+        return 0 if same else 1
+    print(tr("{name} ({id}), {position}", name=printable(tr(w.variant.name)),
+             id=printable(w.variant.id), position=w.position.describe()))  # fmt: skip
+    if w.steps:
+        print(tr("after: {steps}", steps=" ".join(format_step(s) for s in w.steps)))
+    print(said)
+    if doc.get("engine") is not None:
+        print(tr("the engine: {answer}", answer=printable(json.dumps(doc["engine"]))))
+    if doc.get("rule"):
+        knob = doc.get("knob") or {}
+        cause = "; ".join(f"{p}: {json.dumps(v)}" for p, v in knob.items())
+        print(tr("root cause: {rule}", rule=doc["rule"]) + (f" ({cause})" if cause else ""))
+    if not same:
+        print(tr("The reference no longer answers as the witness records."))
+    return 0 if same else 1
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.witness is not None:
+        if args.variant is not None or args.bids is not None or args.position is not None:
+            raise ValueError("--witness names its edition, position and action: give it alone")
+        return _run_witness(args.witness, args.json)
+    if args.variant is None or args.bids is None:
+        raise ValueError("give VARIANT and --bids, or --witness FILE")
     variant = load_variant(args.variant)
     before: tuple[Step, ...] = ()
     if args.position is not None:
@@ -341,11 +413,16 @@ def register(subparsers: Any) -> None:
         ),
     )
     p.add_argument(
-        "variant", metavar="VARIANT", help=tr("a bundled id (see 'list') or a .yaml path")
+        "variant", nargs="?", metavar="VARIANT",
+        help=tr("a bundled id (see 'list') or a .yaml path"),
+    )
+    p.add_argument(
+        "--witness", metavar="FILE.json",
+        help=tr("replay a witness file that 'conform' wrote (its edition, position and "
+                "action): the reference's verdict there, beside what the engine did"),
     )
     p.add_argument(
         "--bids",
-        required=True,
         nargs="+",
         metavar="BIDS",
         help=(

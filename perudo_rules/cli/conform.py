@@ -20,13 +20,27 @@ from perudo_rules.base.limits import MAX_WORKERS, check_count
 from perudo_rules.base.output import progress_printer
 from perudo_rules.base.safetext import printable
 from perudo_rules.base.table import format_table
+from perudo_rules.conform.diagnose import Root
 from perudo_rules.conform.perft import perft
-from perudo_rules.conform.report import EditionReport, Report, rule_ids
-from perudo_rules.conform.runner import PERFT_NODES, conform
+from perudo_rules.conform.report import (
+    EXIT_CONFORMS,
+    EXIT_DIFFERS,
+    EXIT_HARNESS,
+    EXIT_UNTESTED,
+    EditionReport,
+    Failure,
+    Report,
+    rule_ids,
+)
+from perudo_rules.conform.runner import PERFT_NODES, Only, conform
+from perudo_rules.conform.scenarios import load_scenarios
+from perudo_rules.conform.shrink import Case
+from perudo_rules.conform.witnessfile import read_witness
+from perudo_rules.editions.corerules import cite
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.records.position import Roll, read_position
 
-__all__ = ["format_report", "format_rules", "register"]
+__all__ = ["failure_lines", "format_report", "format_rules", "register"]
 
 
 def _counts(rep: EditionReport) -> tuple[int, int, int, int]:
@@ -43,60 +57,126 @@ def format_rules(rep: EditionReport) -> str:
     return format_table([f"{rep.edition}: rule", "status", "passed", "failed"], rows)
 
 
+def _citation(edition: str, rule: str) -> str:
+    """The edition's statement of ``rule``, its section and words (one line)."""
+    try:
+        return cite(rule, load_variant(edition)).line()
+    except (KeyError, ValueError):
+        return ""
+
+
+def failure_lines(edition: str, fail: Failure, checks: int) -> list[str]:
+    """One root failure: the rule and its cause first, then the edition's rule, how the
+    engine differed, what followed from it and the witness."""
+    if fail.knob:
+        plays = ", ".join(f"{p}: {json.dumps(v)}" for p, v in fail.knob.items())
+        says = ", ".join(f"{json.dumps(v)}" for v in fail.edition_values.values())
+        head = tr("FAIL {edition} {rule}: the engine plays {plays}; the edition says {says}",
+                  edition=edition, rule=fail.rule, plays=plays, says=says)
+    else:
+        head = tr("FAIL {edition} {rule}: no knob value explains it; this rule decided the "
+                  "reference's answer", edition=edition, rule=fail.rule)
+    lines = [head + " " + tr("({n} of {checks} checks, first in {source})", n=fail.count,
+                             checks=checks, source=fail.source)]  # fmt: skip
+    cited = _citation(edition, fail.rule)
+    if cited:
+        lines.append("  " + printable(cited))
+    lines.append("  " + printable(fail.detail))
+    if fail.consequences:
+        lines.append("  " + tr("and so: {fields} differ too", fields=", ".join(fail.consequences)))
+    lines.append("  " + tr("witness: {json}", json=json.dumps(fail.witness)))
+    return lines
+
+
 def format_report(report: Report, rules: bool = False) -> str:
-    """The report as text: a line per edition, then each failure with its witness (and
-    with ``rules``, every rule id of every claimed edition)."""
-    lines = [f"engine: {printable(report.engine)} ({printable(report.command)})"]
+    """The report as text: each root failure first (its rule named on its first line),
+    then a line per edition, then (with ``rules``) every rule id of every claimed edition."""
+    lines: list[str] = []
+    for rep in report.editions:
+        for fail in rep.failures:
+            checks = rep.failed.get(fail.rule, 0) + rep.passed.get(fail.rule, 0)
+            lines += failure_lines(rep.edition, fail, checks)
+        for x in rep.perft:
+            if not x.ok:
+                lines.append(tr("FAIL {edition} perft {name} to depth {depth}: expected "
+                                "{expected}, the engine counts {got}", edition=rep.edition,
+                                name=x.name, depth=x.depth, expected=x.expected, got=x.got))
+                for move, want, got in x.divide[:8]:
+                    lines.append("  " + tr("after {move}: expected {want}, the engine counts "
+                                           "{got}", move=move, want=want, got=got))  # fmt: skip
+    lines.append(tr("engine: {name} ({command})", name=printable(report.engine),
+                    command=printable(report.command)))  # fmt: skip
     rows = []
     for rep in report.editions:
         if not rep.claimed:
-            rows.append([rep.edition, "not claimed", "", "", "", "", ""])
+            rows.append([rep.edition, tr("not claimed"), "", "", "", "", ""])
             continue
         p, f, n, u = _counts(rep)
         perft_ok = sum(1 for x in rep.perft if x.ok)
-        rows.append([
-            rep.edition,
-            "conforms" if rep.conforms else ("DIFFERS" if rep.tested else "UNTESTED"),
-            f"{p} passed",
-            f"{f} failed", f"{n} not reached", f"{u} not observed",
-            f"{rep.scenarios} scenarios, {rep.games} games, perft {perft_ok}/{len(rep.perft)}"
-            + (f", {rep.skipped} starts skipped" if rep.skipped else ""),
-        ])  # fmt: skip
+        if not rep.complete:
+            result = tr("interrupted")
+        elif rep.conforms:
+            result = tr("conforms")
+        else:
+            result = tr("DIFFERS") if rep.tested else tr("UNTESTED")
+        ran = tr("{s} scenarios, {g} games, {p} probes, perft {ok}/{all}", s=rep.scenarios,
+                 g=rep.games, p=sum(rep.probes.values()), ok=perft_ok, all=len(rep.perft))
+        if rep.skipped:
+            ran += tr(", {n} starts skipped", n=rep.skipped)
+        rows.append([rep.edition, result, tr("{n} passed", n=p), tr("{n} failed", n=f),
+                     tr("{n} not reached", n=n), tr("{n} not observed", n=u), ran])  # fmt: skip
     if rows:
-        lines.append(format_table(["edition", "result", "rules", "", "", "", "ran"], rows))
+        lines.append(format_table([tr("edition"), tr("result"), tr("rules"), "", "", "",
+                                   tr("ran")], rows))  # fmt: skip
     for rep in report.editions:
-        for fail in rep.failures.values():
-            checks = rep.failed[fail.rule] + rep.passed.get(fail.rule, 0)
-            lines.append(
-                f"FAIL {rep.edition} {fail.rule}: {rep.failed[fail.rule]} of {checks} checks "
-                f"({fail.source})"
-            )
-            lines.append(f"  {printable(fail.detail)}")
-            lines.append(f"  witness: {json.dumps(fail.witness)}")
-            if fail.then is not None:
-                lines.append(f"  then: {fail.then} (the engine must refuse it)")
-            if fail.overrides:
-                lines.append(f"  with the knob values: {json.dumps(fail.overrides)}")
-        for x in rep.perft:
-            if not x.ok:
-                lines.append(
-                    f"FAIL {rep.edition} perft {x.name} to depth {x.depth}: expected "
-                    f"{x.expected}, the engine counts {x.got}"
-                )
-    for rep in report.editions:
-        if rep.claimed and not rep.tested:
-            lines.append(f"UNTESTED {rep.edition}: the engine skipped every start")
+        if not rep.claimed:
+            lines.append(tr("NOT CLAIMED {edition}: {why}", edition=rep.edition,
+                            why=printable(rep.keeps_out)))  # fmt: skip
+        elif rep.complete and not rep.tested:
+            lines.append(tr("UNTESTED {edition}: the engine skipped every start",
+                            edition=rep.edition))  # fmt: skip
+    if not any(rep.claimed for rep in report.editions) and report.error is None:
+        lines.append(tr("UNTESTED: the engine claims none of the editions asked for"))
     if rules:
-        lines += [format_rules(rep) for rep in report.editions if rep.claimed]
+        lines += [format_rules(rep) for rep in report.editions if rep.claimed and rep.complete]
     if report.error is not None:
-        lines.append(f"harness error: {printable(report.error)}")
-    verdict = {0: "conforms", 1: "differs", 2: "harness error"}[report.exit_code]
-    lines.append(f"result: {verdict} (exit {report.exit_code}) in {report.seconds:.1f} s")
+        lines.append(tr("harness error: {error}", error=printable(report.error)))
+    verdict = {
+        EXIT_CONFORMS: tr("conforms"), EXIT_DIFFERS: tr("differs"),
+        EXIT_HARNESS: tr("harness error"), EXIT_UNTESTED: tr("nothing certified"),
+    }[report.exit_code]  # fmt: skip
+    lines.append(tr("result: {verdict} (exit {code}) in {seconds} s", verdict=verdict,
+                    code=report.exit_code, seconds=f"{report.seconds:.1f}"))  # fmt: skip
     return "\n".join(lines)
 
 
+def _only(args: argparse.Namespace) -> tuple[list[str] | None, Only | None]:
+    """The editions and the one thing ``--witness`` or ``--scenario`` runs alone."""
+    if args.witness is not None:
+        if args.scenario or args.edition:
+            raise ValueError("--witness names its edition and case: give it alone")
+        w = read_witness(args.witness)
+        known: tuple[Root, ...] = ()
+        rule, knob, says = w.doc.get("rule"), w.doc.get("knob"), w.doc.get("edition_values")
+        if isinstance(rule, str) and isinstance(knob, dict) and isinstance(says, dict):
+            known = (Root(rule, knob, says),)
+        case = Case(w.position, w.steps, w.then)
+        return [w.edition], Only(witness=(w.variant, case), known=known)
+    if not args.scenario:
+        return args.edition, None
+    by_id = {sc.id: sc for sc in load_scenarios()}
+    for sid in args.scenario:
+        if sid not in by_id:
+            raise ValueError(f"no scenario {sid!r} (see 'perudo-rules scenarios')")
+    editions = args.edition or list(dict.fromkeys(
+        e for sid in args.scenario for e in by_id[sid].variants
+    ))  # fmt: skip
+    return editions, Only(scenarios=tuple(args.scenario))
+
+
 def _cmd_conform(args: argparse.Namespace) -> int:
-    editions = args.edition or available_variants()
+    asked, only = _only(args)
+    editions = asked or available_variants()
     for e in editions:
         load_variant(e)  # an unknown edition is bad input: one line, exit 2
     games = check_count("--games", args.games, 0, 100_000)
@@ -107,7 +187,8 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, len(editions))
     check_count("--workers", workers, 1, MAX_WORKERS)
     report = conform(args.engine, editions, games=games, seed=args.seed, timeout=args.timeout,
-                     progress=progress_printer(), perft_nodes=nodes, workers=workers)  # fmt: skip
+                     progress=progress_printer(), perft_nodes=nodes, workers=workers,
+                     asked=bool(asked), only=only)  # fmt: skip
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
@@ -166,6 +247,12 @@ def register(subparsers: Any) -> None:
                    help=tr("editions run at once, each in its own process against its own copy "
                            "of the engine (default: one per CPU, at most one per edition); the "
                            "report is the same for any number"))
+    p.add_argument("--witness", metavar="FILE.json",
+                   help=tr("re-run one witness file (as a failure printed it) against the "
+                           "engine alone"))
+    p.add_argument("--scenario", action="append", metavar="ID",
+                   help=tr("re-run one scenario against the engine alone (repeatable; on "
+                           "its editions, or those given with --edition)"))
     p.add_argument("--rules", action="store_true",
                    help=tr("also list every rule id of each claimed edition with its status"))
     p.add_argument("--json", action="store_true", help=tr("print the report as JSON"))

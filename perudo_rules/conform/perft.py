@@ -39,6 +39,7 @@ __all__ = [
     "perft",
     "perft_dir",
     "perft_document",
+    "perft_entries",
     "published",
     "rolled_as_before",
     "standard_positions",
@@ -148,12 +149,12 @@ def _depth_for(game: Game) -> PerftTable:
     return table
 
 
-def perft_document(variant_id: str) -> dict[str, Any]:
-    """The published perft table of a bundled edition (``spec/perft/<id>.json``)."""
-    v = load_variant(variant_id)
+def perft_entries(variant: Variant) -> list[dict[str, Any]]:
+    """The standard positions of ``variant`` counted by the reference: what an edition
+    file, which has no published table, is checked against (each entry as published)."""
     positions = []
-    for name, description, pos in standard_positions(v):
-        table = _depth_for(pos.game(v))
+    for name, description, pos in standard_positions(variant):
+        table = _depth_for(pos.game(variant))
         positions.append(
             {
                 "name": name,
@@ -163,7 +164,12 @@ def perft_document(variant_id: str) -> dict[str, Any]:
                 "calls": list(table.calls),
             }
         )
-    return {"edition": variant_id, "positions": positions}
+    return positions
+
+
+def perft_document(variant_id: str) -> dict[str, Any]:
+    """The published perft table of a bundled edition (``spec/perft/<id>.json``)."""
+    return {"edition": variant_id, "positions": perft_entries(load_variant(variant_id))}
 
 
 def perft_dir() -> Path:

@@ -67,6 +67,7 @@ __all__ = [
     "claim_leaves_out",
     "claims_problem",
     "harness_schema",
+    "keeps_out",
     "schema_json",
 ]
 
@@ -291,6 +292,26 @@ def claim_covers(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any])
 def _claim_covers(claim: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
     free = claim_leaves_out(claim)
     return all(_covers(claim.get(p, ANY if p in free else None), values[p]) for p in KNOB_PATHS)
+
+
+def keeps_out(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> str:
+    """Why no claim covers the edition ``values``: for the claim nearest to it (fewest
+    knobs apart), each claimed knob value that differs from the edition's, as
+    ``"calza.who: 'anyone' (the edition: 'any_except_bidder')"``; or that the engine
+    claims nothing."""
+    best: list[str] | None = None
+    for claim in claims:
+        free = claim_leaves_out(claim)
+        misses = [
+            f"{p}: {json.dumps(claim.get(p))} (the edition: {json.dumps(values[p])})"
+            for p in KNOB_PATHS
+            if not _covers(claim.get(p, ANY if p in free else None), values[p])
+        ]
+        if best is None or len(misses) < len(best):
+            best = misses
+    if best is None:
+        return "the engine claims no edition"
+    return "; ".join(best)
 
 
 if __name__ == "__main__":  # pragma: no cover

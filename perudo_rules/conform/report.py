@@ -19,6 +19,10 @@ from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
 
 __all__ = [
+    "EXIT_CONFORMS",
+    "EXIT_DIFFERS",
+    "EXIT_HARNESS",
+    "EXIT_UNTESTED",
     "NOT_OBSERVED",
     "EditionReport",
     "Failure",
@@ -47,63 +51,103 @@ NOT_OBSERVED: frozenset[str] = frozenset({
 
 @dataclass
 class Failure:
-    """The first failure of a rule id: what differed, and a minimal case that shows it.
+    """One root cause of an edition's differences, with a minimal case that shows it.
 
-    ``witness`` is a position plus actions (the JSON of :mod:`perudo_rules.records.position`,
-    ``check --position`` reads it); ``then`` an action the engine must refuse there;
-    ``overrides`` knob values the case changes from the edition (a scenario's).
+    ``rule`` is the rule the engine breaks. ``knob`` holds the knob values the engine
+    plays where the edition says ``edition_values`` (empty when no knob value explains
+    the difference: then ``rule`` is the rule that decided the reference's answer).
+    ``witness`` is a witness file (:func:`perudo_rules.conform.witnessfile.witness_document`:
+    ``perudo-rules check --witness`` replays it, ``conform --witness`` re-runs it);
+    ``consequences`` the outcome fields that differ only because the first one does;
+    ``count`` the differences of the run this root explains.
     """
 
     rule: str
     detail: str
     witness: dict[str, Any]
     source: str
-    then: str | None = None
-    overrides: dict[str, Any] = field(default_factory=dict)
+    knob: dict[str, Any] = field(default_factory=dict)
+    edition_values: dict[str, Any] = field(default_factory=dict)
+    consequences: list[str] = field(default_factory=list)
+    count: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        """The failure as JSON."""
+        return {"rule": self.rule, "detail": self.detail, "source": self.source,
+                "knob": self.knob, "edition_values": self.edition_values,
+                "consequences": self.consequences, "count": self.count,
+                "witness": self.witness}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Failure:
+        """The failure :meth:`to_json` wrote."""
+        return cls(doc["rule"], doc["detail"], doc["witness"], doc["source"], doc["knob"],
+                   doc["edition_values"], doc["consequences"], doc["count"])  # fmt: skip
 
 
 @dataclass
 class PerftCheck:
-    """One published perft position counted through the engine."""
+    """One perft position counted through the engine; on a mismatch, ``divide`` holds the
+    first moves whose counts differ (move, expected, the engine's), and the first
+    position where the engine's actions differ is a root failure of the edition."""
 
     name: str
     depth: int
     expected: list[int]
     got: list[int]
+    divide: list[tuple[str, list[int], list[int]]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         """Whether the engine's counts are the published ones."""
         return self.expected == self.got
 
+    def to_json(self) -> dict[str, Any]:
+        """The check as JSON."""
+        return {"position": self.name, "depth": self.depth, "expected": self.expected,
+                "got": self.got, "divide": [list(d) for d in self.divide]}  # fmt: skip
+
 
 @dataclass
 class EditionReport:
-    """What one edition's run found."""
+    """What one edition's run found.
+
+    ``keeps_out`` says, for an edition no claim covers, which claimed knob values kept it
+    out; ``complete`` is false when a harness error stopped the run; ``probes`` counts
+    the targeted probes sent per rule (positions where that rule decides).
+    """
 
     edition: str
     claimed: bool
     passed: dict[str, int] = field(default_factory=dict)
     failed: dict[str, int] = field(default_factory=dict)
-    failures: dict[str, Failure] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
     scenarios: int = 0
     games: int = 0
     skipped: int = 0
     perft: list[PerftCheck] = field(default_factory=list)
+    probes: dict[str, int] = field(default_factory=dict)
+    keeps_out: str = ""
+    complete: bool = True
 
     @property
     def tested(self) -> bool:
         """Whether anything ran: an engine that skips every start certifies nothing."""
-        return bool(self.scenarios or self.games or self.perft)
+        return bool(self.scenarios or self.games or self.perft or self.probes)
 
     @property
     def conforms(self) -> bool:
-        """Something ran, no rule failed and every perft count agrees."""
-        return self.tested and not self.failed and all(p.ok for p in self.perft)
+        """Complete, something ran, no rule failed and every perft count agrees."""
+        return (self.complete and self.tested and not self.failed
+                and all(p.ok for p in self.perft))  # fmt: skip
+
+    def failure(self, rule: str) -> Failure | None:
+        """The first root failure of ``rule``, or ``None``."""
+        return next((f for f in self.failures if f.rule == rule), None)
 
     def status(self, rule: str) -> str:
-        """``passed``, ``failed``, ``not reached`` or ``not observed`` (a rule the protocol
-        cannot see, :data:`NOT_OBSERVED`)."""
+        """``failed``, ``passed``, ``not reached`` or ``not observed`` (a rule the
+        protocol cannot see, :data:`NOT_OBSERVED`)."""
         if rule in self.failed:
             return "failed"
         if rule in self.passed:
@@ -113,12 +157,13 @@ class EditionReport:
     def to_json(self) -> dict[str, Any]:
         """The report as JSON."""
         if not self.claimed:
-            return {"edition": self.edition, "claimed": False}
+            return {"edition": self.edition, "claimed": False, "keeps_out": self.keeps_out}
         return {
             "edition": self.edition,
             "claimed": True,
             "conforms": self.conforms,
             "tested": self.tested,
+            "complete": self.complete,
             "scenarios": self.scenarios,
             "games": self.games,
             "skipped": self.skipped,
@@ -127,18 +172,12 @@ class EditionReport:
                     "status": self.status(r),
                     "passed": self.passed.get(r, 0),
                     "failed": self.failed.get(r, 0),
+                    "probes": self.probes.get(r, 0),
                 }
                 for r in rule_ids()
             },
-            "failures": [
-                {"rule": f.rule, "detail": f.detail, "source": f.source, "witness": f.witness,
-                 "then": f.then, "overrides": f.overrides}
-                for f in self.failures.values()
-            ],
-            "perft": [
-                {"position": p.name, "depth": p.depth, "expected": p.expected, "got": p.got}
-                for p in self.perft
-            ],
+            "failures": [f.to_json() for f in self.failures],
+            "perft": [p.to_json() for p in self.perft],
         }
 
     @classmethod
@@ -146,37 +185,55 @@ class EditionReport:
         """The report :meth:`to_json` wrote (``from_json(r.to_json())`` writes the same)."""
         rep = cls(edition=doc["edition"], claimed=doc["claimed"])
         if not rep.claimed:
+            rep.keeps_out = doc.get("keeps_out", "")
             return rep
         rep.scenarios, rep.games, rep.skipped = doc["scenarios"], doc["games"], doc["skipped"]
+        rep.complete = doc["complete"]
         for rule, counts in doc["rules"].items():
-            if counts["passed"]:
-                rep.passed[rule] = counts["passed"]
-            if counts["failed"]:
-                rep.failed[rule] = counts["failed"]
-        for f in doc["failures"]:
-            rep.failures[f["rule"]] = Failure(f["rule"], f["detail"], f["witness"], f["source"],
-                                              f["then"], f["overrides"])  # fmt: skip
-        rep.perft = [PerftCheck(p["position"], p["depth"], p["expected"], p["got"])
+            for name, into in (("passed", rep.passed), ("failed", rep.failed),
+                               ("probes", rep.probes)):  # fmt: skip
+                if counts[name]:
+                    into[rule] = counts[name]
+        rep.failures = [Failure.from_json(f) for f in doc["failures"]]
+        rep.perft = [PerftCheck(p["position"], p["depth"], p["expected"], p["got"],
+                                [(m, e, g) for m, e, g in p["divide"]])
                      for p in doc["perft"]]  # fmt: skip
         return rep
 
 
+#: The exit codes of a run: conforms, differs, harness error, nothing certified.
+EXIT_CONFORMS, EXIT_DIFFERS, EXIT_HARNESS, EXIT_UNTESTED = 0, 1, 2, 3
+
+
 @dataclass
 class Report:
-    """A whole run: the engine, each edition, the time it took and any harness error."""
+    """A whole run: the engine, each edition, the time it took and any harness error.
+
+    ``asked`` is true when the editions were named (``--edition``): then each one must
+    be claimed and tested; otherwise at least one must be.
+    """
 
     engine: str
     command: str
     editions: list[EditionReport]
     seconds: float = 0.0
     error: str | None = None
+    asked: bool = False
 
     @property
     def exit_code(self) -> int:
-        """0 conforms, 1 differs, 2 harness error."""
+        """0 conforms; 1 differs; 2 harness error; 3 nothing certified (an edition
+        asked for that no claim covers, one that ran nothing, or no edition claimed)."""
         if self.error is not None:
-            return 2
-        return 0 if all(e.conforms for e in self.editions if e.claimed) else 1
+            return EXIT_HARNESS
+        claimed = [e for e in self.editions if e.claimed]
+        if any(e.tested and not e.conforms for e in claimed):
+            return EXIT_DIFFERS
+        if not claimed or any(not e.tested for e in claimed):
+            return EXIT_UNTESTED
+        if self.asked and len(claimed) < len(self.editions):
+            return EXIT_UNTESTED
+        return EXIT_CONFORMS
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON."""
@@ -185,6 +242,7 @@ class Report:
             "command": self.command,
             "exit": self.exit_code,
             "error": self.error,
+            "asked": self.asked,
             "seconds": round(self.seconds, 2),
             "editions": [e.to_json() for e in self.editions],
         }
@@ -198,4 +256,5 @@ class Report:
             editions=[EditionReport.from_json(e) for e in doc["editions"]],
             seconds=doc["seconds"],
             error=doc["error"],
+            asked=doc["asked"],
         )

@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from perudo_rules.base.actions import (
@@ -23,25 +24,26 @@ from perudo_rules.base.actions import (
     Calza,
     Dudo,
     Leave,
-    Reroll,
-    format_action,
-    parse_action,
 )
-from perudo_rules.base.errors import ActionSyntaxError
-from perudo_rules.conform.check import Finding, Session
-from perudo_rules.conform.perft import published, rolled_as_before
+from perudo_rules.conform.check import Session, out_of_range
+from perudo_rules.conform.diagnose import Root, diagnose
+from perudo_rules.conform.observe import Judged
+from perudo_rules.conform.perftrun import count_through
+from perudo_rules.conform.plan import perft_entries, scenarios_for, then_of
+from perudo_rules.conform.probes import Probe, probes_for
 from perudo_rules.conform.process import Channel, Engine, HarnessError
-from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem
-from perudo_rules.conform.report import EditionReport, Failure, PerftCheck, Report
+from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem, keeps_out
+from perudo_rules.conform.report import EditionReport, Failure, Report
 from perudo_rules.conform.scenarios import Scenario, load_scenarios
 from perudo_rules.conform.shrink import Case, shrink
+from perudo_rules.conform.witnessfile import witness_document
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import roll_cups
-from perudo_rules.records.position import Position, Roll, parse_step
+from perudo_rules.records.position import Position, Roll, format_step, parse_step
 
-__all__ = ["conform"]
+__all__ = ["Only", "conform"]
 
 #: Most rounds a random game plays before it stops (a game with Calza may not end).
 MAX_ROUNDS = 40
@@ -52,41 +54,39 @@ Progress = Callable[[str], None]
 
 
 class _Run:
-    """One edition against one engine."""
+    """One edition against one engine: every comparison kept, then diagnosed."""
 
-    def __init__(
-        self, engine: Channel, variant: Variant, values: dict[str, Any], report: EditionReport
-    ) -> None:
+    def __init__(self, engine: Channel, variant: Variant, ref: str, report: EditionReport) -> None:
         self.engine = engine
         self.variant = variant
-        self.values = values
+        self.ref = ref
+        self.values = variant.values()
         self.report = report
+        self.passing: list[Judged] = []
+        self.differences: list[Judged] = []
 
-    def session(self, variant: Variant | None = None) -> Session:
+    def session(self, variant: Variant | None = None, source: str = "") -> Session:
         v = variant or self.variant
-        return Session(self.engine, v, v.values() if variant is not None else self.values)
+        return Session(self.engine, v, v.values() if variant is not None else self.values,
+                       source)  # fmt: skip
 
-    def tally(self, found: Sequence[Finding], session: Session, source: str,
-              probe: Action | None = None) -> None:  # fmt: skip
-        rep = self.report
-        for f in found:
-            if f.ok:
-                rep.passed[f.rule] = rep.passed.get(f.rule, 0) + 1
-                continue
-            rep.failed[f.rule] = rep.failed.get(f.rule, 0) + 1
-            if f.rule not in rep.failures:
-                pos, steps = session.witness_steps()
-                case = Case(pos, steps, probe)
-                rep.failures[f.rule] = self.witness(session.variant, case, f, source)
-                if not session.broken:
-                    session.resync()
+    def record(self, found: Sequence[Judged]) -> None:
+        passed = self.report.passed
+        for j in found:
+            if j.ok:
+                for rule in j.rules:
+                    passed[rule] = passed.get(rule, 0) + 1
+                self.passing.append(j)
+            else:
+                self.differences.append(j)
 
     # --- witnesses ----------------------------------------------------------------------
 
-    def rerun(self, variant: Variant, case: Case, rule: str) -> tuple[Case, str] | None:
-        """Run ``case`` against the engine again: the case cut where ``rule`` failed, and
-        how, or ``None``."""
-        s = self.session(variant if variant is not self.variant else None)
+    def rerun(self, variant: Variant, case: Case,
+              matches: Callable[[Judged], bool]) -> tuple[Case, Judged] | None:  # fmt: skip
+        """Run ``case`` against the engine again: the case cut at the first point that
+        ``matches``, and that point, or ``None``."""
+        s = self.session(variant if variant is not self.variant else None, "witness")
         try:
             case.position.game(variant)
         except ValueError:
@@ -94,67 +94,135 @@ class _Run:
         if not s.start(case.position):
             return None
         for i, a in enumerate(case.actions):
-            assert s.game is not None
+            g = s.game
+            assert g is not None
             if isinstance(a, Roll):  # a re-roll's dice
-                if not s.game.awaiting_roll or s.game.to_move is None:
+                if not g.awaiting_roll or g.to_move is None:
                     return None
                 try:
                     s.roll(a.dice)
                 except ValueError:
                     return None
                 continue
-            if s.game.to_move is None or s.game.awaiting_roll or s.game.violation(a) is not None:
+            if g.to_move is None or g.awaiting_roll or g.violation(a) is not None:
                 return None
-            hit = _failed(s.check_point(), rule)
-            if hit is not None:
-                return Case(case.position, case.actions[:i]), hit
-            hit = _failed(s.apply(a), rule)
-            if hit is not None:
-                return Case(case.position, case.actions[: i + 1]), hit
+            for j in s.check_point():
+                if matches(j):
+                    return Case(case.position, case.actions[:i]), j
+            for j in s.apply(a):
+                if matches(j):
+                    return Case(case.position, case.actions[: i + 1]), j
             if s.broken:
                 return None
-        assert s.game is not None
-        if s.game.to_move is None or s.game.awaiting_roll:
+        g = s.game
+        assert g is not None
+        if g.winner is not None:
+            for j in s.check_end(case.probe):
+                if matches(j):
+                    return case, j
             return None
-        hit = _failed(s.check_point(), rule)
-        if hit is not None:
-            return Case(case.position, case.actions), hit
-        if case.probe is not None and s.game.violation(case.probe) is not None:
-            hit = _failed(s.probe(case.probe), rule)
-            if hit is not None:
-                return case, hit
+        if g.to_move is None or g.awaiting_roll:
+            return None
+        for j in s.check_point():
+            if matches(j):
+                return case, j
+        if case.probe is not None and g.violation(case.probe) is not None:
+            for j in s.probe(case.probe):
+                if matches(j):
+                    return case, j
         return None
 
-    def witness(self, variant: Variant, case: Case, finding: Finding, source: str) -> Failure:
+    def witness(self, root: Root) -> Failure:
+        found = root.first
+        obs = found.observation
+        variant = obs.variant
+        steps = obs.steps
+        probe = None
+        if obs.kind == "act" and obs.engine:  # it took what the edition refuses
+            probe = obs.action
+        elif obs.kind in ("act", "outcome") and obs.action is not None:
+            steps = (*steps, obs.action)
+        elif obs.kind == "end":
+            probe = obs.action
+
+        def matches(j: Judged) -> bool:
+            return not j.ok and root.explains(j)
+
         def fails(c: Case) -> Case | None:
-            got = self.rerun(variant, c, finding.rule)
+            got = self.rerun(variant, c, matches)
             return None if got is None else got[0]
 
-        small = shrink(case, fails)
-        again = self.rerun(variant, small, finding.rule)
-        detail = finding.detail if again is None else again[1]
+        small = shrink(Case(obs.start, steps, probe), fails)
+        again = self.rerun(variant, small, matches)
         if again is not None:
-            small = again[0]
-        pos = small.position
-        witness = {"variant": self.report.edition, **Position(
-            pos.dice, pos.first_player, pos.palifico, pos.round, pos.palifico_used
-        ).to_json(small.actions)}  # fmt: skip
-        witness.setdefault("actions", [])
-        then = None if small.probe is None else format_action(small.probe)
-        base = self.values
-        overrides = {k: v for k, v in variant.values().items() if base.get(k) != v}
-        return Failure(finding.rule, detail, witness, source, then, overrides)
+            found = again[1]
+        return self.failure(root, found)
 
-    # --- scenarios ----------------------------------------------------------------------
+    def failure(self, root: Root, found: Judged) -> Failure:
+        obs = found.observation
+        overrides = {k: v for k, v in obs.variant.values().items() if self.values.get(k) != v}
+        then, engine, reference = then_of(found)
+        witness = witness_document(
+            self.ref, overrides, obs.start, obs.steps, then, rule=root.rule, knob=root.knob,
+            edition_values=root.edition, engine=engine, reference=reference,
+            detail=found.detail,
+        )  # fmt: skip
+        return Failure(root.rule, found.detail, witness, root.first.observation.source,
+                       dict(root.knob),
+                       dict(root.edition), list(found.consequences),
+                       len(root.differences))  # fmt: skip
 
-    def scenario(self, sc: Scenario) -> None:
-        variant = sc.variant(self.report.edition)
-        s = self.session(variant if sc.overrides else None)
-        if not s.start(sc.start):
+    def finish(self, known: Sequence[Root] = ()) -> None:
+        """Diagnose the run's differences: one root failure each, with its witness
+        (``known``: roots to try first, a re-run witness's)."""
+        rep = self.report
+        for root in diagnose(self.differences, self.passing, known):
+            rep.failed[root.rule] = rep.failed.get(root.rule, 0) + len(root.differences)
+            rep.failures.append(self.witness(root))
+
+    def replay_case(self, variant: Variant, case: Case) -> None:
+        """A witness again: its position, its actions (each point compared), then its
+        action (``case.probe``) judged at the end."""
+        s = self.session(variant if variant != self.variant else None, "witness")
+        if not s.start(case.position):
             self.report.skipped += 1
             return
         self.report.scenarios += 1
-        source = f"scenario {sc.id}"
+        for a in case.actions:
+            g = s.game
+            assert g is not None
+            if isinstance(a, Roll):
+                s.roll(a.dice)
+                continue
+            if g.to_move is None or g.awaiting_roll or g.violation(a) is not None:
+                raise ValueError(f"the witness's step {format_step(a)} is not legal here")
+            self.record(s.check_point())
+            self.record(s.apply(a))
+            if s.broken:
+                return
+        g = s.game
+        assert g is not None
+        then = case.probe
+        if g.winner is not None:
+            self.record(s.check_end(then))
+            return
+        if g.to_move is None or g.awaiting_roll:
+            return
+        self.record(s.check_point())
+        if then is not None:
+            self.record(s.probe(then) if g.violation(then) is not None else s.apply(then))
+
+    # --- scenarios ----------------------------------------------------------------------
+
+    def scenario(self, sc: Scenario, variant: Variant, expect_as: str) -> None:
+        s = self.session(variant if variant != self.variant else None, f"scenario {sc.id}")
+        try:
+            if not s.start(sc.start):
+                self.report.skipped += 1
+                return
+        except ValueError:  # this edition does not allow the scenario's start
+            return
+        self.report.scenarios += 1
         for step in sc.steps:
             game = s.game
             assert game is not None
@@ -164,16 +232,17 @@ class _Run:
                 continue
             if game.to_move is None or game.awaiting_roll or isinstance(parsed, Leave):
                 return  # a leave is no request of the protocol: the rest is not observed
-            self.tally(s.check_point(), s, source)
-            expect = step.expect_for(self.report.edition)
-            if isinstance(parsed, Bid) and parsed.quantity > game.space.cap and (
-                game.violation(parsed) is None
-            ):
+            self.record(s.check_point())
+            expect = step.expect_for(expect_as)
+            refused = game.violation(parsed) is not None
+            if isinstance(parsed, Bid) and parsed.quantity > game.space.cap and not refused:
                 return  # a legal bid beyond the listed table: outside the protocol's scope
-            if "illegal" in expect and game.violation(parsed) is not None:
-                self.tally(s.probe(parsed), s, source, probe=parsed)
-            elif not step.probe and game.violation(parsed) is None:
-                self.tally(s.apply(parsed), s, source)
+            if refused:
+                if "illegal" not in expect:
+                    return  # this edition refuses a step its own edition plays: no further
+                self.record(s.probe(parsed))
+            elif not step.probe:
+                self.record(s.apply(parsed))
             if s.broken:
                 return
 
@@ -183,105 +252,78 @@ class _Run:
         rules = self.variant.rules
         players = rng.randint(rules.players_min, min(rules.players_max, 4))
         game = Game.new(self.variant, players, seed=rng.getrandbits(32))
-        s = self.session()
+        s = self.session(source=f"random game {number}")
         if not s.start(Position.of(game)):
             self.report.skipped += 1
             return
         self.report.games += 1
-        source = f"random game {number}"
         while s.game is not None and s.game.winner is None and s.game.round <= MAX_ROUNDS:
             g = s.game
             if g.awaiting_roll:  # the next round's dice, or a re-roll's
                 s.roll(roll_cups(rules.dice_faces, g.roll_counts, rng))
                 continue
-            self.tally(s.check_point(), s, source)
+            self.record(s.check_point())
             if rng.random() < 0.3:
                 bad = _illegal(g, rng)
                 if bad is not None:
-                    self.tally(s.probe(bad), s, source, probe=bad)
+                    self.record(s.probe(bad))
                     if s.broken:
                         return
             legal = g.legal_actions()
-            self.tally(s.apply(legal[int(rng.random() * len(legal))]), s, source)
+            self.record(s.apply(legal[int(rng.random() * len(legal))]))
             if s.broken:
                 return
+        if s.game is not None and s.game.winner is not None:
+            seat = rng.randrange(s.game.players)
+            after = Bid(seat, 1, 1) if rng.random() < 0.5 else Dudo(seat)
+            self.record(s.check_end(after))
+
+    # --- targeted probes ----------------------------------------------------------------
+
+    def probes(self, probes: Sequence[Probe]) -> None:
+        """Positions built for each rule, where it decides: its verdict sent to the engine."""
+        for probe in probes:
+            s = self.session(source=f"probe {probe.rule}")
+            try:
+                if not s.start(probe.position):
+                    self.report.skipped += 1
+                    continue
+            except ValueError:
+                continue
+            for step in probe.steps:
+                if s.broken or s.game is None or s.game.to_move is None:
+                    break
+                if isinstance(step, Roll):
+                    s.roll(step.dice)
+                else:
+                    self.record(s.apply(step))
+            g = s.game
+            if s.broken or g is None or g.to_move is None or g.awaiting_roll:
+                continue
+            self.report.probes[probe.rule] = self.report.probes.get(probe.rule, 0) + 1
+            self.record(s.check_point())
+            if probe.action is not None:
+                if g.violation(probe.action) is not None:
+                    self.record(s.probe(probe.action))
+                else:
+                    self.record(s.apply(probe.action))
 
     # --- perft --------------------------------------------------------------------------
 
     def perft(self, entry: dict[str, Any], budget: int) -> None:
-        pos = Position.from_json(entry["position"])
-        nodes: list[int] = entry["nodes"]
-        calls: list[int] = entry["calls"]
-        depth, expanded = 1, 1
-        while depth < len(nodes) and expanded + nodes[depth - 1] - calls[depth - 1] <= budget:
-            expanded += nodes[depth - 1] - calls[depth - 1]
-            depth += 1
-        got = [0] * depth
-        seats = [s for s, c in enumerate(pos.dice) if c]
-        reference = pos.game(self.variant)
-        start = {
-            "cmd": "start", "edition": self.values, "dice": [list(c) for c in pos.dice],
-            "first_player": pos.first_player, "round": pos.round, "palifico": pos.palifico,
-            "palifico_used": list(pos.palifico_used),
-        }  # fmt: skip
-
-        def walk(path: list[str]) -> None:
-            reply = self.engine.ask(start)
-            if "skip" in reply:
-                raise _Skipped
-            ref = reference
-            for text in path:
-                if self.engine.ask({"cmd": "act", "action": text}).get("ok") is not True:
-                    raise HarnessError(f"perft: the engine refuses {text}, which it listed")
-                a = parse_action(text)
-                after = ref.apply(a) if ref.violation(a) is None else None
-                if after is not None and isinstance(a, Reroll):  # as perft rolls it
-                    dice = rolled_as_before(ref, a)
-                    after = after.roll(dice=dice)
-                    request = {"cmd": "roll", "dice": [list(c) for c in dice]}
-                    if self.engine.ask(request).get("ok") is not True:
-                        raise HarnessError(f"perft: the engine refuses the roll after {text}")
-                if after is None:  # a listed action the reference refuses: counted, not walked
-                    return
-                ref = after
-            children: list[str] = []
-            for seat in seats:
-                listed = self.engine.ask({"cmd": "legal", "seat": seat}).get("actions")
-                if not isinstance(listed, list):
-                    raise HarnessError("the engine answered 'legal' without an action list")
-                children += [str(a) for a in listed]
-            got[len(path)] += len(children)
-            if len(path) + 1 < depth:
-                for text in children:
-                    try:
-                        is_bid = isinstance(parse_action(text), (Bid, Reroll))
-                    except ActionSyntaxError:
-                        what = f"the engine lists {text[:60]!r}: not an action"
-                        raise HarnessError(what) from None
-                    if is_bid:
-                        walk([*path, text])
-
-        try:
-            walk([])
-        except _Skipped:
+        """A perft position counted through the engine (:func:`count_through`): a
+        mismatch's first differing position is one of the run's differences."""
+        check = count_through(self.engine, self.variant, self.values, entry, budget,
+                              self.differences)  # fmt: skip
+        if check is None:
             self.report.skipped += 1
-            return
-        self.report.perft.append(PerftCheck(entry["name"], depth, nodes[:depth], got))
-
-
-class _Skipped(Exception):
-    pass
-
-
-def _failed(found: Sequence[Finding], rule: str) -> str | None:
-    for f in found:
-        if f.rule == rule and not f.ok:
-            return f.detail
-    return None
+        else:
+            self.report.perft.append(check)
 
 
 def _illegal(game: Game, rng: random.Random) -> Action | None:
-    """An action the reference refuses now, drawn from the round's bids and every call."""
+    """An action the reference refuses now, drawn from the round's bids, every call and
+    bids out of every range (zero dice, faces beyond the die)."""
     assert game.to_move is not None
     seats = [s for s, c in enumerate(game.dice_counts) if c]
     table = game.space.bids
@@ -289,9 +331,12 @@ def _illegal(game: Game, rng: random.Random) -> Action | None:
     for _ in range(8):
         seat = seats[int(rng.random() * len(seats))]
         kind = rng.random()
-        if kind < 0.6 and table:
+        if kind < 0.1:
+            wild = out_of_range(game)
+            a: Action = wild[int(rng.random() * len(wild))]
+        elif kind < 0.6 and table:
             q, f = table[int(rng.random() * len(table))]
-            a: Action = Bid(game.to_move if kind < 0.5 else seat, q, f)
+            a = Bid(game.to_move if kind < 0.5 else seat, q, f)
         else:
             a = Dudo(seat) if kind < 0.8 else Calza(seat)
         if game.violation(a) is not None:
@@ -314,26 +359,31 @@ def conform(
     channel: Channel | None = None,
     perft_nodes: int = PERFT_NODES,
     workers: int = 1,
+    asked: bool = False,
+    only: Only | None = None,
 ) -> Report:
     """Run the kit against the engine ``command`` on ``editions`` (ids or files).
 
     ``channel`` replaces the subprocess (an engine in the same process, for tests);
     ``scenarios`` replaces the bundled scenarios; ``progress`` receives a line per step;
-    ``perft_nodes`` bounds the positions each perft walk expands. With ``workers`` above 1
-    the editions run in that many processes at once, each against its own copy of the
-    engine; the report is the same (each edition's games are seeded by the seed and the
-    edition alone, and the editions are reported in order: after a harness error, none
-    of the later ones), only ``seconds`` and the progress lines differ.
+    ``perft_nodes`` bounds the positions each perft walk expands; ``asked`` says the
+    editions were named, so that each must be claimed (:attr:`Report.exit_code`). With
+    ``workers`` above 1 the editions run in that many processes at once, each against
+    its own copy of the engine; the report is the same (each edition's games are seeded
+    by the seed and the edition alone, and the editions are reported in order: after a
+    harness error, none of the later ones), only ``seconds`` and the progress lines differ.
+    ``only`` runs a witness file or named scenarios alone (``conform --witness``,
+    ``--scenario``), with no probes, games or perft.
     """
     variants = [_edition(e) for e in editions]
     started = time.monotonic()
-    report = Report(engine="?", command=command, editions=[])
+    report = Report(engine="?", command=command, editions=[], asked=asked)
     say = progress or (lambda text: None)
     try:
         with contextlib.ExitStack() as stack:
             engine = channel or stack.enter_context(Engine(command, timeout=timeout))
             claims = _greet(engine, report)
-            if workers > 1 and channel is None and len(editions) > 1:
+            if workers > 1 and channel is None and len(editions) > 1 and only is None:
                 stack.close()  # each worker starts its own engine
                 _in_workers(command, timeout, editions, claims, scenarios, games, seed,
                             perft_nodes, workers, report, say)  # fmt: skip
@@ -342,10 +392,15 @@ def conform(
                 for ref, variant in zip(editions, variants, strict=True):
                     rep = _edition_report(ref, variant, claims)
                     report.editions.append(rep)
-                    _run_edition(engine, rep, variant, claims, all_scenarios, games, seed,
-                                 perft_nodes, say)  # fmt: skip
+                    if only is not None:
+                        _run_only(engine, rep, ref, variant, claims, all_scenarios, only, say)
+                        continue
+                    _run_edition(engine, rep, ref, variant, claims, all_scenarios, games,
+                                 seed, perft_nodes, say)  # fmt: skip
     except HarnessError as exc:
         report.error = str(exc)
+        if report.editions:
+            report.editions[-1].complete = False
     report.seconds = time.monotonic() - started
     return report
 
@@ -365,13 +420,49 @@ def _greet(engine: Channel, report: Report) -> list[Any]:
 
 
 def _edition_report(ref: str, variant: Variant, claims: list[Any]) -> EditionReport:
-    return EditionReport(edition=variant.id if variant.ref else ref,
-                         claimed=claim_covers(claims, variant.values()))  # fmt: skip
+    values = variant.values()
+    rep = EditionReport(edition=variant.id if variant.ref and not variant.file else ref,
+                        claimed=claim_covers(claims, values))  # fmt: skip
+    if variant.ref and variant.ref != variant.id:
+        rep.edition = ref
+    if not rep.claimed:
+        rep.keeps_out = keeps_out(claims, values)
+    return rep
+
+
+@dataclass(frozen=True)
+class Only:
+    """A run of one thing alone: a witness file's case (``witness``: the variant it is
+    played under and its case), or the scenarios named ``scenarios``; ``known`` the root
+    causes the witness recorded, tried first."""
+
+    witness: tuple[Variant, Case] | None = None
+    scenarios: tuple[str, ...] = ()
+    known: tuple[Root, ...] = ()
+
+
+def _run_only(engine: Channel, rep: EditionReport, ref: str, variant: Variant,
+              claims: list[Any], all_scenarios: Sequence[Scenario], only: Only,
+              say: Progress) -> None:  # fmt: skip
+    if not rep.claimed:
+        return
+    run = _Run(engine, variant, ref, rep)
+    if only.witness is not None:
+        under, case = only.witness
+        if under is variant or claim_covers(claims, under.values()):
+            say(f"{rep.edition}: witness")
+            run.replay_case(under, case)
+    for sc, under, expect_as in scenarios_for(ref, variant, all_scenarios):
+        if sc.id in only.scenarios and (under is variant or claim_covers(claims, under.values())):
+            say(f"{rep.edition}: scenario {sc.id}")
+            run.scenario(sc, under, expect_as)
+    run.finish(only.known)
 
 
 def _run_edition(
     engine: Channel,
     rep: EditionReport,
+    ref: str,
     variant: Variant,
     claims: list[Any],
     all_scenarios: Sequence[Scenario],
@@ -380,23 +471,26 @@ def _run_edition(
     perft_nodes: int,
     say: Progress,
 ) -> None:
-    """One claimed edition: its scenarios, random games and perft counts, into ``rep``."""
+    """One claimed edition: its scenarios, targeted probes, random games and perft
+    counts, into ``rep``; then the diagnosis of every difference."""
     if not rep.claimed:
         return
-    run = _Run(engine, variant, variant.values(), rep)
-    for sc in all_scenarios:
-        if rep.edition in sc.variants and (
-            not sc.overrides or claim_covers(claims, sc.variant(rep.edition).values())
-        ):
+    run = _Run(engine, variant, ref, rep)
+    for sc, under, expect_as in scenarios_for(ref, variant, all_scenarios):
+        if under is variant or claim_covers(claims, under.values()):
             say(f"{rep.edition}: scenario {sc.id}")
-            run.scenario(sc)
+            run.scenario(sc, under, expect_as)
+    say(f"{rep.edition}: targeted probes")
+    run.probes(probes_for(variant))
     rng = random.Random(f"{seed}:{rep.edition}")
     for n in range(1, games + 1):
         say(f"{rep.edition}: random game {n}/{games}")
         run.game(rng, n)
-    for entry in published(rep.edition):
+    for entry in perft_entries(ref, variant, perft_nodes):
         say(f"{rep.edition}: perft {entry['name']}")
         run.perft(entry, perft_nodes)
+    say(f"{rep.edition}: diagnosis")
+    run.finish()
 
 
 def _in_workers(
@@ -446,8 +540,9 @@ def _edition_in_worker(
     try:
         with Engine(command, timeout=timeout) as engine:
             _greet(engine, Report(engine="?", command=command, editions=[]))
-            _run_edition(engine, rep, variant, claims, all_scenarios, games, seed,
+            _run_edition(engine, rep, ref, variant, claims, all_scenarios, games, seed,
                          perft_nodes, lambda text: None)  # fmt: skip
     except HarnessError as exc:
+        rep.complete = False
         return rep, str(exc)
     return rep, None

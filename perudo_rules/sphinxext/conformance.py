@@ -222,16 +222,16 @@ class ConformanceDirective(PerudoDirective):
             table(["edition", "result", *fams, "perft"], rows, classes=["perudo-conformance"])
         )]  # fmt: skip
         for rep in report.editions:
-            for fail in rep.failures.values():
+            for fail in rep.failures:
                 box = nodes.container(ids=[_anchor(impl, rep.edition, fail.rule)],
                                       classes=["perudo-witness"])  # fmt: skip
+                cause = ""
+                if fail.knob:
+                    plays = ", ".join(f"{p}: {json.dumps(v)}" for p, v in fail.knob.items())
+                    cause = f" The engine plays {plays}."
                 box += para(nodes.strong(text=f"{rep.edition}, {fail.rule}: "), fail.detail,
-                            f" ({fail.source}). Witness:")  # fmt: skip
+                            f" ({fail.source}).{cause} Witness:")  # fmt: skip
                 text = json.dumps(fail.witness)
-                if fail.then is not None:
-                    text += f"\nthen {fail.then} (the engine must refuse it)"
-                if fail.overrides:
-                    text += f"\nwith the knob values {json.dumps(fail.overrides)}"
                 box += nodes.literal_block(text, text)
                 out.append(box)
         return out

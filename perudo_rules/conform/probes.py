@@ -1,0 +1,223 @@
+"""Targeted probes: for each rule an edition decides, positions where that rule decides.
+
+Random games reach the common rules often and the rare ones seldom or never. A
+:class:`Probe` is a point of play built for one rule: a position, the steps played to
+it, and the action whose verdict (or, for a call, whose outcome) the rule decides
+there; at that point the engine is also asked every seat's legal actions. For a knob,
+the point is one where the edition and the edition with the knob set otherwise
+answer differently, so that an engine playing the other value is caught there; for a
+fixed rule, one where the kernel's decision trace names it as the deciding rule.
+
+They are found by walking small positions of the edition itself (:func:`find_probes`,
+a second or two), so an edition file has its own.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, format_action, parse_action
+from perudo_rules.base.errors import IllegalAction
+from perudo_rules.editions.corerules import core_rules
+from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.variant import Variant
+from perudo_rules.engine.game import Game
+from perudo_rules.records.position import Position, Roll, Step, format_step, parse_line
+
+__all__ = ["Probe", "find_probes", "probes_document", "probes_for"]
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A point built for ``rule``: ``position`` and ``steps`` lead to it; ``action`` is
+    judged there (``None``: only the legal actions are compared); ``against`` is the
+    other value of the knob it tells apart (``None`` for a fixed rule)."""
+
+    rule: str
+    position: Position
+    steps: tuple[Step, ...]
+    action: Action | None = None
+    against: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The probe as published."""
+        return {"rule": self.rule, "position": self.position.to_json(),
+                "steps": [format_step(s) for s in self.steps],
+                "action": None if self.action is None else format_action(self.action),
+                "against": self.against}  # fmt: skip
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Probe:
+        """The probe :meth:`to_json` wrote."""
+        position, steps = parse_line(dict(doc["position"], actions=doc["steps"]))
+        action = None if doc["action"] is None else parse_action(doc["action"])
+        return cls(doc["rule"], position, steps, action, doc.get("against"))
+
+
+@functools.lru_cache(maxsize=64)
+def _probes_of(variant: Variant) -> tuple[Probe, ...]:
+    return tuple(find_probes(variant))
+
+
+def probes_for(variant: Variant) -> list[Probe]:
+    """The probes of ``variant`` (found once per edition and kept)."""
+    return list(_probes_of(variant))
+
+
+# --- finding them -----------------------------------------------------------------------
+
+#: Points of play walked per edition when looking for probes (a bound on the work).
+MAX_POINTS = 3000
+
+
+def _starts(variant: Variant) -> Iterator[Position]:
+    """Small starts, in a fixed order: two and three seats (and a seat that is out), one
+    or two dice each, cups of one face and mixed (the wild face among them), ordinary
+    and palifico rounds, with and without seats that had their palifico round."""
+    rules = variant.rules
+    faces = rules.dice_faces
+    wild = rules.wild
+    low = 1 if wild != 1 else 2
+    high = faces if wild != faces else faces - 1
+    face_sets = [(high, high), (low, wild or high), (wild or low, low), (high, low)]
+    layouts = [(2, 2), (1, 2), (2, 1), (1, 1), (2, 2, 2), (1, 2, 2), (2, 1, 2), (2, 2, 1),
+               (1, 1, 2), (2, 0, 2), (2, 2, 2, 2)]  # fmt: skip
+    for counts in layouts:
+        seats = len(counts)
+        if not rules.players_min <= seats <= rules.players_max:
+            continue
+        for fs in face_sets:
+            dice = tuple(
+                tuple((fs[(s + i) % 2],) * 1 + tuple(fs[(s + i + 1) % 2] for _ in range(c - 1)))
+                if c else () for s, c in enumerate(counts) for i in (0,)
+            )  # fmt: skip
+            for first in range(seats):
+                if not counts[first]:
+                    continue
+                for used in ((), tuple(s for s in range(seats) if counts[s])):
+                    yield Position(dice, first, False, 2, used)
+                    yield Position(dice, first, False, 1, ())
+                    if counts[first] == 1:
+                        yield Position(dice, first, True, 3, used)
+
+
+def _points(variant: Variant) -> Iterator[tuple[Position, tuple[Step, ...], Game]]:
+    """Points of play from :func:`_starts`: the start, and after one or two bids."""
+    for pos in _starts(variant):
+        try:
+            game = pos.game(variant)
+        except ValueError:
+            continue
+        yield pos, (), game
+        bids = [a for a in game.legal_actions() if isinstance(a, Bid)]
+        for a in bids[:: max(1, len(bids) // 4)][:5]:
+            after = game.apply(a)
+            yield pos, (a,), after
+            raises = [b for b in after.legal_actions() if isinstance(b, Bid)]
+            for b in raises[:: max(1, len(raises) // 3)][:3]:
+                yield pos, (a, b), after.apply(b)
+
+
+def _answers(game: Game) -> dict[str, Any]:
+    """Every answer of the rules at a point: each legal action, and each call's outcome."""
+    out: dict[str, Any] = {}
+    for a in game.legal_actions():
+        text = format_action(a)
+        if isinstance(a, (Dudo, Calza)):
+            after = game.apply(a)
+            res = after.last_result
+            assert res is not None
+            out[text] = (after.dice_counts, res.next_player, res.next_palifico, after.winner)
+        else:
+            out[text] = True
+    return out
+
+
+def _differs(base: dict[str, Any], other: dict[str, Any]) -> str | None:
+    """The first action whose answer differs between two points' answers."""
+    for text in sorted(set(base) | set(other)):
+        if base.get(text) != other.get(text):
+            return text
+    return None
+
+
+def find_probes(variant: Variant, max_points: int = MAX_POINTS) -> list[Probe]:
+    """The probes of ``variant``: for each other value of each knob it reads, the first
+    point (of :func:`_points`) where that value answers otherwise; for each fixed rule,
+    the first point where the kernel's trace names it as deciding an action or a field
+    of an outcome."""
+    from perudo_rules.conform.diagnose import alternatives, flipped
+
+    values = variant.values()
+    wanted: dict[tuple[str, str], tuple[str, Any, Variant]] = {}
+    for path, value in alternatives(variant):
+        spec = next(k for k in KNOBS if k.path == path)
+        if spec.never_read or not all(c.holds(_with_seats(values)) for c in spec.read_when):
+            continue
+        other = flipped(variant, {path: value})
+        if other is not None:
+            wanted[(path, repr(value))] = (path, value, other)
+    fixed = set(core_rules()) - {"play.leave", "play.reveal", "play.public_counts",
+                                 "play.roll"}  # fmt: skip
+    found: list[Probe] = []
+    for n, (pos, steps, game) in enumerate(_points(variant)):
+        if n >= max_points or (not wanted and not fixed):
+            break
+        base = _answers(game)
+        for key, (path, value, other) in list(wanted.items()):
+            there = _replayed(other, pos, steps)
+            if there is None:
+                continue
+            text = _differs(base, _answers(there))
+            if text is not None:
+                found.append(Probe(path, pos, steps, parse_action(text), value))
+                del wanted[key]
+        for a in [*game.legal_actions(), *_refused(game)]:
+            legal = game.violation(a) is None
+            rules = game.outcome_decision(a) if legal and isinstance(a, (Dudo, Calza)) else None
+            deciding = {game.decision(a).rule} | (
+                {r[0] for r in rules.values()} if rules else set()
+            )
+            for rule in sorted(deciding & fixed):
+                found.append(Probe(rule, pos, steps, a))
+                fixed.discard(rule)
+    return found
+
+
+def _with_seats(values: dict[str, Any]) -> dict[str, Any]:
+    return dict(values, seats=values["players.max"])
+
+
+def _replayed(variant: Variant, pos: Position, steps: tuple[Step, ...]) -> Game | None:
+    try:
+        game = pos.game(variant)
+        for s in steps:
+            assert not isinstance(s, Roll)
+            game = game.apply(s)
+    except (ValueError, IllegalAction):
+        return None
+    return game
+
+
+def _refused(game: Game) -> list[Action]:
+    """Actions the rules refuse at a point, one of each kind: a call before any bid or by
+    a seat that is out, a bid out of turn, bids out of every range."""
+    to_move = game.to_move
+    assert to_move is not None
+    faces = game.rules.dice_faces
+    out: list[Action] = [Dudo(to_move), Calza(to_move)]
+    for seat, held in enumerate(game.dice_counts):
+        if not held:
+            out.append(Dudo(seat))
+        elif seat != to_move:
+            out.append(Bid(seat, game.dice_in_play, faces))
+    out += [Bid(to_move, 0, 2), Bid(to_move, 1, faces + 1)]
+    return out
+
+
+def probes_document(variant: Variant) -> dict[str, Any]:
+    """The probes of an edition as JSON (the spec's conformance page shows them)."""
+    return {"edition": variant.id, "probes": [p.to_json() for p in probes_for(variant)]}

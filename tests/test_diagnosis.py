@@ -1,0 +1,71 @@
+"""The kit names the rule an engine breaks, once: one planted bug at a time.
+
+Each row of :data:`tests.planted.PLANTS` is an engine with one bug (the step API in
+Python, or the JavaScript engine) and the rule it breaks. The kit must report exactly one
+root failure for it, naming that rule on the report's first line; where a knob value
+explains the bug, the engine's value of that knob; and the witness it prints must replay
+with ``perudo-rules check --witness`` and re-run with ``conform --witness`` unedited.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from perudo_rules.cli.conform import format_report
+from perudo_rules.conform.runner import conform
+from tests.planted import PLANTS, Plant, command
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+#: Random games per run: the probes reach the rare rules, the games the rest.
+GAMES = 4
+
+
+@pytest.fixture(autouse=True)
+def _checkout_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    monkeypatch.chdir(ROOT)
+
+
+def _needs(plant: Plant) -> None:
+    if plant.engine == "js" and shutil.which("node") is None:
+        pytest.skip("node is not installed")
+
+
+@pytest.mark.parametrize("plant", PLANTS, ids=lambda p: f"{p.engine}-{p.plant}-{p.edition}")
+def test_the_report_names_the_planted_rule_once(plant: Plant, tmp_path: Path) -> None:
+    _needs(plant)
+    report = conform(command(plant.engine, plant.plant), [plant.edition], games=GAMES,
+                     perft_nodes=40, asked=True)  # fmt: skip
+    assert report.exit_code == 1, format_report(report)
+    (rep,) = report.editions
+    assert [f.rule for f in rep.failures] == [plant.rule], format_report(report)
+    first = format_report(report).splitlines()[0]
+    assert first.startswith(f"FAIL {plant.edition} {plant.rule}:"), first
+    fail = rep.failures[0]
+    if "=" in plant.plant:  # a knob plant: the engine's value is named
+        path, value = plant.plant.split("=", 1)
+        assert fail.knob == {path: json.loads(value)}, fail
+    # the witness replays as printed, with the reference and against the engine
+    witness = tmp_path / "witness.json"
+    witness.write_text(json.dumps(fail.witness))
+    check = subprocess.run([PY, "-m", "perudo_rules", "check", "--witness", str(witness)],
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
+    again = subprocess.run(
+        [PY, "-m", "perudo_rules", "conform", "--engine", command(plant.engine, plant.plant),
+         "--witness", str(witness)], capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert again.stdout.splitlines()[0].startswith(f"FAIL {plant.edition} {plant.rule}:"), (
+        again.stdout
+    )
+
+
