@@ -99,6 +99,7 @@ def legacy_values() -> dict[str, Any]:
     what a claim that leaves the knob out claims."""
     return {k.path: k.legacy[0] for k in KNOBS if k.legacy}
 
+
 _SEATS: dict[str, Any] = {"type": "integer", "minimum": 0}
 _CUPS: dict[str, Any] = {
     "type": "array",
@@ -170,10 +171,16 @@ def harness_schema() -> dict[str, Any]:
         "required": ["delta", "next", "palifico", "eliminated", "winner"],
         "properties": {
             "delta": {"type": "array", "items": {"type": "integer"}},
-            "next": {"oneOf": [_SEATS, {"type": "null"}]},
+            "next": {
+                "oneOf": [_SEATS, {"type": "null"}],
+                "description": "Who opens the next round; null once the game is over.",
+            },
             "palifico": {"type": "boolean"},
             "eliminated": {"type": "array", "items": _SEATS},
-            "winner": {"oneOf": [_SEATS, {"type": "null"}]},
+            "winner": {
+                "oneOf": [_SEATS, {"type": "null"}],
+                "description": "The seat that won the game; null while the game goes on.",
+            },
         },
         "additionalProperties": False,
     }
@@ -191,7 +198,8 @@ def harness_schema() -> dict[str, Any]:
              palifico_used={"type": "array", "items": _SEATS}),
         _cmd("legal", "Every action one seat may take now.", seat=_SEATS),
         _cmd("act", "Take an action, or refuse it.", action=_ANY_ACTION),
-        _cmd("roll", "The next round's dice, or a re-roll's.", dice=_CUPS),
+        _cmd("roll", "The next round's dice (its number: the ended round's plus one), or "
+             "a re-roll's (the same round).", dice=_CUPS),
         _cmd("quit", "The engine exits; no reply."),
     ]  # fmt: skip
     replies = [
@@ -215,14 +223,17 @@ def harness_schema() -> dict[str, Any]:
         },
         {
             "type": "object",
-            "description": "Reply to legal.",
+            "description": "Reply to legal: [] for a seat that is out, and for every seat "
+            "while the next round's dice are awaited and once the game is over.",
             "required": ["actions"],
             "properties": {"actions": {"type": "array", "items": _ACTION}},
             "additionalProperties": False,
         },
         {
             "type": "object",
-            "description": "Reply to act: refused, nothing changed (why: a rule id or words).",
+            "description": "Reply to act: refused, nothing changed (why: a rule id or words; "
+            "play.bid_range for a bid of zero dice or a face off the die, play.game_over once "
+            "the game is over, play.roll while the next round's dice are awaited).",
             "required": ["illegal"],
             "properties": {"illegal": {"type": "string"}},
             "additionalProperties": False,
