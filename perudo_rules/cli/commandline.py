@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate",
     "conform": "conform",
     "perft": "conform",
+    "claim": "claim",
 }
 
 

@@ -16,9 +16,14 @@ The commands, and their replies:
     leaving the game, which no request expresses (:data:`UNCLAIMED_KNOBS`), and every knob
     that no edition it covers reads (:func:`claim_leaves_out`: the knob table's
     ``never_read``, or a ``read_when`` that the claim's own values fail), so that a new
-    knob of a part of the game an engine does not play asks nothing of its claims. An
-    edition is *claimed* when one claim covers each of its knob values; an edition no
-    claim covers is reported "not claimed", never failed.
+    knob of a part of the game an engine does not play asks nothing of its claims. It may
+    also leave out a knob that has a *legacy* value (the knob table's ``legacy``: the value
+    that plays the game as it was played before the knob existed, :func:`legacy_values`),
+    and then claims exactly that value: a knob added after an engine wrote its claims does
+    not stop them from covering the editions they covered (an edition with another value
+    of it is not covered). A knob without a legacy value that its editions read must be
+    named. An edition is *claimed* when one claim covers each of its knob values; an
+    edition no claim covers is reported "not claimed", never failed.
 ``{"cmd": "start", "edition": {...}, "dice": [[...], ...], "first_player": 0, ...}``
     A new game at the start of a round: the edition's knob values, one cup per seat
     (``[]`` for a seat that is out), who opens, ``round`` (its number), ``palifico``
@@ -29,21 +34,30 @@ The commands, and their replies:
     ``{"actions": ["2:3x4", "2:dudo", ...]}``: every action that seat may take now, in
     the notation of :mod:`perudo_rules.base.actions`, in any order. Bids are listed up to the
     dice in play (with ``bidding.quantity_cap: none``, up to the dice in play plus one);
-    the runner plays no legal bid beyond that table.
+    the runner plays no legal bid beyond that table. ``[]`` when the seat may take none:
+    a seat that is out, every seat while the next round's dice are awaited (after the
+    reply that ended a round and before its ``roll``), and every seat once the game is
+    over.
 ``{"cmd": "act", "action": "1:dudo"}``
     ``{"ok": true}`` when the engine takes it, ``{"illegal": "why"}`` when it refuses it
-    (nothing changes). A re-roll (``"2:reroll 5,5"``, ``reroll.enabled``) is followed by a
-    ``roll`` of the re-rolled dice before anything else. A Dudo or Calza ends the round,
-    and its reply carries an
-    ``outcome``: ``delta`` (the dice each seat lost, negative, or gained), ``next`` (who
-    opens the next round, ``null`` once the game is over), ``palifico`` (whether that
-    round is a palifico round), ``eliminated`` (the seats the round put out) and
-    ``winner`` (``null`` while the game goes on).
+    (nothing changes; ``why`` is the rule id that refuses it, or words). The runner also
+    sends actions that no edition allows, which must be refused: a bid of zero dice or of
+    a face off the die (``play.bid_range``), any action once the game is over
+    (``play.game_over``) or while the next round's dice are awaited (``play.roll``). A
+    re-roll (``"2:reroll 5,5"``, ``reroll.enabled``) is followed by a ``roll`` of the
+    re-rolled dice before anything else. A Dudo or Calza ends the round, and its reply
+    carries an ``outcome``: ``delta`` (the dice each seat lost, negative, or gained),
+    ``next`` (who opens the next round; ``null`` once the game is over), ``palifico``
+    (whether that round is a palifico round), ``eliminated`` (the seats the round put out)
+    and ``winner`` (the seat that won the game, ``null`` while the game goes on). After
+    the game is over no ``roll`` follows.
 ``{"cmd": "roll", "dice": [[...], ...]}``
-    The next round's dice, one cup per seat as the outcome left them; or, after a re-roll,
-    the dice it re-rolled, in the re-roller's list (``[]`` for every other seat), which
-    follow the dice it set aside: ``{"ok": true}``. An engine that does not claim
-    ``reroll.enabled: true`` never sees a re-roll.
+    The next round's dice, one cup per seat as the outcome left them: the round it starts
+    has the number of the one that ended plus one, and ``next`` opens it. Or, after a
+    re-roll, the dice it re-rolled, in the re-roller's list (``[]`` for every other
+    seat), which follow the dice it set aside (the round goes on, its number unchanged):
+    ``{"ok": true}``. An engine that does not claim ``reroll.enabled: true`` never sees a
+    re-roll.
 ``{"cmd": "quit"}``
     No reply; the engine exits.
 
@@ -68,6 +82,7 @@ __all__ = [
     "claims_problem",
     "harness_schema",
     "keeps_out",
+    "legacy_values",
     "schema_json",
 ]
 
@@ -78,6 +93,13 @@ ANY = "*"
 #: Knob paths a claim may leave out (taken as ``"*"``): what becomes of a round when a
 #: seat leaves the game (``play.leave``), which no request of the protocol can express.
 UNCLAIMED_KNOBS: tuple[str, ...] = tuple(k.path for k in KNOBS if k.section == "leave")
+
+
+def legacy_values() -> dict[str, Any]:
+    """Each knob path that has a legacy value (the knob table's ``legacy``) and that value:
+    what a claim that leaves the knob out claims."""
+    return {k.path: k.legacy[0] for k in KNOBS if k.legacy}
+
 
 _SEATS: dict[str, Any] = {"type": "integer", "minimum": 0}
 _CUPS: dict[str, Any] = {
@@ -115,18 +137,28 @@ def _claim_schema() -> dict[str, Any]:
         props[knob.path] = {
             "anyOf": [{"const": ANY}, one, {"type": "array", "items": one, "minItems": 1}],
         }
+        if knob.legacy:
+            props[knob.path]["description"] = (
+                f"Left out: {json.dumps(knob.legacy[0])}, the value that plays the game as "
+                "it was played before this knob existed."
+            )
     return {
         "type": "object",
         "description": (
             "Knob values the engine implements: a value, a list of values or '*' (any) for "
             "every knob path; those of a seat leaving, and those no edition the claim covers "
             "reads (the knob table's never_read, or a read_when the claim's own values fail), "
-            "may be left out. An edition is claimed when one claim covers all its values."
+            "may be left out (taken as '*'), and so may a knob with a legacy value (the knob "
+            "table's legacy), which claims that value. An edition is claimed when one claim "
+            "covers all its values."
         ),
         "required": [
             k.path
             for k in KNOBS
-            if k.path not in UNCLAIMED_KNOBS and not k.never_read and not k.read_when
+            if k.path not in UNCLAIMED_KNOBS
+            and not k.never_read
+            and not k.read_when
+            and not k.legacy
         ],
         "properties": props,
         "additionalProperties": False,
@@ -140,10 +172,16 @@ def harness_schema() -> dict[str, Any]:
         "required": ["delta", "next", "palifico", "eliminated", "winner"],
         "properties": {
             "delta": {"type": "array", "items": {"type": "integer"}},
-            "next": {"oneOf": [_SEATS, {"type": "null"}]},
+            "next": {
+                "oneOf": [_SEATS, {"type": "null"}],
+                "description": "Who opens the next round; null once the game is over.",
+            },
             "palifico": {"type": "boolean"},
             "eliminated": {"type": "array", "items": _SEATS},
-            "winner": {"oneOf": [_SEATS, {"type": "null"}]},
+            "winner": {
+                "oneOf": [_SEATS, {"type": "null"}],
+                "description": "The seat that won the game; null while the game goes on.",
+            },
         },
         "additionalProperties": False,
     }
@@ -161,7 +199,8 @@ def harness_schema() -> dict[str, Any]:
              palifico_used={"type": "array", "items": _SEATS}),
         _cmd("legal", "Every action one seat may take now.", seat=_SEATS),
         _cmd("act", "Take an action, or refuse it.", action=_ANY_ACTION),
-        _cmd("roll", "The next round's dice, or a re-roll's.", dice=_CUPS),
+        _cmd("roll", "The next round's dice (its number: the ended round's plus one), or "
+             "a re-roll's (the same round).", dice=_CUPS),
         _cmd("quit", "The engine exits; no reply."),
     ]  # fmt: skip
     replies = [
@@ -185,14 +224,17 @@ def harness_schema() -> dict[str, Any]:
         },
         {
             "type": "object",
-            "description": "Reply to legal.",
+            "description": "Reply to legal: [] for a seat that is out, and for every seat "
+            "while the next round's dice are awaited and once the game is over.",
             "required": ["actions"],
             "properties": {"actions": {"type": "array", "items": _ACTION}},
             "additionalProperties": False,
         },
         {
             "type": "object",
-            "description": "Reply to act: refused, nothing changed (why: a rule id or words).",
+            "description": "Reply to act: refused, nothing changed (why: a rule id or words; "
+            "play.bid_range for a bid of zero dice or a face off the die, play.game_over once "
+            "the game is over, play.roll while the next round's dice are awaited).",
             "required": ["illegal"],
             "properties": {"illegal": {"type": "string"}},
             "additionalProperties": False,
@@ -231,18 +273,25 @@ def schema_json() -> str:
 
 def _fails(cond: ReadWhen, claim: Mapping[str, Any]) -> bool:
     """Whether ``cond`` fails for every value ``claim`` allows its knob (``"*"``, or a knob
-    the claim leaves out, allows any: the condition may hold)."""
-    claimed = claim.get("players.max" if cond.path == SEATS else cond.path, ANY)
+    the claim leaves out without a legacy value, allows any: the condition may hold; a knob
+    left out with a legacy value allows that value)."""
+    path = "players.max" if cond.path == SEATS else cond.path
+    claimed = claim.get(path, _LEGACY.get(path, ANY))
     if claimed == ANY:
         return False
     values = claimed if isinstance(claimed, list) else [claimed]
     return not any(cond.holds({cond.path: v}) for v in values)
 
 
+_LEGACY = legacy_values()
+
+
 def claim_leaves_out(claim: Mapping[str, Any]) -> tuple[str, ...]:
     """The knob paths ``claim`` may leave out, taken as ``"*"``: :data:`UNCLAIMED_KNOBS`, and
     every knob that no edition the claim covers reads (the knob table's ``never_read``, or
-    a ``read_when`` condition that fails for every value the claim allows)."""
+    a ``read_when`` condition that fails for every value the claim allows). A knob with a
+    legacy value (:func:`legacy_values`) that is not among them may be left out too, and
+    then claims that value."""
     return tuple(
         k.path
         for k in KNOBS
@@ -260,7 +309,7 @@ def claims_problem(claims: Any) -> str | None:
         if not isinstance(claim, dict):
             return f"claim {i} is not an object"
         free = claim_leaves_out(claim)
-        missing = [p for p in KNOB_PATHS if p not in claim and p not in free]
+        missing = [p for p in KNOB_PATHS if p not in claim and p not in free and p not in _LEGACY]
         if missing:
             return (
                 f"claim {i} does not name {missing[0]} (every knob path its editions read, "
@@ -291,7 +340,24 @@ def claim_covers(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any])
 
 def _claim_covers(claim: Mapping[str, Any], values: Mapping[str, Any]) -> bool:
     free = claim_leaves_out(claim)
-    return all(_covers(claim.get(p, ANY if p in free else None), values[p]) for p in KNOB_PATHS)
+    return all(_covers(_claimed(claim, p, free), values[p]) for p in KNOB_PATHS)
+
+
+def _claimed(claim: Mapping[str, Any], path: str, free: Sequence[str]) -> Any:
+    """What ``claim`` claims of the knob ``path``: its value; left out, ``"*"`` if the claim
+    may leave it out, else its legacy value (a list of that one value: the value may be
+    ``None``), else an empty list, which covers no value (so a knob left out is never taken
+    as a claim of ``null``)."""
+    if path in claim:
+        return claim[path]
+    if path in free:
+        return ANY
+    if path in _LEGACY:
+        return [_LEGACY[path]]
+    return _NOTHING
+
+
+_NOTHING: list[Any] = []
 
 
 def keeps_out(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> str:
@@ -303,9 +369,9 @@ def keeps_out(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) ->
     for claim in claims:
         free = claim_leaves_out(claim)
         misses = [
-            f"{p}: {json.dumps(claim.get(p))} (the edition: {json.dumps(values[p])})"
+            f"{p}: {json.dumps(_claimed(claim, p, free))} (the edition: {json.dumps(values[p])})"
             for p in KNOB_PATHS
-            if not _covers(claim.get(p, ANY if p in free else None), values[p])
+            if not _covers(_claimed(claim, p, free), values[p])
         ]
         if best is None or len(misses) < len(best):
             best = misses

@@ -97,6 +97,7 @@ class KnobSpec:
     never_read: str = ""
     alike: tuple[Alike, ...] = ()
     decides: str = ""
+    legacy: tuple[Any, ...] = ()
 
     @property
     def section(self) -> str:
@@ -229,12 +230,14 @@ KNOBS: tuple[KnobSpec, ...] = (
             ),
         ),
         decides="setup",
+        legacy=("total",),
     ),
     _bool(
         "setup.rolloff_wild_best",
         "In the roll-off the wild face scores above the highest face (else it counts its number).",
         read_when=(_ROLL_OFF, _WILD),
         decides="setup",
+        legacy=(False,),
     ),
     _enum(
         "bidding.order",
@@ -274,6 +277,7 @@ KNOBS: tuple[KnobSpec, ...] = (
             ),
         ),
         decides="bids",
+        legacy=("above_multiple",),
     ),
     _enum(
         "bidding.wild_opening",
@@ -302,29 +306,34 @@ KNOBS: tuple[KnobSpec, ...] = (
         "ordinary bid names more dice, and no bid on the wild face (in any round) more than "
         "limit // bidding.wild_worth; null for none.",
         decides="bids",
+        legacy=(None,),
     ),
     _bool(
         "reroll.enabled",
         "Whether the player to move may, before it acts, set some of its concealed dice aside "
         "face up and re-roll the rest (a chance step); dice set aside stay visible and count "
         "until the round ends.",
+        legacy=(False,),
     ),
     _int(
         "reroll.min_hidden",
         "The fewest dice a re-roll leaves concealed (and re-rolls) under the cup.",
         1,
         10,
+        legacy=(1,),
     ),
     _enum(
         "reroll.limit",
         "How often a seat may re-roll (reroll.enabled).",
         ("once_per_turn", "at most once in each of its turns, before it acts"),
         ("once_per_round", "at most once in a round"),
+        legacy=("once_per_turn",),
     ),
     _bool(
         "reroll.must_bid",
         "Whether a re-roll must be followed by the same player's bid (else it may also call "
         "Dudo or Calza, as the edition lets it).",
+        legacy=(True,),
     ),
     _enum(
         "challenge.who",
@@ -405,6 +414,7 @@ KNOBS: tuple[KnobSpec, ...] = (
         "Dudo reveal also stops as soon as the cups still down hold too few dice to reach the "
         "bid (the dice counts are public); only where a Dudo costs one die of one seat.",
         read_when=_ONE_DIE,
+        legacy=(False,),
     ),
     _bool(
         "calza.enabled",
@@ -434,6 +444,7 @@ KNOBS: tuple[KnobSpec, ...] = (
         2,
         read_when=(_CALZA,),
         decides="calls",
+        legacy=(2,),
     ),
     _enum(
         "calza.next_starts",

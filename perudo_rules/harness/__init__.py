@@ -17,15 +17,41 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
+from perudo_rules.base.actions import Action, Bid
 from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.conform.protocol import ANY, PROTOCOL
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import variant_from_document
 
-__all__ = ["Harness", "claim_all", "claim_edition", "edition_variant", "outcome", "serve"]
+__all__ = [
+    "AWAITING_ROLL",
+    "GAME_OVER",
+    "Harness",
+    "claim_all",
+    "claim_edition",
+    "edition_variant",
+    "outcome",
+    "refusal",
+    "serve",
+]
 
 Cups = Sequence[Sequence[int]]
+
+#: Why an ``act`` is refused once the game is over (the protocol's edge cases).
+GAME_OVER = "play.game_over"
+#: Why an ``act`` is refused while the next round's dice are awaited.
+AWAITING_ROLL = "play.roll"
+
+
+def refusal(action: Action, why: str, faces: int) -> dict[str, Any]:
+    """The ``act`` reply of an engine that refused ``action`` for ``why``: named
+    ``play.bid_range`` when it is a bid of no dice or of a face off a die of ``faces``
+    faces (the rule every edition refuses it by), else ``why``. Only the name: whether
+    the action is refused is the engine's to say."""
+    if isinstance(action, Bid) and (action.quantity < 1 or not 1 <= action.face <= faces):
+        return {"illegal": "play.bid_range"}
+    return {"illegal": why}
 
 
 def edition_variant(values: Mapping[str, Any]) -> Variant:

@@ -22,7 +22,16 @@ from perudo_rules.engine.fastplay import turn_actions
 from perudo_rules.engine.kernel import RoundRules, round_rules
 from perudo_rules.engine.reroll import RerollState, rerolled_dice, set_aside_dice
 from perudo_rules.engine.settlement import settle
-from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
+from perudo_rules.harness import (
+    AWAITING_ROLL,
+    GAME_OVER,
+    Cups,
+    Harness,
+    edition_variant,
+    outcome,
+    refusal,
+    serve,
+)
 
 __all__ = ["FastHarness"]
 
@@ -45,6 +54,7 @@ class FastHarness(Harness):
         self.owner: int | None = None
         self.used: frozenset[int] = frozenset()
         self.next: int | None = None
+        self.over = False
         self.bids: list[Bid] = []
         self.reroll: RerollState | None = None
 
@@ -76,6 +86,7 @@ class FastHarness(Harness):
         self.palifico = palifico
         self.owner = first_player if palifico else None
         self.used = frozenset(palifico_used) | ({first_player} if palifico else frozenset())
+        self.over = False
         self._round()
         return {"ok": True}
 
@@ -88,11 +99,14 @@ class FastHarness(Harness):
     def act(self, action: str) -> dict[str, Any]:
         """A bid moves the rank on; a call is counted and settled by the kernel."""
         rr, to_move = self.rr, self.to_move
+        if self.over:
+            return {"illegal": GAME_OVER}
         if rr is None or to_move is None:
-            return {"illegal": "play.roll"}
+            return {"illegal": AWAITING_ROLL}
         a = parse_action(action)
         if a not in self._open():
-            return {"illegal": "not an open rank, a listed call or a listed re-roll"}
+            why = "not an open rank, a listed call or a listed re-roll"
+            return refusal(a, why, rr.table.faces)
         if isinstance(a, Bid):
             rank = rr.table.rank(a.quantity, a.face)
             assert rank is not None
@@ -114,6 +128,7 @@ class FastHarness(Harness):
         self.palifico = s.next_palifico
         self.owner = s.next_player if s.next_palifico else None
         self.used = s.used
+        self.over = s.winner is not None
         return {"ok": True, "outcome": outcome(before, s.counts, s.next_player,
                                                s.next_palifico, s.winner)}  # fmt: skip
 

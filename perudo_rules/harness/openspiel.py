@@ -19,7 +19,16 @@ from typing import Any
 from perudo_rules.base.actions import Action, Bid, Reroll, format_action, parse_action
 from perudo_rules.engine.actionmap import ActionMap, action_map
 from perudo_rules.engine.game import Game
-from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
+from perudo_rules.harness import (
+    AWAITING_ROLL,
+    GAME_OVER,
+    Cups,
+    Harness,
+    edition_variant,
+    outcome,
+    refusal,
+    serve,
+)
 from perudo_rules.openspiel import load_game
 
 __all__ = ["OpenSpielHarness"]
@@ -34,6 +43,7 @@ class OpenSpielHarness(Harness):
         self.games: dict[tuple[str, int], tuple[Any, ActionMap]] = {}
         self.state: Any = None
         self.amap: ActionMap | None = None
+        self.faces = 0
 
     def start(self, edition: Mapping[str, Any], dice: Cups, first_player: int, round: int,
               palifico: bool, palifico_used: Sequence[int]) -> dict[str, Any]:  # fmt: skip
@@ -43,6 +53,7 @@ class OpenSpielHarness(Harness):
             v = edition_variant(edition)
             self.games[key] = (load_game(v, len(dice)), action_map(v, len(dice)))
         game, self.amap = self.games[key]
+        self.faces = edition["dice.faces"]
         per = edition["dice.per_player"]
         if round != 1 or palifico or any(len(c) != per for c in dice):
             return {"skip": "a pyspiel state starts at a new game"}
@@ -89,8 +100,12 @@ class OpenSpielHarness(Harness):
         """``PASS`` the offers before the seat, then apply the action if it is legal."""
         amap = self.amap
         st = self.state
-        if amap is None or st is None or st.is_terminal() or st.is_chance_node():
+        if amap is None or st is None:
             return {"illegal": "no decision now"}
+        if st.is_terminal():
+            return {"illegal": GAME_OVER}
+        if st.is_chance_node():
+            return {"illegal": AWAITING_ROLL}
         a = parse_action(action)
         to_move = self._to_move()
         trial = st.clone()
@@ -101,9 +116,9 @@ class OpenSpielHarness(Harness):
         try:
             aid = amap.to_id(a)
         except (KeyError, ValueError):
-            return {"illegal": "no action id"}
+            return refusal(a, "no action id", self.faces)
         if aid not in trial.legal_actions():
-            return {"illegal": "not a legal id"}
+            return refusal(a, "not a legal id", self.faces)
         before: Game = st.perudo_game
         trial.apply_action(aid)
         self.state = trial

@@ -20,7 +20,16 @@ from typing import Any
 from perudo_rules.base.actions import Action, Bid, Reroll, format_action, parse_action
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.settlement import most_dice_per_seat
-from perudo_rules.harness import Cups, Harness, edition_variant, outcome, serve
+from perudo_rules.harness import (
+    AWAITING_ROLL,
+    GAME_OVER,
+    Cups,
+    Harness,
+    edition_variant,
+    outcome,
+    refusal,
+    serve,
+)
 from perudo_rules.pettingzoo import PerudoEnv, raw_env
 from perudo_rules.records.position import Roll
 
@@ -40,6 +49,9 @@ class PettingZooHarness(Harness):
         self.rolling: Game | None = None  # a re-roll's game, its dice still to be rolled
         self.fresh = False  # whether the environment is right after ``played``
         self.sets: dict[int, list[Action]] | None = None
+        # after a call: the environment rolled its own dice, the runner's are awaited
+        self.awaiting = False
+        self.over = False
 
     def start(self, edition: Mapping[str, Any], dice: Cups, first_player: int, round: int,
               palifico: bool, palifico_used: Sequence[int]) -> dict[str, Any]:  # fmt: skip
@@ -53,6 +65,7 @@ class PettingZooHarness(Harness):
                               round=round, palifico_used=palifico_used)  # fmt: skip
         except ValueError as exc:
             return {"skip": str(exc)}
+        self.over = False
         most = most_dice_per_seat(game.rules)
         if max(game.dice_counts) > most:  # reset_to takes it, but no action id exists
             return {"skip": f"the environment's action ids cover {most} dice a seat at most"}
@@ -63,6 +76,7 @@ class PettingZooHarness(Harness):
         assert self.env is not None
         self.env.reset_to(game)
         self.round_start = game
+        self.awaiting = False
         self.played = []
         self.rolling = None
         self.fresh = True
@@ -117,6 +131,8 @@ class PettingZooHarness(Harness):
         env = self.env
         if env is None or env.game.to_move is None or self.rolling is not None:
             return []
+        if self.awaiting or self.over:
+            return []
         return [format_action(a) for a in self._sets().get(seat, [])]
 
     def act(self, action: str) -> dict[str, Any]:
@@ -124,6 +140,10 @@ class PettingZooHarness(Harness):
         a = parse_action(action)
         if not 0 <= a.player < (self.env.players if self.env else 0):
             return {"illegal": "no such seat"}
+        if self.over:
+            return {"illegal": GAME_OVER}
+        if self.awaiting:
+            return {"illegal": AWAITING_ROLL}
         if self.rolling is not None:
             return {"illegal": "the re-rolled dice are still to be rolled"}
         env = self._rebuild()
@@ -137,7 +157,7 @@ class PettingZooHarness(Harness):
             aid = -1
         if aid not in env.legal_ids(a.player):
             self.fresh = False
-            return {"illegal": "masked"}
+            return refusal(a, "masked", env.game.rules.dice_faces)
         before = env.game.dice_counts
         rolling = env.game.apply(a) if isinstance(a, Reroll) else None
         env.step(aid)
@@ -153,6 +173,7 @@ class PettingZooHarness(Harness):
             (s for s, ag in enumerate(env.possible_agents) if env.rewards.get(ag) == 1.0), None
         )
         nxt = None if winner is not None else game.to_move
+        self.over, self.awaiting = winner is not None, winner is None
         return {"ok": True, "outcome": outcome(before, game.dice_counts, nxt, game.palifico,
                                                winner)}  # fmt: skip
 

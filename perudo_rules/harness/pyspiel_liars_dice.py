@@ -15,7 +15,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.base.actions import Bid, Dudo, parse_action
 from perudo_rules.editions.variantfile import load_variant
-from perudo_rules.harness import Cups, Harness, claim_edition, outcome, serve
+from perudo_rules.harness import GAME_OVER, Cups, Harness, claim_edition, outcome, refusal, serve
 
 __all__ = ["LiarsDiceHarness"]
 
@@ -75,8 +75,10 @@ class LiarsDiceHarness(Harness):
         """Apply the matching action string, or refuse."""
         st = self.state
         a = parse_action(action)
-        if st is None or st.is_terminal() or st.current_player() != a.player:
-            return {"illegal": "not this seat's turn"}
+        if st is not None and st.is_terminal():
+            return {"illegal": GAME_OVER}
+        if st is None or st.current_player() != a.player:
+            return refusal(a, "not this seat's turn", 6)
         if isinstance(a, Bid):
             name = f"{a.quantity}-{a.face}"
         elif isinstance(a, Dudo):
@@ -85,7 +87,7 @@ class LiarsDiceHarness(Harness):
             return {"illegal": "no Calza in liars_dice"}
         named = self._named()
         if name not in named:
-            return {"illegal": "not a legal action"}
+            return refusal(a, "not a legal action", 6)
         st.apply_action(named[name])
         if not st.is_terminal():
             return {"ok": True}

@@ -17,7 +17,16 @@ from textarena.envs.LiarsDice.env import LiarsDiceEnv
 
 from perudo_rules.base.actions import Bid, Dudo, parse_action
 from perudo_rules.editions.variantfile import load_variant
-from perudo_rules.harness import Cups, Harness, claim_edition, outcome, serve
+from perudo_rules.harness import (
+    AWAITING_ROLL,
+    GAME_OVER,
+    Cups,
+    Harness,
+    claim_edition,
+    outcome,
+    refusal,
+    serve,
+)
 
 __all__ = ["TextArenaHarness"]
 
@@ -29,6 +38,8 @@ class TextArenaHarness(Harness):
 
     def __init__(self) -> None:
         self.env: Any = None
+        # after a call: TextArena rolled its own dice, the runner's are awaited
+        self.awaiting = False
 
     def claims(self) -> list[dict[str, Any]]:
         """The textarena-liars-dice edition, any number of seats and dice."""
@@ -42,6 +53,7 @@ class TextArenaHarness(Harness):
             return {"skip": "TextArena opens with player 0, every seat holding dice"}
         self.env = LiarsDiceEnv(num_dice=max(len(c) for c in dice))
         self.env.reset(num_players=len(dice))
+        self.awaiting = False
         gs = self.env.state.game_state
         gs["remaining_dice"] = {p: len(c) for p, c in enumerate(dice)}
         self._dice(dice)
@@ -57,7 +69,9 @@ class TextArenaHarness(Harness):
     def legal(self, seat: int) -> list[str]:
         """Every bid up to the dice in play plus one that TextArena accepts, and the call."""
         env = self.env
-        if env is None or env.state.done or env.state.current_player_id != seat:
+        if env is None or env.state.done or self.awaiting:
+            return []
+        if env.state.current_player_id != seat:
             return []
         gs = env.state.game_state
         current = gs["current_bid"]
@@ -72,13 +86,17 @@ class TextArenaHarness(Harness):
         """Step TextArena's text for the action if its checks accept it."""
         env = self.env
         a = parse_action(action)
-        if env is None or env.state.done or env.state.current_player_id != a.player:
-            return {"illegal": "not this player's turn"}
+        if env is not None and env.state.done:
+            return {"illegal": GAME_OVER}
+        if self.awaiting:
+            return {"illegal": AWAITING_ROLL}
+        if env is None or env.state.current_player_id != a.player:
+            return refusal(a, "not this player's turn", 6)
         gs = env.state.game_state
         if isinstance(a, Bid):
             ok, why = env._is_valid_bid(a.quantity, a.face, gs["current_bid"])
-            if not ok:
-                return {"illegal": str(why)}
+            if not ok:  # (TextArena takes a bid of zero dice: the kit reports it)
+                return refusal(a, str(why), 6)
             env.step(f"[Bid: {a.quantity}, {a.face}]")
             return {"ok": True}
         if not isinstance(a, Dudo):
@@ -93,11 +111,13 @@ class TextArenaHarness(Harness):
             rewards = env.state.rewards
             winner = max(rewards, key=rewards.get)
         nxt = None if done else env.state.current_player_id
+        self.awaiting = not done
         return {"ok": True, "outcome": outcome(before, after, nxt, False, winner)}
 
     def roll(self, dice: Cups) -> dict[str, Any]:
         """The runner's dice in place of TextArena's roll."""
         self._dice(dice)
+        self.awaiting = False
         return {"ok": True}
 
 

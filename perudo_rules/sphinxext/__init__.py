@@ -39,6 +39,9 @@ file it reads, so editing a variant file rebuilds the pages that show it):
     (``:harnesses:``, ``:editions:``, ``:games:``, ``:seed:``).
 ``.. perudo-perft::``
     The published perft tables of every bundled edition (``spec/perft/``).
+``.. perudo-knob-values::``
+    For engine authors: every knob path, each of its values with its meaning and the
+    editions that use it, and the value a claim that leaves it out claims.
 ``.. perudo-layers::`` and ``.. perudo-api::``
     The package's floors, read from its folders (:mod:`perudo_rules.sphinxext.layout`),
     and the API reference, a section per folder (:mod:`perudo_rules.sphinxext.layers`).
@@ -69,7 +72,8 @@ The package is split the way sphinx-design splits its extension: ``shared`` (doc
 node builders), ``events`` (event handlers and the dependency bookkeeping), ``base``
 (the directive base class: loading data and noting dependencies), then one module per
 directive family: ``editions``, ``fileformat``, ``compare``, ``interpretations``,
-``ladder``, ``scenarios``, ``witnesses``, ``simulation`` and ``conformance``; ``store`` keeps
+``ladder``, ``scenarios``, ``witnesses``, ``simulation``, ``conformance`` and ``knobvalues``;
+``store`` keeps
 what they compute at length.
 """
 
@@ -93,6 +97,7 @@ from perudo_rules.sphinxext.editions import (
 )
 from perudo_rules.sphinxext.fileformat import FormatDirective
 from perudo_rules.sphinxext.interpretations import InterpretationsDirective
+from perudo_rules.sphinxext.knobvalues import KnobValuesDirective
 from perudo_rules.sphinxext.ladder import LadderDirective
 from perudo_rules.sphinxext.layers import ApiDirective, LayersDirective
 from perudo_rules.sphinxext.scenarios import ScenariosDirective
@@ -116,6 +121,7 @@ DIRECTIVES = {
     "perudo-simulation": SimulationDirective,
     "perudo-conformance": ConformanceDirective,
     "perudo-perft": PerftDirective,
+    "perudo-knob-values": KnobValuesDirective,
     "perudo-terms": TermsDirective,
     "perudo-layers": LayersDirective,
     "perudo-api": ApiDirective,
