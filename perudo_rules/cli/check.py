@@ -232,20 +232,21 @@ def _run_witness(path: str, as_json: bool) -> int:
     for step in w.steps:
         game = game.roll(dice=step.dice) if isinstance(step, Roll) else game.apply(step)
     doc = w.doc
+    over = game.to_move is None
     if w.then is None:
-        texts = sorted(str(a) for a in game.legal_actions()) if game.to_move is not None else []
-        answer: Any = texts
+        texts = [] if over else sorted(str(a) for a in game.legal_actions())
+        answer: Any = "lists none (the game is over)" if over else texts
         said = tr("the reference lists: {actions}", actions=", ".join(texts) or "-")
     else:
         bad = game.violation(w.then)
         if bad is not None:
-            answer = "refuses it" if bad.rule != "play.game_over" else (
-                "refuses it (the game is over)"
+            answer = "refuses it (the game is over)" if bad.rule == "play.game_over" else (
+                "refuses it"
             )
             said = tr("the reference refuses {action}: {rule}: {why}", action=str(w.then),
                       rule=bad.rule, why=bad.message)  # fmt: skip
             said += "\n" + printable(cite(bad.rule, w.variant).line())
-        elif isinstance(w.then, (Dudo, Calza)):
+        elif isinstance(w.then, (Dudo, Calza)) and doc.get("ask") == "outcome":
             after = game.apply(w.then)
             result = after.last_result
             assert result is not None

@@ -14,36 +14,35 @@ root of its own, so that two bugs under one rule id are two roots.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from perudo_rules.conform.flips import UNFLIPPED, alternatives, flipped
 from perudo_rules.conform.observe import Judged, Observation, judge, replay
-from perudo_rules.editions.crossknob import knob_conflicts
-from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
+from perudo_rules.conform.probes import Probe, distinguishing
+from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import Variant
-from perudo_rules.editions.variantfile import available_variants, load_variant
 
-__all__ = ["Root", "alternatives", "diagnose", "flipped", "signature"]
+__all__ = ["COUNT", "Ask", "Root", "diagnose", "signature"]
 
-#: Knobs the protocol cannot observe (the runner seats, deals and names the opener),
-#: which no flip could explain: kept in step with the report's ``NOT_OBSERVED``.
-UNFLIPPED: frozenset[str] = frozenset({
-    "players.min", "players.max", "dice.per_player", "wild.name", "setup.first_player",
-    "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best",
-    "challenge.early_stop", "challenge.stop_when_unreachable",
-    *(k.path for k in KNOBS if k.section == "leave"),
-})  # fmt: skip
 #: Agreeing points a candidate knob value is held against (evenly spread over the run).
 SAMPLE = 240
+
+
+#: Runs a probe against the engine and returns its points judged under the edition (the
+#: diagnosis asks the engine where two explanations part).
+Ask = Callable[[Probe], list[Judged]]
+#: A scope of a knob value: ``""`` everywhere, ``"count"`` only where a called round is
+#: counted (the engine counts as if no face were wild, and bids as the edition does).
+COUNT = "count"
 
 
 @dataclass
 class Root:
     """One root cause: ``rule`` (a rule id); ``knob`` the knob values the engine plays
-    where the edition says ``edition`` (empty when no knob value explains it); the
+    where the edition says ``edition`` (empty when no knob value explains it), in
+    ``scope`` (``"count"``: only in the count, which makes the rule ``play.count``); the
     differences it explains, the first of them the one reported."""
 
     rule: str
@@ -51,6 +50,7 @@ class Root:
     edition: dict[str, Any]
     differences: list[Judged] = field(default_factory=list)
     signature: tuple[str, ...] = ()
+    scope: str = ""
 
     @property
     def first(self) -> Judged:
@@ -63,71 +63,7 @@ class Root:
             if not self.signature:  # a root named beforehand (a witness's): by its rule
                 return found.rule == self.rule
             return signature(found) == self.signature
-        other = flipped(found.observation.variant, self.knob)
-        if other is None:
-            return False
-        again = judge(found.observation, other)
-        return again is not None and again.ok
-
-
-@functools.cache
-def _bundled_values() -> tuple[dict[str, Any], ...]:
-    return tuple(load_variant(v).values() for v in available_variants())
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
-def alternatives(variant: Variant) -> list[tuple[str, Any]]:
-    """Every other value the diagnosis tries for each observable knob of ``variant``: a
-    choice of the knob, a value a bundled edition plays, or an integer one away."""
-    out: list[tuple[str, Any]] = []
-    bundled = _bundled_values()
-    for knob in KNOBS:
-        if knob.path in UNFLIPPED:
-            continue
-        current = variant[knob.path]
-        values: list[Any] = [c for c, _ in knob.choices]
-        values += [b[knob.path] for b in bundled]
-        if type(current) is int and knob.path != "dice.faces":
-            values += list(range(int(knob.schema.get("minimum", 1)), max(current + 2, 7)))
-        elif type(current) is int:
-            values += [current - 1, current + 1]
-        if knob.path == "wild.face":
-            values += list(range(1, variant.rules.dice_faces + 1))
-        seen: list[Any] = []
-        for v in values:
-            if not _same(v, current) and not any(_same(v, s) for s in seen):
-                seen.append(v)
-                out.append((knob.path, v))
-    return out
-
-
-_FLIPS: dict[tuple[int, tuple[tuple[str, str], ...]], Variant | None] = {}
-
-
-def flipped(variant: Variant, values: Mapping[str, Any]) -> Variant | None:
-    """``variant`` with the knob ``values`` set; ``None`` when they break a rule between
-    knobs (or a knob's own bounds)."""
-    key = (id(variant), tuple(sorted((p, repr(v)) for p, v in values.items())))
-    if key in _FLIPS:
-        return _FLIPS[key]
-    all_values = dict(variant.values(), **values)
-    made: Variant | None = None
-    if not knob_conflicts(all_values):
-        knobs = tuple(
-            dataclasses.replace(k, value=values[k.path]) if k.path in values else k
-            for k in variant.knobs
-        )
-        try:
-            made = dataclasses.replace(variant, knobs=knobs)
-        except (ValueError, TypeError):
-            made = None
-    if len(_FLIPS) > 4096:
-        _FLIPS.clear()
-    _FLIPS[key] = made
-    return made
+        return bool(_ok_under(found.observation, self.knob, self.scope))
 
 
 def signature(found: Judged) -> tuple[str, ...]:
@@ -137,8 +73,10 @@ def signature(found: Judged) -> tuple[str, ...]:
     obs = found.observation
     if obs.kind == "legal" or (obs.kind == "end" and obs.action is None):
         detail = found.detail
-        how = "allows" if "the engine lists" in detail and "does not list" not in detail else (
-            "refuses"
+        how = (
+            "allows"
+            if "the engine lists" in detail and "does not list" not in detail
+            else ("refuses")
         )
     elif obs.kind in ("act", "end"):
         how = "allows" if obs.engine or obs.kind == "end" else "refuses"
@@ -147,7 +85,12 @@ def signature(found: Judged) -> tuple[str, ...]:
     return (found.rule, how)
 
 
-def _ok_under(obs: Observation, values: Mapping[str, Any]) -> bool | None:
+def _ok_under(obs: Observation, values: Mapping[str, Any], scope: str = "") -> bool | None:
+    """Whether the edition with ``values`` (in ``scope``) answers at ``obs`` as the engine
+    did; ``None`` when it cannot be built or does not reach the point."""
+    if scope == COUNT and obs.kind != "outcome":
+        again = judge(obs)
+        return None if again is None else again.ok
     other = flipped(obs.variant, values)
     if other is None:
         return None
@@ -175,55 +118,111 @@ def _changed_answers(obs: Observation, values: Mapping[str, Any]) -> int:
     return len(a ^ b)
 
 
-def _candidates(found: Judged) -> list[dict[str, Any]]:
+Candidate = tuple[dict[str, Any], str]
+
+
+def _candidates(found: Judged) -> list[Candidate]:
     """The knob values that make the edition agree with the engine at ``found``: one knob
-    at a time, then pairs of the knobs the kernel's trace names there."""
+    at a time, then the count without wilds, then pairs of the knobs the kernel's trace
+    names there."""
     obs = found.observation
-    singles = [{p: v} for p, v in alternatives(obs.variant) if _ok_under(obs, {p: v})]
+    singles: list[Candidate] = [
+        ({p: v}, "") for p, v in alternatives(obs.variant) if _ok_under(obs, {p: v})
+    ]
+    wilds = obs.kind == "outcome" and obs.variant.rules.wild is not None
+    if wilds and _ok_under(obs, {"wild.face": None}, COUNT):
+        singles.append(({"wild.face": None}, COUNT))
     if singles:
         return singles
     traced = [r for r in found.rules if r in KNOB_PATHS and r not in UNFLIPPED]
     alts = [(p, v) for p, v in alternatives(obs.variant) if p in traced]
-    pairs = []
+    pairs: list[Candidate] = []
     for i, (p, v) in enumerate(alts):
         for q, w in alts[i + 1 :]:
             if p != q and _ok_under(obs, {p: v, q: w}):
-                pairs.append({p: v, q: w})
+                pairs.append(({p: v, q: w}, ""))
     return pairs
 
 
-def _root_for(found: Judged, differences: Sequence[Judged], passing: Sequence[Judged]) -> Root:
+def _distance(variant: Variant, values: Mapping[str, Any]) -> int:
+    """How far integer knob values lie from the edition's (the nearer, the likelier)."""
+    return sum(
+        abs(v - variant[p]) for p, v in values.items() if type(v) is int and type(variant[p]) is int
+    )
+
+
+def _discriminate(found: Judged, tied: list[Candidate], ask: Ask) -> list[Candidate]:
+    """Of explanations that fit the run alike, those that fit the engine's answers at
+    points built where they part (each asked of the engine)."""
+    base = found.observation.variant
+    survivors = list(tied)
+    for other in tied[1:]:
+        if len(survivors) < 2 or other not in survivors:
+            continue
+        first = survivors[0] if survivors[0] is not other else survivors[1]
+        if first[1] or other[1]:
+            continue  # a scoped explanation has no edition to walk
+        a, b = flipped(base, first[0]), flipped(base, other[0])
+        if a is None or b is None:
+            continue
+        probe = distinguishing(a, b)
+        if probe is None:
+            continue
+        seen = ask(probe)
+        survivors = [
+            c for c in survivors
+            if all(_ok_under(j.observation, c[0], c[1]) is not False for j in seen)
+        ]  # fmt: skip
+    return survivors or tied
+
+
+def _root_for(
+    found: Judged, differences: Sequence[Judged], passing: Sequence[Judged], ask: Ask | None
+) -> Root:
     sample = _spread(passing, SAMPLE)
-    best: tuple[tuple[int, int, int, int], dict[str, Any]] | None = None
-    for order, cand in enumerate(_candidates(found)):
-        if any(_ok_under(p.observation, cand) is False for p in sample):
-            continue  # it would spoil a point where the engine agrees with the edition
-        explained = sum(1 for d in differences if _ok_under(d.observation, cand))
-        traced = min((found.rules.index(p) for p in cand if p in found.rules), default=99)
-        score = (-explained, _changed_answers(found.observation, cand), traced, order)
-        if best is None or score < best[0]:
-            best = (score, cand)
     variant = found.observation.variant
-    if best is None:
+    scored: list[tuple[tuple[int, ...], Candidate]] = []
+    for order, cand in enumerate(_candidates(found)):
+        values, scope = cand
+        if any(_ok_under(p.observation, values, scope) is False for p in sample):
+            continue  # it would spoil a point where the engine agrees with the edition
+        explained = sum(1 for d in differences if _ok_under(d.observation, values, scope))
+        traced = min((found.rules.index(p) for p in values if p in found.rules), default=99)
+        changed = _changed_answers(found.observation, values) if not scope else 1 << 19
+        score = (-explained, changed, _distance(variant, values), traced, order)
+        scored.append((score, cand))
+    if not scored:
         return Root(found.rule, {}, {}, [found], signature(found))
-    knob = best[1]
-    rule = min(knob, key=lambda p: (found.rules.index(p) if p in found.rules else 99, p))
-    return Root(rule, knob, {p: variant[p] for p in knob}, [found], signature(found))
+    scored.sort(key=lambda x: x[0])
+    best = [c for sc, c in scored if sc[0] == scored[0][0][0]]
+    if ask is not None and len(best) > 1:
+        best = _discriminate(found, best, ask)
+    values, scope = best[0]
+    if scope == COUNT:
+        return Root("play.count", dict(values), {p: variant[p] for p in values}, [found],
+                    signature(found), scope)  # fmt: skip
+    rule = min(values, key=lambda p: (found.rules.index(p) if p in found.rules else 99, p))
+    return Root(rule, dict(values), {p: variant[p] for p in values}, [found], signature(found))
 
 
 def diagnose(
-    differences: Sequence[Judged], passing: Iterable[Judged], known: Sequence[Root] = ()
+    differences: Sequence[Judged],
+    passing: Iterable[Judged],
+    known: Sequence[Root] = (),
+    ask: Ask | None = None,
 ) -> list[Root]:
     """The root causes of a run's ``differences`` (in the order met), held against its
     agreeing points ``passing``; ``known`` roots (a witness's, re-run) are tried first,
-    and kept only where they explain a difference."""
+    and kept only where they explain a difference; ``ask`` sends the engine points that
+    tell apart explanations the run fits alike."""
     agreed = list(passing)
-    roots: list[Root] = [Root(r.rule, dict(r.knob), dict(r.edition)) for r in known]
+    roots: list[Root] = [Root(r.rule, dict(r.knob), dict(r.edition), scope=r.scope)
+                         for r in known]  # fmt: skip
     for found in differences:
         for root in roots:
             if root.explains(found):
                 root.differences.append(found)
                 break
         else:
-            roots.append(_root_for(found, differences, agreed))
+            roots.append(_root_for(found, differences, agreed, ask))
     return [r for r in roots if r.differences]

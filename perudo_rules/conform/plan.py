@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Reroll, format_action, parse_action
-from perudo_rules.conform.diagnose import flipped
+from perudo_rules.conform.flips import flipped
 from perudo_rules.conform.observe import Judged
 from perudo_rules.conform.perft import perft, published, rolled_as_before, standard_positions
 from perudo_rules.conform.scenarios import Scenario

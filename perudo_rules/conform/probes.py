@@ -21,13 +21,14 @@ from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, format_action, parse_action
 from perudo_rules.base.errors import IllegalAction
+from perudo_rules.conform.flips import alternatives, flipped
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, Step, format_step, parse_line
 
-__all__ = ["Probe", "find_probes", "probes_document", "probes_for"]
+__all__ = ["Probe", "distinguishing", "find_probes", "probes_document", "probes_for"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +150,6 @@ def find_probes(variant: Variant, max_points: int = MAX_POINTS) -> list[Probe]:
     point (of :func:`_points`) where that value answers otherwise; for each fixed rule,
     the first point where the kernel's trace names it as deciding an action or a field
     of an outcome."""
-    from perudo_rules.conform.diagnose import alternatives, flipped
-
     values = variant.values()
     wanted: dict[tuple[str, str], tuple[str, Any, Variant]] = {}
     for path, value in alternatives(variant):
@@ -185,6 +184,21 @@ def find_probes(variant: Variant, max_points: int = MAX_POINTS) -> list[Probe]:
                 found.append(Probe(rule, pos, steps, a))
                 fixed.discard(rule)
     return found
+
+
+def distinguishing(a: Variant, b: Variant, max_points: int = 1500) -> Probe | None:
+    """The first point (of ``a``'s walk) where editions ``a`` and ``b`` answer otherwise,
+    as a probe of the action whose answer differs; ``None`` if none is found."""
+    for n, (pos, steps, game) in enumerate(_points(a)):
+        if n >= max_points:
+            return None
+        there = _replayed(b, pos, steps)
+        if there is None:
+            continue
+        text = _differs(_answers(game), _answers(there))
+        if text is not None:
+            return Probe("", pos, steps, parse_action(text))
+    return None
 
 
 def _with_seats(values: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from perudo_rules.base.actions import (
     Leave,
 )
 from perudo_rules.conform.check import Session, out_of_range
-from perudo_rules.conform.diagnose import Root, diagnose
+from perudo_rules.conform.diagnose import COUNT, Root, diagnose
 from perudo_rules.conform.observe import Judged
 from perudo_rules.conform.perftrun import count_through
 from perudo_rules.conform.plan import perft_entries, scenarios_for, then_of
@@ -162,21 +162,26 @@ class _Run:
         obs = found.observation
         overrides = {k: v for k, v in obs.variant.values().items() if self.values.get(k) != v}
         then, engine, reference = then_of(found)
+        detail = found.detail
+        if root.scope == COUNT:
+            detail = "the engine counts as if no face were wild: " + detail
+        knob = {} if root.scope else dict(root.knob)
+        says = {} if root.scope else dict(root.edition)
         witness = witness_document(
-            self.ref, overrides, obs.start, obs.steps, then, rule=root.rule, knob=root.knob,
-            edition_values=root.edition, engine=engine, reference=reference,
-            detail=found.detail,
+            self.ref, overrides, obs.start, obs.steps, then, ask=obs.kind, rule=root.rule,
+            knob=knob, edition_values=says, engine=engine, reference=reference, detail=detail,
         )  # fmt: skip
-        return Failure(root.rule, found.detail, witness, root.first.observation.source,
-                       dict(root.knob),
-                       dict(root.edition), list(found.consequences),
-                       len(root.differences))  # fmt: skip
+        return Failure(root.rule, detail, witness, root.first.observation.source, knob, says,
+                       list(found.consequences), len(root.differences))  # fmt: skip
 
     def finish(self, known: Sequence[Root] = ()) -> None:
         """Diagnose the run's differences: one root failure each, with its witness
         (``known``: roots to try first, a re-run witness's)."""
         rep = self.report
-        for root in diagnose(self.differences, self.passing, known):
+        def ask(probe: Probe) -> list[Judged]:
+            return self.at(probe) or []
+
+        for root in diagnose(self.differences, self.passing, known, ask):
             rep.failed[root.rule] = rep.failed.get(root.rule, 0) + len(root.differences)
             rep.failures.append(self.witness(root))
 
@@ -283,30 +288,38 @@ class _Run:
     def probes(self, probes: Sequence[Probe]) -> None:
         """Positions built for each rule, where it decides: its verdict sent to the engine."""
         for probe in probes:
-            s = self.session(source=f"probe {probe.rule}")
-            try:
-                if not s.start(probe.position):
-                    self.report.skipped += 1
-                    continue
-            except ValueError:
-                continue
-            for step in probe.steps:
-                if s.broken or s.game is None or s.game.to_move is None:
-                    break
-                if isinstance(step, Roll):
-                    s.roll(step.dice)
-                else:
-                    self.record(s.apply(step))
-            g = s.game
-            if s.broken or g is None or g.to_move is None or g.awaiting_roll:
+            found = self.at(probe)
+            if found is None:
                 continue
             self.report.probes[probe.rule] = self.report.probes.get(probe.rule, 0) + 1
-            self.record(s.check_point())
-            if probe.action is not None:
-                if g.violation(probe.action) is not None:
-                    self.record(s.probe(probe.action))
-                else:
-                    self.record(s.apply(probe.action))
+            self.record(found)
+
+    def at(self, probe: Probe) -> list[Judged] | None:
+        """The engine at a probe's point: every seat's legal actions, then the probe's
+        action (refused or played); ``None`` when the point is not reached."""
+        s = self.session(source=f"probe {probe.rule}" if probe.rule else "diagnosis")
+        try:
+            if not s.start(probe.position):
+                self.report.skipped += 1
+                return None
+        except ValueError:
+            return None
+        found: list[Judged] = []
+        for step in probe.steps:
+            if s.broken or s.game is None or s.game.to_move is None:
+                return None
+            if isinstance(step, Roll):
+                s.roll(step.dice)
+            else:
+                found += s.apply(step)
+        g = s.game
+        if s.broken or g is None or g.to_move is None or g.awaiting_roll:
+            return None
+        found += s.check_point()
+        if probe.action is not None:
+            bad = g.violation(probe.action) is not None
+            found += s.probe(probe.action) if bad else s.apply(probe.action)
+        return found
 
     # --- perft --------------------------------------------------------------------------
 

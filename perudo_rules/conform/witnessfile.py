@@ -28,7 +28,7 @@ __all__ = ["WITNESS_FORMAT", "Witness", "read_witness", "witness_document"]
 #: The version of the witness file format (its ``witness`` key).
 WITNESS_FORMAT = 1
 _MAX_BYTES = 1 << 20
-_KEYS = ("witness", "edition", "overrides", "position", "then", "engine", "reference",
+_KEYS = ("witness", "edition", "overrides", "position", "then", "ask", "engine", "reference",
          "rule", "knob", "edition_values", "detail")  # fmt: skip
 
 
@@ -42,7 +42,8 @@ def witness_document(
 ) -> dict[str, Any]:
     """A witness file's content: the edition reference, the scenario's knob values, the
     position with the actions before the point, ``then``, and what was ``found``
-    (``engine``, ``reference``, ``rule``, ``knob``, ``edition_values``, ``detail``)."""
+    (``ask``: ``legal``, ``act``, ``outcome`` or ``end``, what was compared; ``engine``,
+    ``reference``, ``rule``, ``knob``, ``edition_values``, ``detail``)."""
     pos = Position(position.dice, position.first_player, position.palifico, position.round,
                    position.palifico_used)  # fmt: skip
     doc: dict[str, Any] = {"witness": WITNESS_FORMAT, "edition": edition}
@@ -51,6 +52,7 @@ def witness_document(
     doc["position"] = pos.to_json(steps)
     doc["position"].setdefault("actions", [])
     doc["then"] = None if then is None else format_action(then)
+    doc["ask"] = found.pop("ask", "act")
     doc.update({k: v for k, v in found.items() if k in _KEYS})
     return doc
 

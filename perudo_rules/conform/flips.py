@@ -1,0 +1,90 @@
+"""The other values of an edition's knobs: what the diagnosis and the probes try.
+
+:func:`alternatives` lists, for every knob the protocol observes, the other values worth
+trying (each choice, each value a bundled edition plays, small integers);
+:func:`flipped` makes the edition with some knobs set otherwise (or says it cannot be:
+a rule between knobs broken).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+from perudo_rules.editions.crossknob import knob_conflicts
+from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import available_variants, load_variant
+
+__all__ = ["UNFLIPPED", "alternatives", "flipped"]
+
+#: Knobs the protocol cannot observe (the runner seats, deals and names the opener),
+#: which no flip could explain: kept in step with the report's ``NOT_OBSERVED``.
+UNFLIPPED: frozenset[str] = frozenset({
+    "players.min", "players.max", "dice.per_player", "wild.name", "setup.first_player",
+    "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best",
+    "challenge.early_stop", "challenge.stop_when_unreachable",
+    *(k.path for k in KNOBS if k.section == "leave"),
+})  # fmt: skip
+
+
+@functools.cache
+def _bundled_values() -> tuple[dict[str, Any], ...]:
+    return tuple(load_variant(v).values() for v in available_variants())
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def alternatives(variant: Variant) -> list[tuple[str, Any]]:
+    """Every other value the diagnosis tries for each observable knob of ``variant``: a
+    choice of the knob, a value a bundled edition plays, or an integer one away."""
+    out: list[tuple[str, Any]] = []
+    bundled = _bundled_values()
+    for knob in KNOBS:
+        if knob.path in UNFLIPPED:
+            continue
+        current = variant[knob.path]
+        values: list[Any] = [c for c, _ in knob.choices]
+        values += [b[knob.path] for b in bundled]
+        if type(current) is int and knob.path != "dice.faces":
+            values += list(range(int(knob.schema.get("minimum", 1)), max(current + 2, 7)))
+        elif type(current) is int:
+            values += [current - 1, current + 1]
+        if knob.path == "wild.face":
+            values += list(range(1, variant.rules.dice_faces + 1))
+        seen: list[Any] = []
+        for v in values:
+            if not _same(v, current) and not any(_same(v, s) for s in seen):
+                seen.append(v)
+                out.append((knob.path, v))
+    return out
+
+
+_FLIPS: dict[tuple[int, tuple[tuple[str, str], ...]], Variant | None] = {}
+
+
+def flipped(variant: Variant, values: Mapping[str, Any]) -> Variant | None:
+    """``variant`` with the knob ``values`` set; ``None`` when they break a rule between
+    knobs (or a knob's own bounds)."""
+    key = (id(variant), tuple(sorted((p, repr(v)) for p, v in values.items())))
+    if key in _FLIPS:
+        return _FLIPS[key]
+    all_values = dict(variant.values(), **values)
+    made: Variant | None = None
+    if not knob_conflicts(all_values):
+        knobs = tuple(
+            dataclasses.replace(k, value=values[k.path]) if k.path in values else k
+            for k in variant.knobs
+        )
+        try:
+            made = dataclasses.replace(variant, knobs=knobs)
+        except (ValueError, TypeError):
+            made = None
+    if len(_FLIPS) > 4096:
+        _FLIPS.clear()
+    _FLIPS[key] = made
+    return made
