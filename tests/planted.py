@@ -115,6 +115,11 @@ JS_NAMED: tuple[tuple[str, str, str], ...] = (
 )
 
 
+#: Knobs an engine shows only through another rule: the runner rolls the dice, so the
+#: number of faces an engine plays shows only in the bids it allows (play.bid_range).
+OBSERVED_AS: dict[str, str] = {"dice.faces": "play.bid_range"}
+
+
 def knob_plant(path: str, value: Any) -> str:
     """The ``--plant`` text that plays knob ``path`` with ``value``."""
     return f"{path}={json.dumps(value)}"
@@ -122,7 +127,8 @@ def knob_plant(path: str, value: Any) -> str:
 
 PLANTS: tuple[Plant, ...] = (
     *(Plant("python", p, e, r) for p, e, r in PYTHON_NAMED),
-    *(Plant("python", knob_plant(k, v), e, k) for k, (e, v) in KNOB_PLANTS.items()),
+    *(Plant("python", knob_plant(k, v), e, OBSERVED_AS.get(k, k))
+      for k, (e, v) in KNOB_PLANTS.items()),
     *(Plant("js", p, e, r) for p, e, r in JS_NAMED),
 )
 

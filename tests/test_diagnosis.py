@@ -52,13 +52,14 @@ def test_the_report_names_the_planted_rule_once(plant: Plant, tmp_path: Path) ->
     first = format_report(report).splitlines()[0]
     assert first.startswith(f"FAIL {plant.edition} {plant.rule}:"), first
     fail = rep.failures[0]
-    if "=" in plant.plant:  # a knob plant: the engine's value is named (or one that plays alike)
-        path, value = plant.plant.split("=", 1)
+    path, _, value = plant.plant.partition("=")
+    if path == plant.rule:  # a knob plant: the engine's value is named (or one that plays alike)
         edition = load_variant(plant.edition)
         assert set(fail.knob) == {path}, fail
         named, planted = flipped(edition, fail.knob), flipped(edition, {path: json.loads(value)})
         assert named is not None and planted is not None
-        assert named.rules == planted.rules, (fail.knob, value)
+        alike = named.rules == planted.rules or named.rules.wild == planted.rules.wild
+        assert alike, (fail.knob, value)
     # the witness replays as printed, with the reference and against the engine
     witness = tmp_path / "witness.json"
     witness.write_text(json.dumps(fail.witness))

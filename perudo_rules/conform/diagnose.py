@@ -30,9 +30,10 @@ __all__ = ["COUNT", "Ask", "Root", "diagnose", "signature"]
 SAMPLE = 240
 
 
-#: Runs a probe against the engine and returns its points judged under the edition (the
+#: Runs a probe against the engine under an edition (the run's, or a scenario's) and returns
+#: its points judged under it (the
 #: diagnosis asks the engine where two explanations part).
-Ask = Callable[[Probe], list[Judged]]
+Ask = Callable[[Probe, Variant], list[Judged]]
 #: A scope of a knob value: ``""`` everywhere, ``"count"`` only where a called round is
 #: counted (the engine counts as if no face were wild, and bids as the edition does).
 COUNT = "count"
@@ -63,7 +64,10 @@ class Root:
             if not self.signature:  # a root named beforehand (a witness's): by its rule
                 return found.rule == self.rule
             return signature(found) == self.signature
-        return bool(_ok_under(found.observation, self.knob, self.scope))
+        ok = _ok_under(found.observation, self.knob, self.scope)
+        if ok is None:  # the values cannot be tried there: the same kind of difference
+            return signature(found) == self.signature
+        return ok
 
 
 def signature(found: Judged) -> tuple[str, ...]:
@@ -168,7 +172,7 @@ def _discriminate(found: Judged, tied: list[Candidate], ask: Ask) -> list[Candid
         probe = distinguishing(a, b)
         if probe is None:
             continue
-        seen = ask(probe)
+        seen = ask(probe, base)
         survivors = [
             c for c in survivors
             if all(_ok_under(j.observation, c[0], c[1]) is not False for j in seen)

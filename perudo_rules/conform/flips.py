@@ -9,6 +9,7 @@ a rule between knobs broken).
 from __future__ import annotations
 
 import dataclasses
+import json
 import functools
 from collections.abc import Mapping
 from typing import Any
@@ -21,9 +22,11 @@ from perudo_rules.editions.variantfile import available_variants, load_variant
 __all__ = ["UNFLIPPED", "alternatives", "flipped"]
 
 #: Knobs the protocol cannot observe (the runner seats, deals and names the opener),
-#: which no flip could explain: kept in step with the report's ``NOT_OBSERVED``.
+#: which no flip could explain: kept in step with the report's ``NOT_OBSERVED``; and
+#: ``dice.faces``: the runner rolls the dice, so the faces show only as the bids an engine
+#: allows (``play.bid_range``).
 UNFLIPPED: frozenset[str] = frozenset({
-    "players.min", "players.max", "dice.per_player", "wild.name", "setup.first_player",
+    "players.min", "dice.faces", "players.max", "dice.per_player", "wild.name", "setup.first_player",
     "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best",
     "challenge.early_stop", "challenge.stop_when_unreachable",
     *(k.path for k in KNOBS if k.section == "leave"),
@@ -50,6 +53,8 @@ def alternatives(variant: Variant) -> list[tuple[str, Any]]:
         current = variant[knob.path]
         values: list[Any] = [c for c, _ in knob.choices]
         values += [b[knob.path] for b in bundled]
+        if current is None and '"integer"' in json.dumps(knob.schema):  # none, or a number
+            values += list(range(1, 13))
         if type(current) is int and knob.path != "dice.faces":
             values += list(range(int(knob.schema.get("minimum", 1)), max(current + 2, 7)))
         elif type(current) is int:
@@ -64,15 +69,18 @@ def alternatives(variant: Variant) -> list[tuple[str, Any]]:
     return out
 
 
-_FLIPS: dict[tuple[int, tuple[tuple[str, str], ...]], Variant | None] = {}
+# made before, by the variant's identity and the values; the variant is kept in the entry
+# (an identity is reused once its object is gone)
+_FLIPS: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Variant, Variant | None]] = {}
 
 
 def flipped(variant: Variant, values: Mapping[str, Any]) -> Variant | None:
     """``variant`` with the knob ``values`` set; ``None`` when they break a rule between
     knobs (or a knob's own bounds)."""
     key = (id(variant), tuple(sorted((p, repr(v)) for p, v in values.items())))
-    if key in _FLIPS:
-        return _FLIPS[key]
+    hit = _FLIPS.get(key)
+    if hit is not None and hit[0] is variant:
+        return hit[1]
     all_values = dict(variant.values(), **values)
     made: Variant | None = None
     if not knob_conflicts(all_values):
@@ -86,5 +94,5 @@ def flipped(variant: Variant, values: Mapping[str, Any]) -> Variant | None:
             made = None
     if len(_FLIPS) > 4096:
         _FLIPS.clear()
-    _FLIPS[key] = made
+    _FLIPS[key] = (variant, made)
     return made

@@ -84,8 +84,8 @@ def _starts(variant: Variant) -> Iterator[Position]:
     low = 1 if wild != 1 else 2
     high = faces if wild != faces else faces - 1
     face_sets = [(high, high), (low, wild or high), (wild or low, low), (high, low)]
-    layouts = [(2, 2), (1, 2), (2, 1), (1, 1), (2, 2, 2), (1, 2, 2), (2, 1, 2), (2, 2, 1),
-               (1, 1, 2), (2, 0, 2), (2, 2, 2, 2)]  # fmt: skip
+    layouts = [(2, 2), (1, 1, 2), (1, 2, 2), (2, 0, 2), (1, 2), (2, 1, 2), (2, 2, 2), (1, 1),
+               (2, 1), (2, 2, 1), (2, 2, 2, 2)]  # fmt: skip
     for counts in layouts:
         seats = len(counts)
         if not rules.players_min <= seats <= rules.players_max:
@@ -106,20 +106,28 @@ def _starts(variant: Variant) -> Iterator[Position]:
 
 
 def _points(variant: Variant) -> Iterator[tuple[Position, tuple[Step, ...], Game]]:
-    """Points of play from :func:`_starts`: the start, and after one or two bids."""
+    """Points of play from :func:`_starts`: the start, and after one or two bids (a few
+    spread over the table, and those that are exactly right, where Calza and the exact
+    Dudo decide)."""
     for pos in _starts(variant):
         try:
             game = pos.game(variant)
         except ValueError:
             continue
         yield pos, (), game
-        bids = [a for a in game.legal_actions() if isinstance(a, Bid)]
-        for a in bids[:: max(1, len(bids) // 4)][:5]:
+        for a in _some_bids(game, 5):
             after = game.apply(a)
             yield pos, (a,), after
-            raises = [b for b in after.legal_actions() if isinstance(b, Bid)]
-            for b in raises[:: max(1, len(raises) // 3)][:3]:
+            for b in _some_bids(after, 3):
                 yield pos, (a, b), after.apply(b)
+
+
+def _some_bids(game: Game, spread: int) -> list[Bid]:
+    bids = [a for a in game.legal_actions() if isinstance(a, Bid)]
+    some = bids[:: max(1, len(bids) // spread)][:spread]
+    rr = game.round_rules
+    exact = [b for b in bids if b.quantity == rr.count(game.dice, b.face)]
+    return list(dict.fromkeys([*some, *exact[:3]]))
 
 
 def _answers(game: Game) -> dict[str, Any]:
@@ -186,7 +194,7 @@ def find_probes(variant: Variant, max_points: int = MAX_POINTS) -> list[Probe]:
     return found
 
 
-def distinguishing(a: Variant, b: Variant, max_points: int = 1500) -> Probe | None:
+def distinguishing(a: Variant, b: Variant, max_points: int = 4000) -> Probe | None:
     """The first point (of ``a``'s walk) where editions ``a`` and ``b`` answer otherwise,
     as a probe of the action whose answer differs; ``None`` if none is found."""
     for n, (pos, steps, game) in enumerate(_points(a)):

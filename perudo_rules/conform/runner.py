@@ -178,8 +178,8 @@ class _Run:
         """Diagnose the run's differences: one root failure each, with its witness
         (``known``: roots to try first, a re-run witness's)."""
         rep = self.report
-        def ask(probe: Probe) -> list[Judged]:
-            return self.at(probe) or []
+        def ask(probe: Probe, variant: Variant) -> list[Judged]:
+            return self.at(probe, variant) or []
 
         for root in diagnose(self.differences, self.passing, known, ask):
             rep.failed[root.rule] = rep.failed.get(root.rule, 0) + len(root.differences)
@@ -294,10 +294,12 @@ class _Run:
             self.report.probes[probe.rule] = self.report.probes.get(probe.rule, 0) + 1
             self.record(found)
 
-    def at(self, probe: Probe) -> list[Judged] | None:
-        """The engine at a probe's point: every seat's legal actions, then the probe's
-        action (refused or played); ``None`` when the point is not reached."""
-        s = self.session(source=f"probe {probe.rule}" if probe.rule else "diagnosis")
+    def at(self, probe: Probe, variant: Variant | None = None) -> list[Judged] | None:
+        """The engine at a probe's point (under ``variant``, default the edition): every
+        seat's legal actions, then the probe's action (refused or played); ``None`` when
+        the point is not reached."""
+        under = None if variant is None or variant == self.variant else variant
+        s = self.session(under, f"probe {probe.rule}" if probe.rule else "diagnosis")
         try:
             if not s.start(probe.position):
                 self.report.skipped += 1

@@ -87,7 +87,7 @@ NAMED: dict[str, str] = {
     "no-elimination": "play.elimination",
     "next-dead": "play.next_seat",
     "palifico-opener": "play.palifico_opener",
-    "calza-exact-nogain": "play.calza",
+    "calza-exact-nogain": "calza.gain_cap",  # never a gain: the engine plays gain_cap 1
     "winner-early": "end.condition",
 }
 
