@@ -65,11 +65,13 @@ def test_every_command_has_help(capsys: Capsys, command: str) -> None:
 
 
 def test_usage_errors_are_one_line_exit_2(capsys: Capsys) -> None:
-    for argv in (["bogus"], ["show"], ["check", "italian"], ["compare"], []):
+    for argv in (["bogus"], ["show"], ["compare"], []):
         with pytest.raises(SystemExit) as exc:
             main(argv)
         assert exc.value.code == 2
         assert_one_line_error(capsys.readouterr().err)
+    assert main(["check", "italian"]) == 2  # neither --bids nor --witness
+    assert_one_line_error(capsys.readouterr().err)
 
 
 # --- list, show -------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from perudo_rules import Reroll, load_variant
+from perudo_rules import Reroll, load_variant, parse_action
 from perudo_rules.cli import main
 from perudo_rules.cli.conform import format_report
 from perudo_rules.conform.perft import perft, perft_document
@@ -190,36 +190,41 @@ def test_the_same_seed_gives_the_same_report() -> None:
     assert run(4) != run(5)
 
 
-def _witness_game(witness: dict[str, Any], overrides: dict[str, Any] | None = None) -> Any:
-    pos, steps = parse_line(witness)
-    variant = load_variant(witness["variant"], overrides=overrides or None)
+def _witness_game(witness: dict[str, Any]) -> Any:
+    """The reference at a witness's point (its edition, position and actions)."""
+    pos, steps = parse_line(witness["position"])
+    variant = load_variant(witness["edition"], overrides=witness.get("overrides") or None)
     game = pos.game(variant)
     for step in steps:
         game = game.apply(step)
     return game
 
 
-def test_a_flipped_dudo_rule_is_failed_by_play_dudo_with_a_short_witness() -> None:
+def test_a_bidder_losing_on_an_exact_count_is_failed_by_challenge_exact_once() -> None:
+    """The kit reached the exact Dudo on purpose (a probe), named the rule the kernel's
+    trace says decides it (no knob value explains it), once, with a short witness."""
     report = _run(f"{BROKEN} dudo-exact", "openspiel-liars-dice", "mso-perudo", games=3)
     assert report.exit_code == 1
     for rep in report.editions:
-        assert "play.dudo" in rep.failed
-        fail = rep.failures["play.dudo"]
+        assert [f.rule for f in rep.failures] == ["challenge.exact"], format_report(report)
+        fail = rep.failures[0]
+        assert not fail.knob and "delta" in fail.detail
         w = fail.witness
-        assert len(w["dice"]) == 2 and sum(len(c) for c in w["dice"]) <= 3, w
-        assert len(w["actions"]) == 2 and w["actions"][-1].endswith(":dudo"), w
-        # replayed by the reference: the Dudo met a bid that was exactly right
-        result = _witness_game(w, fail.overrides).last_result
+        pos = w["position"]
+        assert len(pos["dice"]) == 2 and sum(len(c) for c in pos["dice"]) <= 4, w
+        assert w["then"].endswith(":dudo") and w["ask"] == "outcome", w
+        # replayed by the reference: the Dudo meets a bid that is exactly right
+        game = _witness_game(w).apply(parse_action(w["then"]))
+        result = game.last_result
         assert result.count == result.bid.quantity
-        assert "delta" in fail.detail
     text = _cli_text(["conform", "--engine", f"{BROKEN} dudo-exact", "--edition",
                       "openspiel-liars-dice", "--games", "2"], code=1)  # fmt: skip
-    assert "FAIL openspiel-liars-dice play.dudo" in text
-    assert '"actions": ["0:' in text
+    assert text.startswith("FAIL openspiel-liars-dice challenge.exact:")
     text = _cli_text(["conform", "--engine", f"{BROKEN} dudo-exact", "--edition",
                       "openspiel-liars-dice", "--games", "2", "--rules"], code=1)  # fmt: skip
     rows = {line.split()[0]: line.split()[1:] for line in text.splitlines() if line}
-    assert rows["play.dudo"][0] == "failed" and rows["challenge.who"][0] == "passed"
+    assert rows["challenge.exact"][0] == "failed" and rows["challenge.who"][0] == "passed"
+    assert rows["play.dudo"][0] == "passed"
     assert rows["setup.rolloff_dice"][:2] == ["not", "observed"]
 
 
@@ -230,14 +235,14 @@ def test_an_extra_call_is_failed_by_challenge_who_and_by_perft() -> None:
     # the report reads back from its JSON as it was (the docs build keeps runs that way)
     again = Report.from_json(json.loads(json.dumps(report.to_json())))
     assert again.to_json() == report.to_json() and again.editions[0].failures == rep.failures
-    w = rep.failures["challenge.who"].witness
-    assert len(w["dice"]) == 2 and len(w["actions"]) == 1, w
+    (fail,) = rep.failures  # one root: the lists, the act and the perft counts alike
+    w = fail.witness
+    assert len(w["position"]["dice"]) == 2 and len(w["position"]["actions"]) == 1, w
     game = _witness_game(w)
     bidder = game.current_bid.player
-    assert f"seat {bidder}'s legal actions: the engine lists {bidder}:dudo" in (
-        rep.failures["challenge.who"].detail
-    )
+    assert f"the engine lists {bidder}:dudo" in fail.detail
     assert rep.perft and not any(p.ok for p in rep.perft)
+    assert all(x.divide for x in rep.perft)  # the counts split by first move
 
 
 def test_a_reroll_of_every_die_is_failed_by_reroll_min_hidden() -> None:
@@ -246,14 +251,15 @@ def test_a_reroll_of_every_die_is_failed_by_reroll_min_hidden() -> None:
     report = _run(f"{BROKEN} reroll-all", "bluff", games=2)
     rep = report.editions[0]
     assert report.exit_code == 1 and "reroll.min_hidden" in rep.failed, rep.failed
-    fail = rep.failures["reroll.min_hidden"]
+    fail = rep.failure("reroll.min_hidden")
+    assert fail is not None
     game = _witness_game(fail.witness)
     seat = game.to_move
     assert seat is not None and ":reroll " in fail.detail
     every = tuple(sorted(game.dice[seat][len(game.set_aside[seat]) :]))
     refusal = game.violation(Reroll(seat, every))
     assert refusal is not None and refusal.rule == "reroll.min_hidden"
-    assert len(fail.witness["dice"]) == 2, fail.witness  # shrunk to two seats
+    assert len(fail.witness["position"]["dice"]) == 2, fail.witness  # shrunk to two seats
 
 
 @pytest.mark.parametrize(
@@ -318,7 +324,7 @@ def test_json_report_names_every_rule_id_with_its_status() -> None:
     assert ed["rules"]["play.dudo"]["status"] == "passed"
     assert ed["rules"]["calza.gain_cap"]["status"] == "not reached"  # no Calza here
     (fail,) = ed["failures"]
-    assert fail["rule"] == "challenge.who" and parse_line(fail["witness"])[1]
+    assert fail["rule"] == "challenge.who" and parse_line(fail["witness"]["position"])[1]
     assert [p["position"] for p in ed["perft"]] == ["heads-up-1", "heads-up-2"]
 
 
@@ -350,7 +356,7 @@ class SkipsEverything(StepHarness):
 def test_an_engine_that_skips_every_start_certifies_nothing() -> None:
     report = conform("x", ["spanish"], games=2, channel=InProcess(SkipsEverything()))
     (rep,) = report.editions
-    assert rep.claimed and not rep.tested and not rep.conforms and report.exit_code == 1
+    assert rep.claimed and not rep.tested and not rep.conforms and report.exit_code == 3
     assert rep.skipped > 2 and not rep.passed
     assert "UNTESTED spanish: the engine skipped every start" in format_report(report)
 
@@ -460,9 +466,10 @@ def test_textarena_differs_only_where_its_edition_records_an_interpretation() ->
     report = _certify("textarena", EVERY, ("textarena-liars-dice",))
     rep = next(r for r in report.editions if r.claimed)
     assert report.exit_code == 1 and set(rep.failed) == {"play.bid_range"}
-    fail = rep.failures["play.bid_range"]
-    assert fail.source == "scenario int-ta-zero-quantity" and fail.witness["actions"] == []
-    assert fail.then is not None and fail.then.endswith(":0x3")
+    (fail,) = rep.failures
+    assert fail.rule == "play.bid_range" and not fail.knob
+    assert fail.witness["position"]["actions"] == []
+    assert fail.witness["then"].endswith(":0x3")
     assert all(p.ok for p in rep.perft) and rep.games == GAMES
 
 

@@ -5,7 +5,7 @@ side by side from one start: :meth:`Session.check_point` asks every seat's legal
 :meth:`Session.probe` sends an action the reference refuses, :meth:`Session.apply` plays
 one it allows and, after a Dudo or Calza, compares the round's outcome;
 :meth:`Session.check_end` asks again once the game is over. Each comparison is an
-:class:`~perudo_rules.conform.observe.Observation`, judged against the edition
+:class:`~perudo_rules.conform.observe.Point`, judged against the edition
 (:func:`~perudo_rules.conform.observe.judge`): the runner keeps them, and the diagnosis
 explains the ones that differ.
 """
@@ -26,7 +26,7 @@ from perudo_rules.base.actions import (
     parse_action,
 )
 from perudo_rules.base.errors import ActionSyntaxError
-from perudo_rules.conform.observe import Judged, Observation, judge
+from perudo_rules.conform.observe import Judged, Point, judge
 from perudo_rules.conform.process import Channel, HarnessError
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
@@ -94,12 +94,12 @@ class Session:
                 raise HarnessError(f"the engine lists {_short(text)}: not an action") from None
         return actions
 
-    def _observe(self, kind: str, **what: Any) -> Observation:
+    def _observe(self, kind: str, **what: Any) -> Point:
         assert self.round_start is not None
-        return Observation(self.round_start, tuple(self.round_steps), kind, self.variant,
+        return Point(self.round_start, tuple(self.round_steps), kind, self.variant,
                            self.source, **what)  # fmt: skip
 
-    def _judged(self, obs: Observation) -> Judged:
+    def _judged(self, obs: Point) -> Judged:
         found = judge(obs, credit=True)
         assert found is not None  # the session's own edition reaches its own points
         return found
@@ -175,7 +175,7 @@ class Session:
 
     def _end_judged(self, ok: bool, detail: str, **what: Any) -> Judged:
         assert self.round_start is not None
-        obs = Observation(self.round_start, tuple(self.round_steps), "end", self.variant,
+        obs = Point(self.round_start, tuple(self.round_steps), "end", self.variant,
                           self.source, **what)  # fmt: skip
         return Judged(obs, ok, ("play.game_over",), detail)
 

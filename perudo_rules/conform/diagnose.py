@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perudo_rules.conform.flips import UNFLIPPED, alternatives, flipped
-from perudo_rules.conform.observe import Judged, Observation, judge, replay
+from perudo_rules.conform.observe import Judged, Point, judge, reach
 from perudo_rules.conform.probes import Probe, distinguishing
 from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import Variant
 
-__all__ = ["COUNT", "Ask", "Root", "diagnose", "signature"]
+__all__ = ["COUNT", "Ask", "Root", "diagnose", "difference_kind"]
 
 #: Agreeing points a candidate knob value is held against (evenly spread over the run).
 SAMPLE = 240
@@ -63,14 +63,14 @@ class Root:
         if not self.knob:
             if not self.signature:  # a root named beforehand (a witness's): by its rule
                 return found.rule == self.rule
-            return signature(found) == self.signature
+            return difference_kind(found) == self.signature
         ok = _ok_under(found.observation, self.knob, self.scope)
         if ok is None:  # the values cannot be tried there: the same kind of difference
-            return signature(found) == self.signature
+            return difference_kind(found) == self.signature
         return ok
 
 
-def signature(found: Judged) -> tuple[str, ...]:
+def difference_kind(found: Judged) -> tuple[str, ...]:
     """What kind of difference ``found`` is, beyond its rule: the engine allows what the
     rule refuses (lists it or takes it), refuses what it allows (leaves it out or refuses
     it), or the outcome field that differs first."""
@@ -89,7 +89,7 @@ def signature(found: Judged) -> tuple[str, ...]:
     return (found.rule, how)
 
 
-def _ok_under(obs: Observation, values: Mapping[str, Any], scope: str = "") -> bool | None:
+def _ok_under(obs: Point, values: Mapping[str, Any], scope: str = "") -> bool | None:
     """Whether the edition with ``values`` (in ``scope``) answers at ``obs`` as the engine
     did; ``None`` when it cannot be built or does not reach the point."""
     if scope == COUNT and obs.kind != "outcome":
@@ -109,12 +109,12 @@ def _spread(items: Sequence[Judged], most: int) -> list[Judged]:
     return [items[int(i * step)] for i in range(most)]
 
 
-def _changed_answers(obs: Observation, values: Mapping[str, Any]) -> int:
+def _changed_answers(obs: Point, values: Mapping[str, Any]) -> int:
     """How many answers at ``obs``'s point the knob ``values`` change, every seat's legal
     actions together: the smaller, the more specific the explanation."""
-    base = replay(obs, obs.variant)
+    base = reach(obs, obs.variant)
     other_variant = flipped(obs.variant, values)
-    other = None if other_variant is None else replay(obs, other_variant)
+    other = None if other_variant is None else reach(obs, other_variant)
     if base is None or other is None:
         return 1 << 20
     a = {str(x) for x in base.legal_actions()}
@@ -196,7 +196,7 @@ def _root_for(
         score = (-explained, changed, _distance(variant, values), traced, order)
         scored.append((score, cand))
     if not scored:
-        return Root(found.rule, {}, {}, [found], signature(found))
+        return Root(found.rule, {}, {}, [found], difference_kind(found))
     scored.sort(key=lambda x: x[0])
     best = [c for sc, c in scored if sc[0] == scored[0][0][0]]
     if ask is not None and len(best) > 1:
@@ -204,9 +204,10 @@ def _root_for(
     values, scope = best[0]
     if scope == COUNT:
         return Root("play.count", dict(values), {p: variant[p] for p in values}, [found],
-                    signature(found), scope)  # fmt: skip
+                    difference_kind(found), scope)  # fmt: skip
     rule = min(values, key=lambda p: (found.rules.index(p) if p in found.rules else 99, p))
-    return Root(rule, dict(values), {p: variant[p] for p in values}, [found], signature(found))
+    says = {p: variant[p] for p in values}
+    return Root(rule, dict(values), says, [found], difference_kind(found))
 
 
 def diagnose(

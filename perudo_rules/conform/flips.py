@@ -9,8 +9,8 @@ a rule between knobs broken).
 from __future__ import annotations
 
 import dataclasses
-import json
 import functools
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,7 +26,8 @@ __all__ = ["UNFLIPPED", "alternatives", "flipped"]
 #: ``dice.faces``: the runner rolls the dice, so the faces show only as the bids an engine
 #: allows (``play.bid_range``).
 UNFLIPPED: frozenset[str] = frozenset({
-    "players.min", "dice.faces", "players.max", "dice.per_player", "wild.name", "setup.first_player",
+    "players.min", "dice.faces", "players.max", "dice.per_player", "wild.name",
+    "setup.first_player",
     "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best",
     "challenge.early_stop", "challenge.stop_when_unreachable",
     *(k.path for k in KNOBS if k.section == "leave"),

@@ -1,6 +1,6 @@
 """What an engine was seen to do, and whether an edition agrees with it.
 
-Every comparison of a conformance run is an :class:`Observation`: a point of play (a
+Every comparison of a conformance run is an :class:`Point`: a point of play (a
 round's start and the steps played since), what was asked there (a seat's ``legal``
 actions, or an ``act``) and what the engine answered. :func:`judge` holds it against the
 reference under any :class:`~perudo_rules.editions.variant.Variant`: the edition asked
@@ -27,16 +27,16 @@ from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, Step
 
-__all__ = ["OUTCOME_FIELDS", "Judged", "Observation", "judge", "outcome_of", "replay"]
+__all__ = ["FIELD_ORDER", "Judged", "Point", "judge", "outcome_of", "reach"]
 
 #: The fields of a round's outcome, in the order one follows from another: the dice
 #: lost decide who is out and the winner; who opens next and whether that round is
 #: palifico follow.
-OUTCOME_FIELDS: tuple[str, ...] = ("delta", "eliminated", "winner", "next", "palifico")
+FIELD_ORDER: tuple[str, ...] = ("delta", "eliminated", "winner", "next", "palifico")
 
 
 @dataclass(frozen=True, slots=True)
-class Observation:
+class Point:
     """One point of a run: after ``steps`` from ``start``, the engine was asked ``kind``.
 
     ``kind`` is ``"legal"`` (``seat``'s legal actions: ``engine`` holds the texts the
@@ -63,7 +63,7 @@ class Judged:
     difference, the first names it); ``detail`` says how the engine differed, and
     ``consequences`` the outcome fields that follow from the first difference."""
 
-    observation: Observation
+    observation: Point
     ok: bool
     rules: tuple[str, ...]
     detail: str = ""
@@ -76,7 +76,7 @@ class Judged:
         return self.rules[0] if self.rules else "play.turn"
 
 
-def replay(obs: Observation, variant: Variant) -> Game | None:
+def reach(obs: Point, variant: Variant) -> Game | None:
     """The reference game at ``obs``'s point under ``variant``, or ``None`` when that
     edition does not reach it (a start it refuses, a step it does not take)."""
     try:
@@ -121,7 +121,7 @@ def _action_rule(game: Game, action: Action, seat: int) -> str:
     return game.decision(action).rule
 
 
-def _judge_legal(game: Game, obs: Observation, credit: bool) -> Judged:
+def _judge_legal(game: Game, obs: Point, credit: bool) -> Judged:
     ref = _legal_texts(game, obs.seat)
     listed: frozenset[str] = obs.engine
     missing = sorted(ref - listed)
@@ -155,7 +155,7 @@ def _judge_legal(game: Game, obs: Observation, credit: bool) -> Judged:
                   sorted(ref))  # fmt: skip
 
 
-def _judge_act(game: Game, obs: Observation) -> Judged:
+def _judge_act(game: Game, obs: Point) -> Judged:
     action = obs.action
     assert action is not None
     decision = game.decision(action)
@@ -171,20 +171,20 @@ def _judge_act(game: Game, obs: Observation) -> Judged:
     return Judged(obs, False, decision.rules, detail, decision.legal)
 
 
-def _judge_outcome(game: Game, obs: Observation) -> Judged:
+def _judge_outcome(game: Game, obs: Point) -> Judged:
     action = obs.action
     assert isinstance(action, (Dudo, Calza))
     if game.violation(action) is not None:  # this edition refuses the call itself
-        return _judge_act(game, Observation(obs.start, obs.steps, "act", obs.variant,
+        return _judge_act(game, Point(obs.start, obs.steps, "act", obs.variant,
                                             obs.source, obs.seat, action, True))  # fmt: skip
     decided = game.outcome_decision(action)
     want = outcome_of(game, game.apply(action))
     got = obs.engine
-    every = tuple(dict.fromkeys(r for f in OUTCOME_FIELDS for r in decided[f]))
+    every = tuple(dict.fromkeys(r for f in FIELD_ORDER for r in decided[f]))
     if not isinstance(got, dict):
         rules = decided["delta"]
         return Judged(obs, False, rules, "the engine's reply carries no outcome", want)
-    differ = [f for f in OUTCOME_FIELDS if got.get(f) != want[f]]
+    differ = [f for f in FIELD_ORDER if got.get(f) != want[f]]
     if not differ:
         return Judged(obs, True, every, reference=want)
     root = differ[0]
@@ -193,11 +193,11 @@ def _judge_outcome(game: Game, obs: Observation) -> Judged:
     return Judged(obs, False, rules, detail, want, tuple(differ[1:]))
 
 
-def judge(obs: Observation, variant: Variant | None = None, credit: bool = False) -> Judged | None:
+def judge(obs: Point, variant: Variant | None = None, credit: bool = False) -> Judged | None:
     """``obs`` held against ``variant`` (default: the edition it was compared under);
     ``None`` when that edition does not reach the point. ``credit`` also names, for an
     agreeing list of legal actions, every rule that decided it (costlier)."""
-    game = replay(obs, variant or obs.variant)
+    game = reach(obs, variant or obs.variant)
     if game is None:
         return None
     try:
@@ -210,7 +210,7 @@ def judge(obs: Observation, variant: Variant | None = None, credit: bool = False
         return None
 
 
-def probe_of(obs: Observation) -> Action | None:
+def probe_of(obs: Point) -> Action | None:
     """The action an ``act`` observation sent, when the edition refused it (a probe)."""
     if obs.kind != "act" or obs.action is None or isinstance(obs.action, Reroll):
         return None

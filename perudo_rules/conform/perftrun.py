@@ -13,7 +13,7 @@ from typing import Any
 
 from perudo_rules.base.actions import Bid, Reroll, format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError
-from perudo_rules.conform.observe import Judged, Observation, judge
+from perudo_rules.conform.observe import Judged, Point, judge
 from perudo_rules.conform.perft import rolled_as_before
 from perudo_rules.conform.plan import divide
 from perudo_rules.conform.process import Channel, HarnessError
@@ -118,7 +118,7 @@ def _first_difference(variant: Variant, pos: Position, path: list[Step], ref: Ga
     if ref.to_move is None or ref.awaiting_roll:
         return
     for seat, texts in listed.items():
-        obs = Observation(pos, tuple(path), "legal", variant, "perft", seat=seat,
+        obs = Point(pos, tuple(path), "legal", variant, "perft", seat=seat,
                           engine=frozenset(texts))  # fmt: skip
         found = judge(obs, credit=False)
         if found is not None and not found.ok:

@@ -2,7 +2,7 @@
 
 :func:`scenarios_for` picks the scenarios that apply to an edition (for an edition
 file, those whose knobs it plays as one of the scenario's editions does);
-:func:`perft_entries` the perft positions it is counted on (for an edition file,
+:func:`perft_positions` the perft positions it is counted on (for an edition file,
 counted by the reference for its own values); :func:`divide` splits a perft mismatch
 by first move; :func:`then_of` says what a witness judges.
 """
@@ -21,7 +21,7 @@ from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
 
-__all__ = ["divide", "perft_entries", "scenarios_for", "then_of"]
+__all__ = ["divide", "perft_positions", "scenarios_for", "then_of"]
 
 
 def scenarios_for(
@@ -56,7 +56,7 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def perft_entries(ref: str, variant: Variant, budget: int) -> list[dict[str, Any]]:
+def perft_positions(ref: str, variant: Variant, budget: int) -> list[dict[str, Any]]:
     """The published perft positions of a bundled edition; for an edition file, the same
     positions counted by the reference for the file's own values (to the depth the
     budget reaches)."""

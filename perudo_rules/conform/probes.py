@@ -21,9 +21,9 @@ from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, format_action, parse_action
 from perudo_rules.base.errors import IllegalAction
-from perudo_rules.conform.flips import alternatives, flipped
+from perudo_rules.conform.flips import UNFLIPPED, alternatives, flipped
 from perudo_rules.editions.corerules import core_rules
-from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, Step, format_step, parse_line
@@ -155,9 +155,9 @@ def _differs(base: dict[str, Any], other: dict[str, Any]) -> str | None:
 
 def find_probes(variant: Variant, max_points: int = MAX_POINTS) -> list[Probe]:
     """The probes of ``variant``: for each other value of each knob it reads, the first
-    point (of :func:`_points`) where that value answers otherwise; for each fixed rule,
-    the first point where the kernel's trace names it as deciding an action or a field
-    of an outcome."""
+    point (of :func:`_points`) where that value answers otherwise; for each rule (a knob
+    or a fixed rule), the first point where the kernel's trace names it as deciding an
+    action or a field of an outcome."""
     values = variant.values()
     wanted: dict[tuple[str, str], tuple[str, Any, Variant]] = {}
     for path, value in alternatives(variant):
@@ -167,8 +167,10 @@ def find_probes(variant: Variant, max_points: int = MAX_POINTS) -> list[Probe]:
         other = flipped(variant, {path: value})
         if other is not None:
             wanted[(path, repr(value))] = (path, value, other)
-    fixed = set(core_rules()) - {"play.leave", "play.reveal", "play.public_counts",
-                                 "play.roll"}  # fmt: skip
+    # every rule the protocol observes, reached where the kernel's trace names it deciding
+    fixed = ({*core_rules(), *KNOB_PATHS} - UNFLIPPED) - {
+        "play.leave", "play.reveal", "play.public_counts", "play.roll",
+    }  # fmt: skip
     found: list[Probe] = []
     for n, (pos, steps, game) in enumerate(_points(variant)):
         if n >= max_points or (not wanted and not fixed):

@@ -29,7 +29,7 @@ from perudo_rules.conform.check import Session, out_of_range
 from perudo_rules.conform.diagnose import COUNT, Root, diagnose
 from perudo_rules.conform.observe import Judged
 from perudo_rules.conform.perftrun import count_through
-from perudo_rules.conform.plan import perft_entries, scenarios_for, then_of
+from perudo_rules.conform.plan import perft_positions, scenarios_for, then_of
 from perudo_rules.conform.probes import Probe, probes_for
 from perudo_rules.conform.process import Channel, Engine, HarnessError
 from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem, keeps_out
@@ -501,7 +501,7 @@ def _run_edition(
     for n in range(1, games + 1):
         say(f"{rep.edition}: random game {n}/{games}")
         run.game(rng, n)
-    for entry in perft_entries(ref, variant, perft_nodes):
+    for entry in perft_positions(ref, variant, perft_nodes):
         say(f"{rep.edition}: perft {entry['name']}")
         run.perft(entry, perft_nodes)
     say(f"{rep.edition}: diagnosis")

@@ -23,7 +23,7 @@ from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.records.position import Position, Step, parse_line
 
-__all__ = ["WITNESS_FORMAT", "Witness", "read_witness", "witness_document"]
+__all__ = ["WITNESS_FORMAT", "WitnessFile", "read_witness", "witness_document"]
 
 #: The version of the witness file format (its ``witness`` key).
 WITNESS_FORMAT = 1
@@ -57,7 +57,7 @@ def witness_document(
     return doc
 
 
-class Witness:
+class WitnessFile:
     """A witness file read back: its edition (``edition``, a bundled id or the file found;
     ``variant`` loaded, with the scenario's knob values), position, steps and ``then``."""
 
@@ -81,7 +81,7 @@ def _edition_file(ref: str, where: Path) -> str:
     return str(beside) if beside.is_file() else ref
 
 
-def read_witness(path: str | Path) -> Witness:
+def read_witness(path: str | Path) -> WitnessFile:
     """Read a witness file (:class:`~perudo_rules.base.errors.PositionError` naming the
     file and key when it is not one; a bad edition raises the loader's error)."""
     name = str(path)
@@ -121,4 +121,4 @@ def read_witness(path: str | Path) -> Witness:
             then = parse_action(then_text)
         except ActionSyntaxError as exc:
             raise PositionError(str(exc), file=name, key_path="then") from None
-    return Witness(doc, edition, variant, position, steps, then)
+    return WitnessFile(doc, edition, variant, position, steps, then)

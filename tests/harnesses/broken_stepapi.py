@@ -40,7 +40,9 @@ def serve_broken(mode: str) -> None:
             out = super().legal(seat)
             game = self.game
             assert game is not None
-            if self.mode == "bidder-dudo" and game.bids and game.bids[-1].player == seat:
+            if self.mode == "bidder-dudo" and game.to_move is not None and game.bids and (
+                game.bids[-1].player == seat
+            ):
                 out.append(format_action(Dudo(seat)))
             rerolls = [a for a in out if ":reroll" in a]
             if self.mode == "reroll-all" and rerolls:

@@ -47,7 +47,7 @@ every knob value (``claim_all()``), so the kit tests it on every edition.
     ``palifico-opener`` (``play.palifico_opener``)
         When the next round is a palifico round, the opener named is the next seat with
         dice after the palifico seat.
-    ``calza-exact-nogain`` (``play.calza``)
+    ``calza-exact-nogain`` (``calza.gain_cap``: plays as gain_cap 1)
         An exact Calza gains nothing, even under calza.gain_cap.
     ``winner-early`` (``end.condition``)
         A round that puts a seat out and leaves two seats with dice ends the game: the
