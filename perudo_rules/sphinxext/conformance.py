@@ -27,10 +27,11 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from perudo_rules.base.errors import VariantError
 from perudo_rules.conform.perft import published
 from perudo_rules.conform.report import EditionReport, Report, rule_ids
 from perudo_rules.conform.runner import conform
-from perudo_rules.editions.variantfile import available_variants
+from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.harness import Harness
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_files, variant_files
@@ -42,6 +43,7 @@ __all__ = [
     "PEERS",
     "ConformanceDirective",
     "PerftDirective",
+    "asked_as",
     "families",
     "family_cell",
     "missing_peers",
@@ -103,16 +105,31 @@ def _anchor(*parts: str) -> str:
     return "-".join(["conformance", *parts]).replace(".", "-").replace("_", "-")
 
 
-def family_cell(rep: EditionReport, family: str, impl: str) -> Cell:
-    """The cell of one rule family: failed (a link to the first witness), passed, or not
-    reached."""
+def asked_as(path: Path) -> tuple[str, str]:
+    """How the page asks the kit for the edition file ``path`` and the id it shows: a
+    bundled edition's own file by its id (the kit then checks its published perft table
+    and names the edition by it), any other file by its path (the kit names the edition
+    by what it was asked for, so the page shows the file's id instead)."""
+    try:
+        variant = load_variant(path)
+    except (VariantError, OSError):
+        return str(path), path.stem
+    bundled = variant.id in available_variants() and Path(
+        load_variant(variant.id).file or ""
+    ) == path.resolve()
+    return (variant.id if bundled else str(path)), variant.id
+
+
+def family_cell(rep: EditionReport, family: str, impl: str, label: str | None = None) -> Cell:
+    """The cell of one rule family: failed (a link to the first witness of edition
+    ``label``, by default the report's), passed, or not reached."""
     rules = [r for r in rule_ids() if r.split(".", 1)[0] == family]
     statuses = [rep.status(r) for r in rules]
     failed = [r for r, s in zip(rules, statuses, strict=True) if s == "failed"]
     passed = statuses.count("passed")
     if failed:
         return para(self_link(f"failed {len(failed)} ({', '.join(failed)})",
-                              _anchor(impl, rep.edition, failed[0])))  # fmt: skip
+                              _anchor(impl, label or rep.edition, failed[0])))  # fmt: skip
     if passed:
         return f"passed {passed}/{len(rules)}"
     return "not observed" if all(s == "not observed" for s in statuses) else "not reached"
@@ -140,7 +157,9 @@ class ConformanceDirective(PerudoDirective):
         for path in paths:
             note_variant_files(self.env, path)
         note_lists_every_file(self.env)
-        editions = [str(p) for p in paths]
+        asked = [asked_as(p) for p in paths]
+        editions = [name for name, _ in asked]
+        labels = dict(asked)
         games = self.options.get("games", 1)
         seed = self.options.get("seed", 0)
         basis = (variant_inputs(paths), source_digest())  # the inputs of every run
@@ -151,7 +170,7 @@ class ConformanceDirective(PerudoDirective):
         known = {h[0]: h for h in HARNESSES}
         for name in names.split():
             if name == "js":
-                out += self._js(editions, games, seed, basis)
+                out += self._js(editions, games, seed, basis, labels)
                 continue
             if name not in known:
                 raise self.error(f"perudo-conformance: no harness {name!r}")
@@ -175,7 +194,7 @@ class ConformanceDirective(PerudoDirective):
                 why = exc.msg.split(":")[0]
                 out.append(para(nodes.strong(text=f"{what}: "), f"not certified here ({why})."))
                 continue
-            out += self._report(name, what, report)
+            out += self._report(name, what, report, labels)
         return out
 
     def _stored(self, what: list[Any], basis: _Basis, run: Callable[[], Report]) -> Report:
@@ -187,7 +206,8 @@ class ConformanceDirective(PerudoDirective):
                       keep=lambda doc: doc["error"] is None)  # fmt: skip
         return Report.from_json(data)
 
-    def _js(self, editions: list[str], games: int, seed: int, basis: _Basis) -> list[nodes.Node]:
+    def _js(self, editions: list[str], games: int, seed: int, basis: _Basis,
+            labels: dict[str, str]) -> list[nodes.Node]:  # fmt: skip
         node = shutil.which("node") or shutil.which("nodejs")
         what = "a JavaScript engine under Node (harnesses/js/perudo.js)"
         if node is None or not JS.is_file():
@@ -200,21 +220,26 @@ class ConformanceDirective(PerudoDirective):
 
         what_ = ["js", command, binary.st_size, binary.st_mtime_ns, editions, games, seed]
         report = self._stored(what_, ([*basis[0], JS], basis[1]), run)
-        return self._report("js", what, report)
+        return self._report("js", what, report, labels)
 
-    def _report(self, impl: str, what: str, report: Report) -> list[nodes.Node]:
+    def _report(self, impl: str, what: str, report: Report,
+                labels: dict[str, str]) -> list[nodes.Node]:  # fmt: skip
         fams = families()
         rows: list[list[Cell]] = []
         for rep in report.editions:
+            label = labels.get(rep.edition, rep.edition)
             if not rep.claimed:
-                rows.append([rep.edition, "not claimed", *([""] * (len(fams) + 1))])
+                rows.append([label, "not claimed", *([""] * (len(fams) + 1))])
                 continue
-            perft_ok = sum(1 for p in rep.perft if p.ok)
-            perft: Cell = (para(self_link(f"{perft_ok}/{len(rep.perft)}", f"perft-{rep.edition}"))
-                           if rep.perft else "none")  # fmt: skip
+            perft: Cell = "none"
+            if rep.perft:
+                counted = f"{sum(1 for p in rep.perft if p.ok)}/{len(rep.perft)}"
+                # perudo-perft publishes the bundled editions' tables: those run by id
+                bundled = rep.edition in available_variants()
+                perft = para(self_link(counted, f"perft-{rep.edition}")) if bundled else counted
             result = "conforms" if rep.conforms else ("differs" if rep.tested else "untested")
-            rows.append([rep.edition, result,
-                         *(family_cell(rep, f, impl) for f in fams), perft])  # fmt: skip
+            rows.append([label, result,
+                         *(family_cell(rep, f, impl, label) for f in fams), perft])  # fmt: skip
         head = para(nodes.strong(text=f"{report.engine}"), f": {what}.")
         if report.error is not None:
             head += nodes.Text(f" Harness error: {report.error}")
@@ -222,14 +247,15 @@ class ConformanceDirective(PerudoDirective):
             table(["edition", "result", *fams, "perft"], rows, classes=["perudo-conformance"])
         )]  # fmt: skip
         for rep in report.editions:
+            label = labels.get(rep.edition, rep.edition)
             for fail in rep.failures:
-                box = nodes.container(ids=[_anchor(impl, rep.edition, fail.rule)],
+                box = nodes.container(ids=[_anchor(impl, label, fail.rule)],
                                       classes=["perudo-witness"])  # fmt: skip
                 cause = ""
                 if fail.knob:
                     plays = ", ".join(f"{p}: {json.dumps(v)}" for p, v in fail.knob.items())
                     cause = f" The engine plays {plays}."
-                box += para(nodes.strong(text=f"{rep.edition}, {fail.rule}: "), fail.detail,
+                box += para(nodes.strong(text=f"{label}, {fail.rule}: "), fail.detail,
                             f" ({fail.source}).{cause} Witness:")  # fmt: skip
                 text = json.dumps(fail.witness)
                 box += nodes.literal_block(text, text)
