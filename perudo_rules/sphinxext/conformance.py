@@ -157,9 +157,9 @@ class ConformanceDirective(PerudoDirective):
         for path in paths:
             note_variant_files(self.env, path)
         note_lists_every_file(self.env)
-        asked = [asked_as(p) for p in paths]
-        editions = [name for name, _ in asked]
-        labels = dict(asked)
+        names_ids = [asked_as(p) for p in paths]
+        editions = [name for name, _ in names_ids]
+        labels = dict(names_ids)
         games = self.options.get("games", 1)
         seed = self.options.get("seed", 0)
         basis = (variant_inputs(paths), source_digest())  # the inputs of every run
