@@ -17,10 +17,11 @@ from typing import Any
 
 from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_WORKERS, check_count
-from perudo_rules.base.output import progress_printer
+from perudo_rules.base.output import Outputs, progress_printer, write_text
 from perudo_rules.base.safetext import printable
 from perudo_rules.base.table import format_table
 from perudo_rules.conform.diagnose import Root
+from perudo_rules.conform.htmlreport import html_report
 from perudo_rules.conform.perft import perft
 from perudo_rules.conform.report import (
     EXIT_CONFORMS,
@@ -183,6 +184,8 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= 3600:
         raise ValueError("--timeout is seconds per reply, more than 0 and at most 3600")
     nodes = check_count("--perft-nodes", args.perft_nodes, 0, 1_000_000)
+    if args.html is not None:  # refused before the run, not after it
+        Outputs([*editions, *([args.witness] if args.witness else [])]).add(args.html, "--html")
     # every core by default, one edition per process, when there are several editions
     workers = args.workers if args.workers is not None else min(os.cpu_count() or 1, len(editions))
     check_count("--workers", workers, 1, MAX_WORKERS)
@@ -193,6 +196,8 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json(), indent=2))
     else:
         print(format_report(report, rules=args.rules))
+    if args.html is not None:  # an unwritable file: OutputError, one line and exit 2
+        write_text(args.html, html_report(report))
     if report.error is not None and not args.json:
         print(f"perudo-rules: harness error: {printable(report.error)}", file=sys.stderr)
     return report.exit_code
@@ -256,6 +261,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rules", action="store_true",
                    help=tr("also list every rule id of each claimed edition with its status"))
     p.add_argument("--json", action="store_true", help=tr("print the report as JSON"))
+    p.add_argument("--html", metavar="FILE.html", help=tr("also write the report as one HTML page"))
     p.set_defaults(handler=_cmd_conform)
     q = subparsers.add_parser(
         "perft",
