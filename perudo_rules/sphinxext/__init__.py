@@ -39,6 +39,9 @@ file it reads, so editing a variant file rebuilds the pages that show it):
     (``:harnesses:``, ``:editions:``, ``:games:``, ``:seed:``).
 ``.. perudo-perft::``
     The published perft tables of every bundled edition (``spec/perft/``).
+``.. perudo-probes::``
+    The conformance kit's targeted probes of every edition of the variants directory:
+    per rule, the point of play where it decides and what the probe tells apart.
 ``.. perudo-knob-values::``
     For engine authors: every knob path, each of its values with its meaning and the
     editions that use it, and the value a claim that leaves it out claims.
@@ -72,7 +75,8 @@ The package is split the way sphinx-design splits its extension: ``shared`` (doc
 node builders), ``events`` (event handlers and the dependency bookkeeping), ``base``
 (the directive base class: loading data and noting dependencies), then one module per
 directive family: ``editions``, ``fileformat``, ``compare``, ``interpretations``,
-``ladder``, ``scenarios``, ``witnesses``, ``simulation``, ``conformance`` and ``knobvalues``;
+``ladder``, ``scenarios``, ``witnesses``, ``simulation``, ``conformance``, ``probes`` and
+``knobvalues``;
 ``store`` keeps
 what they compute at length.
 """
@@ -100,6 +104,7 @@ from perudo_rules.sphinxext.interpretations import InterpretationsDirective
 from perudo_rules.sphinxext.knobvalues import KnobValuesDirective
 from perudo_rules.sphinxext.ladder import LadderDirective
 from perudo_rules.sphinxext.layers import ApiDirective, LayersDirective
+from perudo_rules.sphinxext.probes import ProbesDirective
 from perudo_rules.sphinxext.scenarios import ScenariosDirective
 from perudo_rules.sphinxext.shared import rule_anchor
 from perudo_rules.sphinxext.simulation import SimulationDirective
@@ -122,6 +127,7 @@ DIRECTIVES = {
     "perudo-conformance": ConformanceDirective,
     "perudo-perft": PerftDirective,
     "perudo-knob-values": KnobValuesDirective,
+    "perudo-probes": ProbesDirective,
     "perudo-terms": TermsDirective,
     "perudo-layers": LayersDirective,
     "perudo-api": ApiDirective,
