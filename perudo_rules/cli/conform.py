@@ -3,7 +3,9 @@
 ``perudo-rules conform --engine "CMD ARGS"`` runs the conformance kit
 (:mod:`perudo_rules.conform`) and exits 0 when every claimed edition conforms, 1 when the
 engine differs, 2 on a harness error (the engine crashed, hung, flooded or answered
-garbage: one line says which) or bad input. ``perudo-rules perft EDITION --position FILE
+garbage: one line says which) or bad input, 3 when nothing was certified (an edition asked
+for that no claim covers, a run that tested nothing). ``--witness FILE`` and
+``--scenario ID`` re-run one case alone; ``--profile`` fingerprints an engine. ``perudo-rules perft EDITION --position FILE
 --depth D`` prints the perft counts of a position (:mod:`perudo_rules.conform.perft`).
 """
 
@@ -23,6 +25,7 @@ from perudo_rules.base.table import format_table
 from perudo_rules.conform.diagnose import Root
 from perudo_rules.conform.htmlreport import html_report
 from perudo_rules.conform.perft import perft
+from perudo_rules.conform.profile import Profile, profile
 from perudo_rules.conform.report import (
     EXIT_CONFORMS,
     EXIT_DIFFERS,
@@ -41,7 +44,7 @@ from perudo_rules.editions.corerules import cite
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.records.position import Roll, read_position
 
-__all__ = ["failure_lines", "format_report", "format_rules", "register"]
+__all__ = ["failure_lines", "format_profile", "format_report", "format_rules", "register"]
 
 
 def _counts(rep: EditionReport) -> tuple[int, int, int, int]:
@@ -175,7 +178,54 @@ def _only(args: argparse.Namespace) -> tuple[list[str] | None, Only | None]:
     return editions, Only(scenarios=tuple(args.scenario))
 
 
+def format_profile(found: Profile) -> str:
+    """A profile as text: the nearest bundled edition first, then each knob where the
+    engine differs from it (with the witness that showed it), what stayed unexplained
+    and the knobs never seen to decide."""
+    lines: list[str] = []
+    if found.error is None:
+        if found.differs:
+            lines.append(tr("{engine} plays {edition}, except:", engine=printable(found.engine),
+                            edition=found.nearest))  # fmt: skip
+        else:
+            lines.append(tr("{engine} plays {edition}", engine=printable(found.engine),
+                            edition=found.nearest))  # fmt: skip
+    for fail in found.differs:
+        (path, value), = fail.knob.items()
+        says = fail.edition_values.get(path)
+        lines.append("  " + tr("{knob}: the engine plays {value}; {edition} says {says}",
+                               knob=path, value=json.dumps(value), edition=found.nearest,
+                               says=json.dumps(says)))  # fmt: skip
+        if fail.witness:
+            lines.append("    " + tr("witness: {json}", json=json.dumps(fail.witness)))
+    for fail in found.unexplained:
+        lines += failure_lines(found.nearest, fail, fail.count)
+    if found.undetermined:
+        lines.append(tr("not seen to decide (undetermined): {knobs}",
+                        knobs=", ".join(found.undetermined)))  # fmt: skip
+    if found.error is not None:
+        lines.append(tr("harness error: {error}", error=printable(found.error)))
+    lines.append(tr("result: exit {code} in {seconds} s", code=found.exit_code,
+                    seconds=f"{found.seconds:.1f}"))  # fmt: skip
+    return "\n".join(lines)
+
+
+def _cmd_profile(args: argparse.Namespace) -> int:
+    if args.edition or args.witness or args.scenario:
+        raise ValueError("--profile looks at every bundled edition: give it without "
+                         "--edition, --witness or --scenario")
+    games = check_count("--games", args.games, 0, 100_000)
+    found = profile(args.engine, games=min(games, 4), seed=args.seed, timeout=args.timeout,
+                    progress=progress_printer())  # fmt: skip
+    print(json.dumps(found.to_json(), indent=2) if args.json else format_profile(found))
+    if found.error is not None and not args.json:
+        print(f"perudo-rules: harness error: {printable(found.error)}", file=sys.stderr)
+    return found.exit_code
+
+
 def _cmd_conform(args: argparse.Namespace) -> int:
+    if args.profile:
+        return _cmd_profile(args)
     asked, only = _only(args)
     editions = asked or available_variants()
     for e in editions:
@@ -232,8 +282,10 @@ def register(subparsers: Any) -> None:
             "read the knob values it claims, and for every edition it claims run the "
             "scenarios that apply, random games against the reference with the same dice, "
             "and the published perft counts. Reports every rule id as passed, failed (with "
-            "a minimal witness), not reached or not observed. Exit 0: conforms; 1: differs; "
-            "2: harness error or bad input.")
+            "a minimal witness), not reached or not observed. Each difference is traced to "
+            "its root: the knob value the engine plays, or the rule the kernel's trace names. "
+            "Exit 0: conforms; 1: differs; 2: harness error or bad input; 3: nothing "
+            "certified (an edition asked for that no claim covers, or nothing tested).")
         ),
     )
     p.add_argument("--engine", required=True, metavar="CMD",
@@ -258,6 +310,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--scenario", action="append", metavar="ID",
                    help=tr("re-run one scenario against the engine alone (repeatable; on "
                            "its editions, or those given with --edition)"))
+    p.add_argument("--profile", action="store_true",
+                   help=tr("fingerprint the engine, claims aside: the knob values it plays, "
+                           "the nearest bundled edition and each knob where it differs, with "
+                           "a witness each (exit 0: it plays that edition; 1: it differs)"))
     p.add_argument("--rules", action="store_true",
                    help=tr("also list every rule id of each claimed edition with its status"))
     p.add_argument("--json", action="store_true", help=tr("print the report as JSON"))

@@ -43,7 +43,7 @@ from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import roll_cups
 from perudo_rules.records.position import Position, Roll, format_step, parse_step
 
-__all__ = ["Only", "conform"]
+__all__ = ["Only", "conform", "examine", "greet"]
 
 #: Most rounds a random game plays before it stops (a game with Calza may not end).
 MAX_ROUNDS = 40
@@ -312,6 +312,8 @@ class _Run:
                 return None
             if isinstance(step, Roll):
                 s.roll(step.dice)
+            elif s.game.violation(step) is not None:
+                return None  # a point this edition does not reach
             else:
                 found += s.apply(step)
         g = s.game
@@ -397,7 +399,7 @@ def conform(
     try:
         with contextlib.ExitStack() as stack:
             engine = channel or stack.enter_context(Engine(command, timeout=timeout))
-            claims = _greet(engine, report)
+            claims = greet(engine, report)
             if workers > 1 and channel is None and len(editions) > 1 and only is None:
                 stack.close()  # each worker starts its own engine
                 _in_workers(command, timeout, editions, claims, scenarios, games, seed,
@@ -420,7 +422,7 @@ def conform(
     return report
 
 
-def _greet(engine: Channel, report: Report) -> list[Any]:
+def greet(engine: Channel, report: Report) -> list[Any]:
     """The engine's hello: its name (into ``report``) and its claims, checked."""
     hello = engine.ask({"cmd": "hello", "protocol": PROTOCOL})
     name, claims = hello.get("name"), hello.get("claims")
@@ -442,6 +444,21 @@ def _edition_report(ref: str, variant: Variant, claims: list[Any]) -> EditionRep
         rep.edition = ref
     if not rep.claimed:
         rep.keeps_out = keeps_out(claims, values)
+    return rep
+
+
+def examine(engine: Channel, ref: str, variant: Variant, games: int, seed: int,
+            say: Progress | None = None) -> EditionReport:  # fmt: skip
+    """A quick look at an engine under ``variant`` (claimed or not): its targeted probes
+    and ``games`` random games, then the diagnosis (what ``--profile`` runs each round)."""
+    rep = EditionReport(edition=ref, claimed=True)
+    run = _Run(engine, variant, ref, rep)
+    (say or (lambda text: None))(f"{ref}: targeted probes")
+    run.probes(probes_for(variant))
+    rng = random.Random(f"{seed}:{ref}")
+    for n in range(1, games + 1):
+        run.game(rng, n)
+    run.finish()
     return rep
 
 
@@ -554,7 +571,7 @@ def _edition_in_worker(
     all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
     try:
         with Engine(command, timeout=timeout) as engine:
-            _greet(engine, Report(engine="?", command=command, editions=[]))
+            greet(engine, Report(engine="?", command=command, editions=[]))
             _run_edition(engine, rep, ref, variant, claims, all_scenarios, games, seed,
                          perft_nodes, lambda text: None)  # fmt: skip
     except HarnessError as exc:
