@@ -1,8 +1,8 @@
 """Fingerprint an engine: which knob values it plays, and the nearest bundled edition.
 
 ``perudo-rules conform --engine CMD --profile`` needs no claim and no documentation. It
-looks at the engine under every bundled edition (targeted probes and a few games),
-starts from the one it differs from least, and sets, round after round, each knob the
+looks at the engine under every bundled edition (its targeted probes), starts from the
+one it differs from least (with a few games too), and sets, round after round, each knob the
 diagnosis names (:mod:`perudo_rules.conform.diagnose`) to the value the engine plays,
 until the engine agrees with the reference everywhere it was asked, or a difference no
 knob value explains remains. The :class:`Profile` holds the knob values found, the
@@ -108,7 +108,7 @@ def _profile(engine: Channel, games: int, seed: int, out: Profile,
     looks: list[tuple[tuple[int, int, int], str, EditionReport]] = []
     for ref in available_variants():
         say(f"profile: {ref}")
-        rep = examine(engine, ref, load_variant(ref), games, seed)
+        rep = examine(engine, ref, load_variant(ref), 0, seed)  # the probes tell most
         looks.append((_differences(rep), ref, rep))
     looks.sort(key=lambda x: x[0])
     _, base_ref, rep = looks[0]
@@ -116,6 +116,8 @@ def _profile(engine: Channel, games: int, seed: int, out: Profile,
     played: dict[str, Any] = {}
     shown: dict[str, Failure] = {}
     variant: Variant = base
+    if games:  # the chosen edition again, with games too
+        rep = examine(engine, base_ref, base, games, seed)
     for n in range(MAX_ROUNDS):
         found = {p: v for f in rep.failures for p, v in f.knob.items()}
         new = {p: v for p, v in found.items() if p not in played or played[p] != v}
