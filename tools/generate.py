@@ -9,6 +9,7 @@ What it writes, and the test that fails while each is stale:
 * ``spec/harness.schema.json`` (:mod:`perudo_rules.conform.protocol`; tests/test_conform.py)
 * ``spec/record.schema.json`` (:mod:`perudo_rules.records.recordformat`; tests/test_record.py)
 * ``spec/game.schema.json`` (:mod:`perudo_rules.records.gamejson`; tests/test_gamejson.py)
+* ``spec/probes/<edition>.json`` (:mod:`perudo_rules.conform.probes`; tests/test_probes.py)
 * the typed knob fields of :class:`~perudo_rules.editions.ruleset.Ruleset`, between the
   markers in ``perudo_rules/editions/ruleset.py`` (tests/test_kernel.py)
 * with Babel (the ``test`` and ``docs`` extras), the message catalogues: ``tools/catalogs.py
@@ -68,6 +69,12 @@ def ruleset_source() -> str:
     return head + BEGIN + ruleset_fields() + END + tail
 
 
+def _probes(vid: str) -> str:
+    from perudo_rules.conform.probes import probes_text
+
+    return probes_text(vid)
+
+
 def _schema(module: str) -> Callable[[], str]:
     def text() -> str:
         return str(__import__(module, fromlist=["schema_json"]).schema_json())
@@ -82,12 +89,19 @@ FILES: dict[Path, Callable[[], str]] = {
     ROOT / "spec" / "record.schema.json": _schema("perudo_rules.records.recordformat"),
     ROOT / "spec" / "game.schema.json": _schema("perudo_rules.records.gamejson"),
     RULESET: ruleset_source,
+    **{
+        ROOT / "spec" / "probes" / f"{vid}.json": (lambda vid=vid: _probes(vid))
+        for vid in sorted(p.stem for p in (ROOT / "variants").glob("*.yaml"))
+    },
 }
 
 
 def stale() -> list[Path]:
     """The generated files whose text is not what this script would write."""
-    return [path for path, make in FILES.items() if path.read_text(encoding="utf-8") != make()]
+    return [
+        path for path, make in FILES.items()
+        if not path.is_file() or path.read_text(encoding="utf-8") != make()
+    ]  # fmt: skip
 
 
 def main(argv: list[str]) -> int:
@@ -100,7 +114,8 @@ def main(argv: list[str]) -> int:
         return 2
     for path, make in FILES.items():
         text = make()
-        if path.read_text(encoding="utf-8") != text:
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.parent.mkdir(exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {path.relative_to(ROOT)}")
     try:

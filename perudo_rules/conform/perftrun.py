@@ -76,12 +76,13 @@ def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
         children = [t for seat in seats for t in listed[seat]]
         if not first:
             _first_difference(variant, pos, path, ref, listed, first)
-        got[len(path)] += len(children)
+        played = sum(1 for step in path if not isinstance(step, Roll))  # a re-roll's roll: no
+        got[played] += len(children)
         if path:
             key = format_step(path[0])
             counts = by_first.setdefault(key, [0] * depth)
-            counts[len(path)] += len(children)
-        if len(path) + 1 < depth:
+            counts[played] += len(children)
+        if played + 1 < depth:
             for text in children:
                 a = parse_action(text)
                 if isinstance(a, Bid):

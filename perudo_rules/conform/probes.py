@@ -9,12 +9,15 @@ answer differently, so that an engine playing the other value is caught there; f
 fixed rule, one where the kernel's decision trace names it as the deciding rule.
 
 They are found by walking small positions of the edition itself (:func:`find_probes`,
-a second or two), so an edition file has its own.
+about a second), so an edition file has its own; the bundled editions' are published in
+``spec/probes/<edition>.json`` (:func:`probes_text`).
 """
 
 from __future__ import annotations
 
 import functools
+import json
+from pathlib import Path
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -25,46 +28,77 @@ from perudo_rules.conform.flips import UNFLIPPED, alternatives, flipped
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS
 from perudo_rules.editions.variant import Variant
+from perudo_rules.editions.variantfile import available_variants, data_dir, load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, Step, format_step, parse_line
 
-__all__ = ["Probe", "distinguishing", "find_probes", "probes_document", "probes_for"]
+__all__ = [
+    "Probe",
+    "distinguishing",
+    "find_probes",
+    "probes_dir",
+    "probes_document",
+    "probes_for",
+    "probes_text",
+]
 
 
 @dataclass(frozen=True, slots=True)
 class Probe:
     """A point built for ``rule``: ``position`` and ``steps`` lead to it; ``action`` is
-    judged there (``None``: only the legal actions are compared); ``against`` is the
-    other value of the knob it tells apart (``None`` for a fixed rule)."""
+    judged there (``None``: only the legal actions are compared); ``apart`` is true for a
+    probe that tells the knob's value from ``against``, its other value (which may be
+    ``None``), false for one where the kernel's trace names ``rule`` deciding."""
 
     rule: str
     position: Position
     steps: tuple[Step, ...]
     action: Action | None = None
     against: Any = None
+    apart: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The probe as published."""
         return {"rule": self.rule, "position": self.position.to_json(),
                 "steps": [format_step(s) for s in self.steps],
                 "action": None if self.action is None else format_action(self.action),
-                "against": self.against}  # fmt: skip
+                **({"against": self.against} if self.apart else {})}  # fmt: skip
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Probe:
         """The probe :meth:`to_json` wrote."""
         position, steps = parse_line(dict(doc["position"], actions=doc["steps"]))
         action = None if doc["action"] is None else parse_action(doc["action"])
-        return cls(doc["rule"], position, steps, action, doc.get("against"))
+        apart = "against" in doc
+        return cls(doc["rule"], position, steps, action, doc.get("against"), apart)
 
 
 @functools.lru_cache(maxsize=64)
 def _probes_of(variant: Variant) -> tuple[Probe, ...]:
+    if variant.id in available_variants() and variant == load_variant(variant.id):
+        path = probes_dir() / f"{variant.id}.json"
+        if path.is_file():  # a bundled edition's, published
+            doc = json.loads(path.read_text(encoding="utf-8"))
+            return tuple(Probe.from_json(p) for p in doc["probes"])
     return tuple(find_probes(variant))
 
 
+def probes_dir() -> Path:
+    """Where the bundled editions' probes are published: ``spec/probes/``."""
+    return data_dir("spec") / "probes"
+
+
+def probes_text(variant_id: str) -> str:
+    """The text of ``spec/probes/<variant_id>.json``: the probes :func:`find_probes` finds
+    (``tools/generate.py`` writes it, a test keeps it fresh)."""
+    found = find_probes(load_variant(variant_id))
+    doc = {"edition": variant_id, "probes": [p.to_json() for p in found]}
+    return json.dumps(doc, indent=1) + "\n"
+
+
 def probes_for(variant: Variant) -> list[Probe]:
-    """The probes of ``variant`` (found once per edition and kept)."""
+    """The probes of ``variant``: a bundled edition's as published, another's found (once
+    per edition, and kept)."""
     return list(_probes_of(variant))
 
 
@@ -185,7 +219,7 @@ def find_probes(variant: Variant, max_points: int = MAX_POINTS) -> list[Probe]:
                 continue
             text = _differs(base, _answers(there))
             if text is not None:
-                found.append(Probe(path, pos, steps, parse_action(text), value))
+                found.append(Probe(path, pos, steps, parse_action(text), value, apart=True))
                 del wanted[key]
         for a in [*game.legal_actions(), *_refused(game)]:
             legal = game.violation(a) is None

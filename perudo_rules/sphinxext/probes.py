@@ -75,7 +75,7 @@ class ProbesDirective(PerudoDirective):
     def _row(self, vid: str, probe: Probe) -> list[Cell]:
         rule = rule_xref(f"{vid}:{probe.rule}", nodes.literal(text=probe.rule), optional=True)
         apart: Cell = tr("decides here")
-        if probe.against is not None:
+        if probe.apart:
             apart = para(tr("the other value") + " ", value_literal(probe.against))
         steps = ", ".join(format_step(s) for s in probe.steps) or "-"
         action: Cell = (para(nodes.literal(text=format_step(probe.action)))
