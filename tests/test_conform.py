@@ -322,7 +322,8 @@ def test_json_report_names_every_rule_id_with_its_status() -> None:
     assert set(ed["rules"]) == set(rule_ids())
     assert ed["rules"]["challenge.who"]["status"] == "failed"
     assert ed["rules"]["play.dudo"]["status"] == "passed"
-    assert ed["rules"]["calza.gain_cap"]["status"] == "not reached"  # no Calza here
+    assert ed["rules"]["calza.gain_cap"]["status"] == "not read"  # no Calza here
+    assert ed["rules"]["calza.gain_cap"]["why"] == "nobody can call Calza"
     (fail,) = ed["failures"]
     assert fail["rule"] == "challenge.who" and parse_line(fail["witness"]["position"])[1]
     assert [p["position"] for p in ed["perft"]] == ["heads-up-1", "heads-up-2"]

@@ -281,6 +281,8 @@ def _run_witness(path: str, as_json: bool) -> int:
     if doc.get("rule"):
         knob = doc.get("knob") or {}
         cause = "; ".join(f"{p}: {json.dumps(v)}" for p, v in knob.items())
+        if doc.get("scope") == "count" and cause:
+            cause = tr("in the count only: {values}", values=cause)
         print(tr("root cause: {rule}", rule=doc["rule"]) + (f" ({cause})" if cause else ""))
     if not same:
         print(tr("The reference no longer answers as the witness records."))

@@ -5,7 +5,8 @@
 engine differs, 2 on a harness error (the engine crashed, hung, flooded or answered
 garbage: one line says which) or bad input, 3 when nothing was certified (an edition asked
 for that no claim covers, a run that tested nothing). ``--witness FILE`` and
-``--scenario ID`` re-run one case alone; ``--profile`` fingerprints an engine. ``perudo-rules perft EDITION --position FILE
+``--scenario ID`` re-run one case alone; ``--profile`` fingerprints an engine.
+``perudo-rules perft EDITION --position FILE
 --depth D`` prints the perft counts of a position (:mod:`perudo_rules.conform.perft`).
 """
 
@@ -50,15 +51,20 @@ __all__ = ["failure_lines", "format_profile", "format_report", "format_rules", "
 def _counts(rep: EditionReport) -> tuple[int, int, int, int]:
     statuses = [rep.status(r) for r in rule_ids()]
     count = statuses.count
-    return count("passed"), count("failed"), count("not reached"), count("not observed")
+    return (count("passed"), count("failed"), count("not reached"),
+            count("not observed") + count("not read"))  # fmt: skip
 
 
 def format_rules(rep: EditionReport) -> str:
-    """One edition's rule ids as a table: status, comparisons passed and failed."""
+    """One edition's rule ids as a table: status, comparisons passed and failed, probes
+    sent, and why a rule is not read."""
     rows = [
-        [r, rep.status(r), rep.passed.get(r, 0), rep.failed.get(r, 0)] for r in rule_ids()
-    ]
-    return format_table([f"{rep.edition}: rule", "status", "passed", "failed"], rows)
+        [r, tr(rep.status(r)), rep.passed.get(r, 0), rep.failed.get(r, 0),
+         rep.probes.get(r, 0), rep.unread.get(r, "")]
+        for r in rule_ids()
+    ]  # fmt: skip
+    return format_table([f"{rep.edition}: " + tr("rule"), tr("status"), tr("passed"),
+                         tr("failed"), tr("probes"), tr("why")], rows)  # fmt: skip
 
 
 def _citation(edition: str, rule: str) -> str:
@@ -128,7 +134,8 @@ def format_report(report: Report, rules: bool = False) -> str:
         if rep.skipped:
             ran += tr(", {n} starts skipped", n=rep.skipped)
         rows.append([rep.edition, result, tr("{n} passed", n=p), tr("{n} failed", n=f),
-                     tr("{n} not reached", n=n), tr("{n} not observed", n=u), ran])  # fmt: skip
+                     tr("{n} not reached", n=n), tr("{n} not observed or read", n=u),
+                     ran])  # fmt: skip
     if rows:
         lines.append(format_table([tr("edition"), tr("result"), tr("rules"), "", "", "",
                                    tr("ran")], rows))  # fmt: skip
@@ -162,8 +169,9 @@ def _only(args: argparse.Namespace) -> tuple[list[str] | None, Only | None]:
         w = read_witness(args.witness)
         known: tuple[Root, ...] = ()
         rule, knob, says = w.doc.get("rule"), w.doc.get("knob"), w.doc.get("edition_values")
+        scope = w.doc.get("scope", "")
         if isinstance(rule, str) and isinstance(knob, dict) and isinstance(says, dict):
-            known = (Root(rule, knob, says),)
+            known = (Root(rule, knob, says, scope=scope if isinstance(scope, str) else ""),)
         case = Case(w.position, w.steps, w.then)
         return [w.edition], Only(witness=(w.variant, case), known=known)
     if not args.scenario:

@@ -148,6 +148,15 @@ def _candidates(found: Judged) -> list[Candidate]:
     return pairs
 
 
+def _exact(obs: Point) -> bool:
+    """Whether the call at ``obs`` meets a bid that is exactly right."""
+    game = reach(obs, obs.variant)
+    if game is None or obs.action is None or game.violation(obs.action) is not None:
+        return False
+    result = game.apply(obs.action).last_result
+    return result is not None and result.bid is not None and result.count == result.bid.quantity
+
+
 def _distance(variant: Variant, values: Mapping[str, Any]) -> int:
     """How far integer knob values lie from the edition's (the nearer, the likelier)."""
     return sum(
@@ -190,7 +199,10 @@ def _root_for(
         values, scope = cand
         if any(_ok_under(p.observation, values, scope) is False for p in sample):
             continue  # it would spoil a point where the engine agrees with the edition
-        explained = sum(1 for d in differences if _ok_under(d.observation, values, scope))
+        fits = [d for d in differences if _ok_under(d.observation, values, scope)]
+        if scope == COUNT and all(_exact(d.observation) for d in fits):
+            continue  # only exact counts: the exact-count rule as much as the count
+        explained = len(fits)
         traced = min((found.rules.index(p) for p in values if p in found.rules), default=99)
         changed = _changed_answers(found.observation, values) if not scope else 1 << 19
         score = (-explained, changed, _distance(variant, values), traced, order)

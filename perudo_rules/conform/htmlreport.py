@@ -86,6 +86,7 @@ def _status(status: str) -> str:
     return {
         "passed": tr("passed"), "failed": tr("failed"),
         "not reached": tr("not reached"), "not observed": tr("not observed"),
+        "not read": tr("not read"),
     }.get(status, status)  # fmt: skip
 
 

@@ -17,11 +17,12 @@ from perudo_rules.conform.flips import flipped
 from perudo_rules.conform.observe import Judged
 from perudo_rules.conform.perft import perft, published, rolled_as_before, standard_positions
 from perudo_rules.conform.scenarios import Scenario
+from perudo_rules.editions.knobs import KNOBS, SEATS
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
 
-__all__ = ["divide", "perft_positions", "scenarios_for", "then_of"]
+__all__ = ["divide", "perft_positions", "scenarios_for", "then_of", "unread_rules"]
 
 
 def scenarios_for(
@@ -119,4 +120,36 @@ def divide(reference: Game, by_first: dict[str, list[int]],
             want = [0, *perft(after, depth - 1).nodes]
         if got[1:] != want[1:]:
             out.append((text, want[1:], got[1:]))
+    return out
+
+
+#: Rules read only when another knob has a value, beyond the knob table's ``read_when``:
+#: the fixed rules of Calza, palifico and the re-roll, and the re-roll's own knobs.
+_ONLY_WHEN: dict[str, tuple[str, str]] = {
+    "play.calza": ("calza.enabled", "nobody can call Calza"),
+    "play.palifico_opener": ("palifico.enabled", "there are no palifico rounds"),
+    "play.reroll": ("reroll.enabled", "nobody re-rolls"),
+    "reroll.min_hidden": ("reroll.enabled", "nobody re-rolls"),
+    "reroll.limit": ("reroll.enabled", "nobody re-rolls"),
+    "reroll.must_bid": ("reroll.enabled", "nobody re-rolls"),
+}
+
+
+def unread_rules(variant: Variant) -> dict[str, str]:
+    """The rules ``variant`` never reads in play, each with why: a knob the table says is
+    never read, or read only under a condition this edition fails (with the most seats
+    it allows), and the fixed rules of a part of the game it does not play."""
+    values = dict(variant.values(), **{SEATS: variant.rules.players_max})
+    out: dict[str, str] = {}
+    for knob in KNOBS:
+        if knob.never_read:
+            out[knob.path] = knob.never_read
+            continue
+        for cond in knob.read_when:
+            if not cond.holds(values):
+                out[knob.path] = cond.otherwise or f"{cond.path} is {values[cond.path]!r}"
+                break
+    for rule, (path, why) in _ONLY_WHEN.items():
+        if values[path] is not True:
+            out.setdefault(rule, why)
     return out

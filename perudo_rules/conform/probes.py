@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, format_action, parse_action

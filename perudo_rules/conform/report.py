@@ -24,6 +24,7 @@ __all__ = [
     "EXIT_HARNESS",
     "EXIT_UNTESTED",
     "NOT_OBSERVED",
+    "SEEN_AS",
     "EditionReport",
     "Failure",
     "PerftCheck",
@@ -47,6 +48,11 @@ NOT_OBSERVED: frozenset[str] = frozenset({
     "play.reveal", "play.public_counts", "challenge.early_stop",
     "challenge.stop_when_unreachable", "play.leave", *UNCLAIMED_KNOBS,
 })  # fmt: skip
+
+
+#: Rules an engine shows only through another: the runner rolls the dice, so the number of
+#: faces an engine plays shows only in the bids it allows.
+SEEN_AS: dict[str, str] = {"dice.faces": "play.bid_range"}
 
 
 @dataclass
@@ -114,7 +120,8 @@ class EditionReport:
 
     ``keeps_out`` says, for an edition no claim covers, which claimed knob values kept it
     out; ``complete`` is false when a harness error stopped the run; ``probes`` counts
-    the targeted probes sent per rule (positions where that rule decides).
+    the targeted probes sent per rule (positions where that rule decides); ``unread``
+    names the rules this edition never reads, and why (``"nobody can call Calza"``).
     """
 
     edition: str
@@ -129,6 +136,7 @@ class EditionReport:
     probes: dict[str, int] = field(default_factory=dict)
     keeps_out: str = ""
     complete: bool = True
+    unread: dict[str, str] = field(default_factory=dict)
 
     @property
     def tested(self) -> bool:
@@ -146,13 +154,18 @@ class EditionReport:
         return next((f for f in self.failures if f.rule == rule), None)
 
     def status(self, rule: str) -> str:
-        """``failed``, ``passed``, ``not reached`` or ``not observed`` (a rule the
-        protocol cannot see, :data:`NOT_OBSERVED`)."""
+        """``failed``, ``passed``, ``not observed`` (a rule the protocol cannot see,
+        :data:`NOT_OBSERVED`), ``not read`` (one this edition never reads, :attr:`unread`)
+        or ``not reached``; a rule seen through another (:data:`SEEN_AS`) has its status."""
+        if rule in SEEN_AS:
+            return self.status(SEEN_AS[rule])
         if rule in self.failed:
             return "failed"
         if rule in self.passed:
             return "passed"
-        return "not observed" if rule in NOT_OBSERVED else "not reached"
+        if rule in NOT_OBSERVED:
+            return "not observed"
+        return "not read" if rule in self.unread else "not reached"
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON."""
@@ -173,6 +186,7 @@ class EditionReport:
                     "passed": self.passed.get(r, 0),
                     "failed": self.failed.get(r, 0),
                     "probes": self.probes.get(r, 0),
+                    **({"why": self.unread[r]} if r in self.unread else {}),
                 }
                 for r in rule_ids()
             },
@@ -194,6 +208,8 @@ class EditionReport:
                                ("probes", rep.probes)):  # fmt: skip
                 if counts[name]:
                     into[rule] = counts[name]
+            if "why" in counts:
+                rep.unread[rule] = counts["why"]
         rep.failures = [Failure.from_json(f) for f in doc["failures"]]
         rep.perft = [PerftCheck(p["position"], p["depth"], p["expected"], p["got"],
                                 [(m, e, g) for m, e, g in p["divide"]])

@@ -29,7 +29,12 @@ from perudo_rules.conform.check import Session, out_of_range
 from perudo_rules.conform.diagnose import COUNT, Root, diagnose
 from perudo_rules.conform.observe import Judged
 from perudo_rules.conform.perftrun import count_through
-from perudo_rules.conform.plan import perft_positions, scenarios_for, then_of
+from perudo_rules.conform.plan import (
+    perft_positions,
+    scenarios_for,
+    then_of,
+    unread_rules,
+)
 from perudo_rules.conform.probes import Probe, probes_for
 from perudo_rules.conform.process import Channel, Engine, HarnessError
 from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem, keeps_out
@@ -167,9 +172,10 @@ class _Run:
             detail = "the engine counts as if no face were wild: " + detail
         knob = {} if root.scope else dict(root.knob)
         says = {} if root.scope else dict(root.edition)
+        scoped = {"scope": root.scope, "knob": root.knob} if root.scope else {"knob": knob}
         witness = witness_document(
             self.ref, overrides, obs.start, obs.steps, then, ask=obs.kind, rule=root.rule,
-            knob=knob, edition_values=says, engine=engine, reference=reference, detail=detail,
+            edition_values=says, engine=engine, reference=reference, detail=detail, **scoped,
         )  # fmt: skip
         return Failure(root.rule, detail, witness, root.first.observation.source, knob, says,
                        list(found.consequences), len(root.differences))  # fmt: skip
@@ -293,6 +299,9 @@ class _Run:
                 continue
             self.report.probes[probe.rule] = self.report.probes.get(probe.rule, 0) + 1
             self.record(found)
+            if all(j.ok for j in found):  # the engine answered as the rule decides there
+                passed = self.report.passed
+                passed[probe.rule] = passed.get(probe.rule, 0) + 1
 
     def at(self, probe: Probe, variant: Variant | None = None) -> list[Judged] | None:
         """The engine at a probe's point (under ``variant``, default the edition): every
@@ -508,6 +517,7 @@ def _run_edition(
     if not rep.claimed:
         return
     run = _Run(engine, variant, ref, rep)
+    rep.unread = unread_rules(variant)
     for sc, under, expect_as in scenarios_for(ref, variant, all_scenarios):
         if under is variant or claim_covers(claims, under.values()):
             say(f"{rep.edition}: scenario {sc.id}")

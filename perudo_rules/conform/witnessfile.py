@@ -29,7 +29,7 @@ __all__ = ["WITNESS_FORMAT", "WitnessFile", "read_witness", "witness_document"]
 WITNESS_FORMAT = 1
 _MAX_BYTES = 1 << 20
 _KEYS = ("witness", "edition", "overrides", "position", "then", "ask", "engine", "reference",
-         "rule", "knob", "edition_values", "detail")  # fmt: skip
+         "rule", "knob", "scope", "edition_values", "detail")  # fmt: skip
 
 
 def witness_document(
