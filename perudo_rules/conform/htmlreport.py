@@ -210,11 +210,13 @@ def _perft(checks: list[PerftCheck]) -> str:
         if x.divide:
             drows = [f"<tr><td><code>{_e(move)}</code></td><td>{_e(want)}</td>"
                      f"<td>{_e(got)}</td></tr>" for move, want, got in x.divide]  # fmt: skip
-            extra.append(f"<h4>{_e(tr('{name}: divide', name=x.name))}</h4>")
+            title = tr("{name}: divide", name=x.name)
+            extra.append(f"<h4>{_e(title)}</h4>")
             extra.append(_table([tr("first move"), tr("expected"), tr("the engine counts")],
                                 drows, "divide"))  # fmt: skip
     head = [tr("position"), tr("depth"), tr("expected"), tr("the engine counts"), tr("result")]
-    return f"<h3>{_e(tr('Perft'))}</h3>" + _table(head, rows, "perft") + "".join(extra)
+    perft_title = tr("Perft")
+    return f"<h3>{_e(perft_title)}</h3>" + _table(head, rows, "perft") + "".join(extra)
 
 
 def _edition(i: int, rep: EditionReport) -> str:
