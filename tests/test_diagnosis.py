@@ -12,20 +12,18 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from perudo_rules import load_variant
+from perudo_rules.cli import main
 from perudo_rules.cli.conform import format_report
 from perudo_rules.conform.flips import flipped
 from perudo_rules.conform.runner import conform
 from tests.planted import PLANTS, Plant, command
 
 ROOT = Path(__file__).resolve().parent.parent
-PY = sys.executable
 #: Random games per run: the probes reach the rare rules, the games the rest.
 GAMES = 4
 
@@ -42,7 +40,9 @@ def _needs(plant: Plant) -> None:
 
 
 @pytest.mark.parametrize("plant", PLANTS, ids=lambda p: f"{p.engine}-{p.plant}-{p.edition}")
-def test_the_report_names_the_planted_rule_once(plant: Plant, tmp_path: Path) -> None:
+def test_the_report_names_the_planted_rule_once(
+    plant: Plant, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     _needs(plant)
     report = conform(command(plant.engine, plant.plant), [plant.edition], games=GAMES,
                      perft_nodes=40, asked=True)  # fmt: skip
@@ -63,16 +63,13 @@ def test_the_report_names_the_planted_rule_once(plant: Plant, tmp_path: Path) ->
     # the witness replays as printed, with the reference and against the engine
     witness = tmp_path / "witness.json"
     witness.write_text(json.dumps(fail.witness))
-    check = subprocess.run([PY, "-m", "perudo_rules", "check", "--witness", str(witness)],
-                           capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert check.returncode == 0, check.stdout + check.stderr
-    again = subprocess.run(
-        [PY, "-m", "perudo_rules", "conform", "--engine", command(plant.engine, plant.plant),
-         "--witness", str(witness)], capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    assert again.returncode == 1, again.stdout + again.stderr
-    assert again.stdout.splitlines()[0].startswith(f"FAIL {plant.edition} {plant.rule}:"), (
-        again.stdout
-    )
+    capsys.readouterr()
+    assert main(["check", "--witness", str(witness)]) == 0, capsys.readouterr()
+    capsys.readouterr()
+    code = main(["conform", "--engine", command(plant.engine, plant.plant),
+                 "--witness", str(witness)])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert out.splitlines()[0].startswith(f"FAIL {plant.edition} {plant.rule}:"), out
 
 

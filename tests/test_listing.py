@@ -18,6 +18,7 @@ reached:
 
 from __future__ import annotations
 
+import collections
 import itertools
 import random
 
@@ -121,7 +122,14 @@ def check_listing(g: Game) -> None:
         return
     p = g.to_move
     hidden = sorted(g.dice[p][len(g.set_aside[p]) :])
-    parts = sorted({c for k in range(len(hidden) + 1) for c in itertools.combinations(hidden, k)})
+    # every sub-multiset of the concealed dice (by how many of each face: 2**n combinations
+    # of a seat's many dice would take minutes)
+    held = collections.Counter(hidden)
+    faces = sorted(held)
+    parts = sorted(
+        tuple(f for f, k in zip(faces, ks, strict=True) for _ in range(k))
+        for ks in itertools.product(*(range(held[f] + 1) for f in faces))
+    )
     assert rerolls == [r for r in (Reroll(p, c) for c in parts) if g.is_legal(r)]
 
 

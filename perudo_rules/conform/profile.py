@@ -108,7 +108,8 @@ def _profile(engine: Channel, games: int, seed: int, out: Profile,
     looks: list[tuple[tuple[int, int, int], str, EditionReport]] = []
     for ref in available_variants():
         say(f"profile: {ref}")
-        rep = examine(engine, ref, load_variant(ref), 0, seed)  # the probes tell most
+        # the probes tell most; the witnesses wait for the edition chosen
+        rep = examine(engine, ref, load_variant(ref), 0, seed, shrunk=False)
         looks.append((_differences(rep), ref, rep))
     looks.sort(key=lambda x: x[0])
     _, base_ref, rep = looks[0]
@@ -132,7 +133,7 @@ def _profile(engine: Channel, games: int, seed: int, out: Profile,
                 shown.setdefault(p, f)
         variant = attempt
         say(f"profile: round {n + 2}, {len(played)} knobs set")
-        rep = examine(engine, base_ref, variant, games, seed + n + 1)
+        rep = examine(engine, base_ref, variant, games, seed + n + 1, shrunk=False)
     values = variant.values()
     decided = {r for r in KNOB_PATHS if rep.status(r) in ("passed", "failed")} | set(played)
     out.undetermined = [p for p in KNOB_PATHS if p not in decided and p not in UNFLIPPED]

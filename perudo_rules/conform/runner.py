@@ -180,16 +180,19 @@ class _Run:
         return Failure(root.rule, detail, witness, root.first.observation.source, knob, says,
                        list(found.consequences), len(root.differences))  # fmt: skip
 
-    def finish(self, known: Sequence[Root] = ()) -> None:
+    def finish(self, known: Sequence[Root] = (), shrunk: bool = True) -> None:
         """Diagnose the run's differences: one root failure each, with its witness
-        (``known``: roots to try first, a re-run witness's)."""
+        shrunk (unless ``shrunk`` is false: the first difference as it was met);
+        ``known``: roots to try first, a re-run witness's."""
         rep = self.report
+
         def ask(probe: Probe, variant: Variant) -> list[Judged]:
             return self.at(probe, variant) or []
 
         for root in diagnose(self.differences, self.passing, known, ask):
             rep.failed[root.rule] = rep.failed.get(root.rule, 0) + len(root.differences)
-            rep.failures.append(self.witness(root))
+            found = self.witness(root) if shrunk else self.failure(root, root.first)
+            rep.failures.append(found)
 
     def replay_case(self, variant: Variant, case: Case) -> None:
         """A witness again: its position, its actions (each point compared), then its
@@ -457,9 +460,10 @@ def _edition_report(ref: str, variant: Variant, claims: list[Any]) -> EditionRep
 
 
 def examine(engine: Channel, ref: str, variant: Variant, games: int, seed: int,
-            say: Progress | None = None) -> EditionReport:  # fmt: skip
+            say: Progress | None = None, shrunk: bool = True) -> EditionReport:  # fmt: skip
     """A quick look at an engine under ``variant`` (claimed or not): its targeted probes
-    and ``games`` random games, then the diagnosis (what ``--profile`` runs each round)."""
+    and ``games`` random games, then the diagnosis, its witnesses ``shrunk`` or as met
+    (what ``--profile`` runs each round)."""
     rep = EditionReport(edition=ref, claimed=True)
     run = _Run(engine, variant, ref, rep)
     (say or (lambda text: None))(f"{ref}: targeted probes")
@@ -467,7 +471,7 @@ def examine(engine: Channel, ref: str, variant: Variant, games: int, seed: int,
     rng = random.Random(f"{seed}:{ref}")
     for n in range(1, games + 1):
         run.game(rng, n)
-    run.finish()
+    run.finish(shrunk=shrunk)
     return rep
 
 
