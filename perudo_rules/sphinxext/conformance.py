@@ -29,7 +29,7 @@ from docutils.parsers.rst import directives
 
 from perudo_rules.base.errors import VariantError
 from perudo_rules.conform.perft import published
-from perudo_rules.conform.report import EditionReport, Report, rule_ids
+from perudo_rules.conform.report import SEEN_AS, EditionReport, Report, rule_ids
 from perudo_rules.conform.runner import conform
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.harness import Harness
@@ -129,7 +129,8 @@ def family_cell(rep: EditionReport, family: str, impl: str, label: str | None = 
     passed = statuses.count("passed")
     if failed:
         return para(self_link(f"failed {len(failed)} ({', '.join(failed)})",
-                              _anchor(impl, label or rep.edition, failed[0])))  # fmt: skip
+                              _anchor(impl, label or rep.edition,
+                                      SEEN_AS.get(failed[0], failed[0]))))  # fmt: skip
     if passed:
         return f"passed {passed}/{len(rules)}"
     return "not observed" if all(s == "not observed" for s in statuses) else "not reached"
