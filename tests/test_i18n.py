@@ -189,7 +189,8 @@ ENGLISH = (
 
 #: Words both languages share with English: "round" is the Italian rulebook's word, "legal"
 #: is Spanish.
-SHARED = {"it": ("round",), "es": ("legal",)}
+# words both languages have: Italian "round"; "dice" is Italian and Spanish for "says"
+SHARED = {"it": ("round", "dice"), "es": ("legal", "dice")}
 
 
 def _english_words(text: str, lang: str) -> list[str]:

@@ -59,7 +59,10 @@ class BidVerdict:
     stood before, and the :class:`~perudo_rules.base.messages.Refusal` of the rule that
     forbids it (``bid`` is the action checked) with that rule's :class:`Citation` in
     the edition: its statement, rulebook section and original words; after a legal
-    re-roll, ``rolled`` is the roll that followed it."""
+    re-roll, ``rolled`` is the roll that followed it; after a legal Dudo or Calza,
+    ``decided_by`` cites the rules the kernel's decision trace names as deciding its
+    outcome (who loses or gains a die, who opens next, whether that round is palifico,
+    the winner), the deciding rule of each field once, in that order."""
 
     index: int
     bid: Action
@@ -67,6 +70,7 @@ class BidVerdict:
     refusal: Refusal | None = None
     citation: Citation | None = None
     rolled: Roll | None = None
+    decided_by: tuple[Citation, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -104,6 +108,11 @@ class BidVerdict:
             out["statement"] = self.citation.statement
             out["source"] = self.citation.source
             out["quote"] = self.citation.quote
+        if self.decided_by:
+            out["decided_by"] = [
+                {"rule": c.rule, "statement": c.statement, "source": c.source, "quote": c.quote}
+                for c in self.decided_by
+            ]
         return out
 
 
@@ -177,11 +186,39 @@ def check_bids(
             verdicts.append(BidVerdict(i, bid, game.current_bid, rolled=roll))
             game = game.apply(bid).roll(dice=roll.dice)
         elif bad is None:
-            verdicts.append(BidVerdict(i, bid, game.current_bid))
-            game = game.apply(bid)
+            decided: tuple[Citation, ...] = ()
+            after = game.apply(bid)
+            if isinstance(bid, (Dudo, Calza)):
+                rules = _deciding(game.outcome_decision(bid), game, after)
+                decided = tuple(cite(r, variant) for r in rules)
+            verdicts.append(BidVerdict(i, bid, game.current_bid, decided_by=decided))
+            game = after
         else:
             verdicts.append(BidVerdict(i, bid, game.current_bid, bad, cite(bad.rule, variant)))
     return game, verdicts
+
+
+def _deciding(decided: dict[str, tuple[str, ...]], before: Game, after: Game) -> list[str]:
+    """The rule that decided each field of an outcome that says something, each rule once,
+    in ruling order: who is out only when a seat is, the winner only when there is one,
+    and whether the next round is palifico when it is, or when a rule kept it from being."""
+    result = after.last_result
+    assert result is not None
+    out = [
+        *decided.get("delta", ())[:1],
+        *(
+            decided.get("eliminated", ())[:1]
+            if after.dice_counts.count(0) > before.dice_counts.count(0)
+            else ()
+        ),
+        *(decided.get("winner", ())[:1] if after.winner is not None else ()),
+        *decided.get("next", ())[:1],
+    ]
+    palifico = decided.get("palifico", ())[:1]
+    if result.next_palifico or palifico in (("palifico.once_per_player",),
+                                            ("palifico.heads_up",)):  # fmt: skip
+        out += palifico
+    return list(dict.fromkeys(out))
 
 
 def _verdict_text(v: BidVerdict) -> str:
@@ -240,8 +277,8 @@ def _run_witness(path: str, as_json: bool) -> int:
     else:
         bad = game.violation(w.then)
         if bad is not None:
-            answer = "refuses it (the game is over)" if bad.rule == "play.game_over" else (
-                "refuses it"
+            answer = (
+                "refuses it (the game is over)" if bad.rule == "play.game_over" else ("refuses it")
             )
             said = tr("the reference refuses {action}: {rule}: {why}", action=str(w.then),
                       rule=bad.rule, why=bad.message)  # fmt: skip
@@ -382,6 +419,11 @@ def _run(args: argparse.Namespace) -> int:
         result = describe_result(ended.result, game.dice_counts, winner=game.winner)
         print()
         print(printable(f"{result}."))
+        call = next((v for v in reversed(verdicts) if v.decided_by), None)
+        if call is not None:  # the rules that decided it: statement, section, words
+            print(tr("Decided by these rules:"))
+            for citation in call.decided_by:
+                print("  " + printable(citation.line()))
     elif ended is not None:  # a fresh round's dice are placeholders: no outcome to tell
         print("\n" + tr("The call ends the round; give the dice with --position to see how."))
     return 0 if ok else 1
@@ -409,28 +451,37 @@ def register(subparsers: Any) -> None:
         "check",
         help=tr("is each bid a legal raise of the one before, and if not which rule forbids it"),
         description=(
-            tr("Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
-            "seat 0; a legal bid stands, an illegal one is refused (naming the rule id and "
-            "the reason) and the same seat bids again. Exit 0 if every bid is legal, 1 if "
-            "some bid is illegal, 2 on bad input.")
+            tr(
+                "Check a sequence of bids in a fresh round of VARIANT: seats bid in turn from "
+                "seat 0; a legal bid stands, an illegal one is refused (naming the rule id and "
+                "the reason) and the same seat bids again. Exit 0 if every bid is legal, 1 if "
+                "some bid is illegal, 2 on bad input."
+            )
         ),
     )
     p.add_argument(
-        "variant", nargs="?", metavar="VARIANT",
+        "variant",
+        nargs="?",
+        metavar="VARIANT",
         help=tr("a bundled id (see 'list') or a .yaml path"),
     )
     p.add_argument(
-        "--witness", metavar="FILE.json",
-        help=tr("replay a witness file that 'conform' wrote (its edition, position and "
-                "action): the reference's verdict there, beside what the engine did"),
+        "--witness",
+        metavar="FILE.json",
+        help=tr(
+            "replay a witness file that 'conform' wrote (its edition, position and "
+            "action): the reference's verdict there, beside what the engine did"
+        ),
     )
     p.add_argument(
         "--bids",
         nargs="+",
         metavar="BIDS",
         help=(
-            tr('bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
-            "between); dudo/calza is called by the seat to move, SEAT:calza by another seat")
+            tr(
+                'bids as QUANTITYxFACE and calls, e.g. --bids "8x4 5x1 calza" (spaces or commas '
+                "between); dudo/calza is called by the seat to move, SEAT:calza by another seat"
+            )
         ),
     )
     p.add_argument(
@@ -461,8 +512,10 @@ def register(subparsers: Any) -> None:
         "--position",
         metavar="FILE.json",
         help=(
-            tr("start from this position instead (JSON: dice, first_player, palifico, round, "
-            "palifico_used, and actions played before the bids)")
+            tr(
+                "start from this position instead (JSON: dice, first_player, palifico, round, "
+                "palifico_used, and actions played before the bids)"
+            )
         ),
     )
     p.add_argument("--json", action="store_true", help=tr("print JSON"))
