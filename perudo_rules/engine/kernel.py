@@ -466,8 +466,6 @@ class RoundRules:
         # the fields as given (``Any``): an action may hold anything, a float seat too, and
         # is refused for it below (the compiled build would check them on reading as ints)
         fields: Any = action
-        if trace is not None:
-            trace.read("play.seat")
         if type(action) is Bid:
             p = fields.player
             if self.plain and p == to_move and type(p) is int and trace is None:
@@ -486,11 +484,11 @@ class RoundRules:
                                 return None
                         elif not self.ban_open:
                             return None
-            if self._not_a_seat(fields.player):
+            if self._not_a_seat(fields.player, trace):
                 return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
             return self.bid_verdict(to_move, bids[-1] if bids else None, action, trace)
         if type(action) is Dudo or type(action) is Calza:
-            if self._not_a_seat(fields.player):
+            if self._not_a_seat(fields.player, trace):
                 return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
             if trace is not None:
                 trace.read("play.bid_needed")
@@ -499,14 +497,16 @@ class RoundRules:
                 return Refusal("play.bid_needed", code, {})
             return self.call_verdict(to_move, bids[-1].player, action, trace)
         if type(action) is Leave:  # play.leave: any seat with dice, at any point of a round
-            if self._not_a_seat(fields.player):
+            if self._not_a_seat(fields.player, trace):
                 return Refusal("play.seat", "seat-without-dice", {"seat": given(fields.player)})
             if trace is not None:
                 trace.decide("play.leave")
             return None
         return Refusal("play.turn", "not-an-action", {"action": given(action)})
 
-    def _not_a_seat(self, p: object) -> bool:
+    def _not_a_seat(self, p: object, trace: Trace | None) -> bool:
+        if trace is not None:  # play.seat: a seat with dice
+            trace.read("play.seat")
         counts = self.counts
         return type(p) is not int or not 0 <= p < len(counts) or not counts[p]
 
