@@ -643,11 +643,19 @@ def test_check_from_a_position_file(capsys: Capsys, tmp_path: Path) -> None:
         ({"dice": [[1], [2]]}, "missing required key 'first_player'"),
         ({**position, "actions": ["1:2y4"]}, "actions.0: not an action"),
         ({**position, "extra": 1}, "extra: unknown key"),
-        ({**position, "variant": "spanish"}, "the position is for spanish"),
     ]:
         path.write_text(json.dumps(bad), encoding="utf-8")
         code, _, err = run(capsys, "check", "italian", "--position", str(path), "--bids", "5x4")
         assert code == 2 and needle in err, err
+    # a position written for another edition is played under the one asked for, and said so
+    path.write_text(json.dumps({**position, "variant": "spanish"}), encoding="utf-8")
+    code, out, err = run(capsys, "check", "italian", "--position", str(path), "--bids", "5x4")
+    assert code == 0 and err == "", err
+    assert "The position was written for spanish; it is checked under italian." in out
+    code, out, _ = run(
+        capsys, "check", "italian", "--position", str(path), "--bids", "5x4", "--json"
+    )
+    assert json.loads(out)["written_for"] == "spanish"
     code, _, err = run(
         capsys, "check", "italian", "--position", str(path), "--players", "3", "--bids", "5x4"
     )

@@ -335,6 +335,7 @@ def _run(args: argparse.Namespace) -> int:
         raise ValueError("give VARIANT and --bids, or --witness FILE")
     variant = load_variant(args.variant)
     before: tuple[Step, ...] = ()
+    written_for: str | None = None
     if args.position is not None:
         given = [
             args.players,
@@ -347,7 +348,7 @@ def _run(args: argparse.Namespace) -> int:
         position, before = read_position(args.position)
         named = position_variant_file(position, args.position)
         if named is not None and load_variant(named).id != variant.id:
-            raise ValueError(f"the position is for {position.variant}, not {variant.id}")
+            written_for = position.variant  # played under VARIANT all the same, and said so
     else:
         position = fresh_position(variant, args.players, args.dice, args.palifico, args.round)
     game, verdicts = check_bids(variant, _split_bids(args.bids), position=position, before=before)
@@ -367,6 +368,7 @@ def _run(args: argparse.Namespace) -> int:
             "rulebook": variant.rulebook.get("title") if variant.rulebook else None,
             "bids": [v.to_dict() for v in verdicts],
             "position": position.to_json(played),
+            "written_for": written_for,
         }
         print(json_text(data))
         return 0 if ok else 1
@@ -396,6 +398,9 @@ def _run(args: argparse.Namespace) -> int:
             **facts,
         )
     print(head + (tr(", after {n} steps", n=len(before)) if before else ""))
+    if written_for is not None:
+        print(tr("The position was written for {edition}; it is checked under {id}.",
+                 edition=printable(written_for), id=printable(variant.id)))  # fmt: skip
     rows = [
         (
             v.index,
