@@ -21,7 +21,6 @@ from perudo_rules.base.actions import (
     Bid,
     Calza,
     Dudo,
-    Reroll,
     format_action,
     parse_action,
 )
@@ -190,21 +189,6 @@ class Session:
             return
         self.round_start = Position.of(self.game)
         self.round_steps = []
-
-    def witness_steps(self) -> tuple[Position, tuple[Step, ...]]:
-        """The start of the current round and its actions so far (a witness to shrink)."""
-        assert self.round_start is not None
-        return self.round_start, tuple(self.round_steps)
-
-
-def rerolls(game: Game, seat: int) -> list[Action]:
-    """Every re-roll ``seat`` could name: each part of its concealed dice aside."""
-    from perudo_rules.engine.reroll import set_asides
-
-    if not game.rules.reroll_enabled:
-        return []
-    hidden = tuple(sorted(game.dice[seat][len(game.set_aside[seat]) :]))
-    return [Reroll(seat, c) for c in set_asides(hidden, 0)]
 
 
 def out_of_range(game: Game) -> list[Action]:

@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll, format_action, parse_action
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError, IllegalAction
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
@@ -208,10 +208,3 @@ def judge(obs: Point, variant: Variant | None = None, credit: bool = False) -> J
         return _judge_outcome(game, obs)
     except ActionSyntaxError:  # pragma: no cover - the session checked every text
         return None
-
-
-def probe_of(obs: Point) -> Action | None:
-    """The action an ``act`` observation sent, when the edition refused it (a probe)."""
-    if obs.kind != "act" or obs.action is None or isinstance(obs.action, Reroll):
-        return None
-    return obs.action
