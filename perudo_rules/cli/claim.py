@@ -17,16 +17,12 @@ from typing import Any
 
 from perudo_rules.base.i18n import tr
 from perudo_rules.conform.protocol import ANY, claim_covers, claims_problem
-from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.knobs import KNOB_PATHS, same_value
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.harness import claim_edition
 
 __all__ = ["edition_claims", "merge_claims", "register"]
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
 
 
 def merge_claims(claims: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -40,11 +36,11 @@ def merge_claims(claims: Sequence[dict[str, Any]]) -> dict[str, Any]:
                 continue
             got = claim[path]
             for value in got if isinstance(got, list) else [got]:
-                if not any(_same(value, v) for v in values):
+                if not any(same_value(value, v) for v in values):
                     values.append(value)
         if not values:
             continue
-        if any(_same(v, ANY) for v in values):
+        if any(same_value(v, ANY) for v in values):
             merged[path] = ANY
         else:
             merged[path] = values[0] if len(values) == 1 else values

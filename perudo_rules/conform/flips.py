@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from perudo_rules.editions.crossknob import knob_conflicts
-from perudo_rules.editions.knobs import KNOBS
+from perudo_rules.editions.knobs import KNOBS, same_value
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 
@@ -39,10 +39,6 @@ def _bundled_values() -> tuple[dict[str, Any], ...]:
     return tuple(load_variant(v).values() for v in available_variants())
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
 def alternatives(variant: Variant) -> list[tuple[str, Any]]:
     """Every other value the diagnosis tries for each observable knob of ``variant``: a
     choice of the knob, a value a bundled edition plays, or an integer one away."""
@@ -64,7 +60,7 @@ def alternatives(variant: Variant) -> list[tuple[str, Any]]:
             values += list(range(1, variant.rules.dice_faces + 1))
         seen: list[Any] = []
         for v in values:
-            if not _same(v, current) and not any(_same(v, s) for s in seen):
+            if not same_value(v, current) and not any(same_value(v, s) for s in seen):
                 seen.append(v)
                 out.append((knob.path, v))
     return out

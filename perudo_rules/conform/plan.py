@@ -17,7 +17,7 @@ from perudo_rules.conform.flips import flipped
 from perudo_rules.conform.observe import Judged
 from perudo_rules.conform.perft import perft, published, rolled_as_before, standard_positions
 from perudo_rules.conform.scenarios import Scenario
-from perudo_rules.editions.knobs import KNOBS, SEATS
+from perudo_rules.editions.knobs import KNOBS, SEATS, same_value
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
@@ -45,16 +45,12 @@ def scenarios_for(
             if e not in bundled:
                 continue
             theirs = dict(load_variant(e).values(), **sc.overrides)
-            if all(_same(theirs[k], values[k]) for k in knobs):
+            if all(same_value(theirs[k], values[k]) for k in knobs):
                 under = flipped(variant, sc.overrides) if sc.overrides else variant
                 if under is not None:
                     out.append((sc, under, e))
                 break
     return out
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
 
 
 def perft_positions(ref: str, variant: Variant, budget: int) -> list[dict[str, Any]]:

@@ -71,7 +71,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perudo_rules.base.actions import ACTION_PATTERN
-from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, SEATS, ReadWhen
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, SEATS, ReadWhen, same_value
 
 __all__ = [
     "ANY",
@@ -325,12 +325,8 @@ def _covers(claimed: Any, value: Any) -> bool:
     if claimed == ANY:
         return True
     if isinstance(claimed, list):
-        return any(_same(c, value) for c in claimed)
-    return _same(claimed, value)
-
-
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
+        return any(same_value(c, value) for c in claimed)
+    return same_value(claimed, value)
 
 
 def claim_covers(claims: Sequence[Mapping[str, Any]], values: Mapping[str, Any]) -> bool:

@@ -19,7 +19,17 @@ from typing import Any
 
 from perudo_rules.base.limits import MAX_FACES
 
-__all__ = ["KNOBS", "KNOB_PATHS", "SEATS", "SECTIONS", "Alike", "KnobSpec", "ReadWhen", "knob_spec"]
+__all__ = [
+    "KNOBS",
+    "KNOB_PATHS",
+    "SEATS",
+    "SECTIONS",
+    "Alike",
+    "KnobSpec",
+    "ReadWhen",
+    "knob_spec",
+    "same_value",
+]
 
 
 #: The path a :class:`ReadWhen` uses for the most seats a position may have (not a knob:
@@ -27,8 +37,8 @@ __all__ = ["KNOBS", "KNOB_PATHS", "SEATS", "SECTIONS", "Alike", "KnobSpec", "Rea
 SEATS = "seats"
 
 
-def _same(x: Any, y: Any) -> bool:
-    """Equal values of the same type (``True`` is not ``1``)."""
+def same_value(x: Any, y: Any) -> bool:
+    """Equal knob values of the same type (``True`` is not ``1``)."""
     return type(x) is type(y) and x == y
 
 
@@ -56,8 +66,8 @@ class ReadWhen:
         if self.at_least is not None:
             return isinstance(x, int) and x >= self.at_least
         if self.unless:
-            return not any(_same(x, u) for u in self.unless)
-        return any(_same(x, v) for v in self.values)
+            return not any(same_value(x, u) for u in self.unless)
+        return any(same_value(x, v) for v in self.values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +80,8 @@ class Alike:
 
     def covers(self, x: Any, y: Any) -> bool:
         """Whether both ``x`` and ``y`` are among the alike choices."""
-        return any(_same(x, v) for v in self.values) and any(_same(y, v) for v in self.values)
+        values = self.values
+        return any(same_value(x, v) for v in values) and any(same_value(y, v) for v in values)
 
 
 @dataclass(frozen=True, slots=True)

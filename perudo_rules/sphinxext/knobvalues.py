@@ -18,7 +18,7 @@ from docutils import nodes
 
 from perudo_rules.base.i18n import tr
 from perudo_rules.editions import knobs
-from perudo_rules.editions.knobs import KNOBS, KnobSpec
+from perudo_rules.editions.knobs import KNOBS, KnobSpec, same_value
 from perudo_rules.editions.variant import Variant
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
@@ -35,10 +35,6 @@ from perudo_rules.sphinxext.shared import (
 __all__ = ["KnobValuesDirective", "knob_values"]
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
-
 def knob_values(
     spec: KnobSpec, editions: Sequence[tuple[str, Variant]]
 ) -> list[tuple[Any, str, list[str]]]:
@@ -48,7 +44,7 @@ def knob_values(
     out: list[tuple[Any, str, list[str]]] = [(v, meaning, []) for v, meaning in spec.choices]
     for vid, variant in editions:
         value = variant[spec.path]
-        row = next((r for r in out if _same(r[0], value)), None)
+        row = next((r for r in out if same_value(r[0], value)), None)
         if row is None:
             row = (value, "", [])
             out.append(row)
@@ -86,7 +82,7 @@ class KnobValuesDirective(PerudoDirective):
             item = para(value_literal(value))
             if meaning:
                 item += nodes.Text(f": {tr(one_line(meaning))}")
-            if spec.legacy and _same(spec.legacy[0], value):
+            if spec.legacy and same_value(spec.legacy[0], value):
                 item += nodes.Text(" ")
                 item += nodes.emphasis(text=tr("(a claim that leaves the knob out claims it)"))
             item += nodes.Text(" (")
