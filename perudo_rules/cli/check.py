@@ -28,6 +28,7 @@ from perudo_rules.base.limits import (
 from perudo_rules.base.messages import Refusal
 from perudo_rules.base.safetext import json_text, printable
 from perudo_rules.base.table import format_table
+from perudo_rules.conform.observe import outcome_of
 from perudo_rules.conform.perft import rolled_as_before
 from perudo_rules.conform.witnessfile import read_witness
 from perudo_rules.editions.corerules import Citation, cite
@@ -287,16 +288,10 @@ def _run_witness(path: str, as_json: bool) -> int:
             after = game.apply(w.then)
             result = after.last_result
             assert result is not None
-            old, new = game.dice_counts, after.dice_counts
-            answer = {
-                "delta": [b - a for a, b in zip(old, new, strict=True)],
-                "next": result.next_player, "palifico": result.next_palifico,
-                "eliminated": [s for s, (a, b) in enumerate(zip(old, new, strict=True))
-                               if a and not b],
-                "winner": after.winner,
-            }  # fmt: skip
+            answer = outcome_of(game, after)
+            told = describe_result(result, after.dice_counts, winner=after.winner)
             said = tr("the reference allows {action}; then: {outcome}", action=str(w.then),
-                      outcome=describe_result(result, new, winner=after.winner))  # fmt: skip
+                      outcome=told)  # fmt: skip
         else:
             answer = "allows it"
             said = tr("the reference allows {action} ({rule})", action=str(w.then),

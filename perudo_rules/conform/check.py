@@ -12,7 +12,6 @@ explains the ones that differ.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,18 +24,13 @@ from perudo_rules.base.actions import (
     parse_action,
 )
 from perudo_rules.base.errors import ActionSyntaxError
-from perudo_rules.conform.observe import Judged, Point, judge
+from perudo_rules.conform.observe import Judged, Point, judge, short_json
 from perudo_rules.conform.process import Channel, HarnessError
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, Step
 
-__all__ = ["Session"]
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+__all__ = ["Session", "listed_actions", "out_of_range"]
 
 
 class Session:
@@ -78,20 +72,11 @@ class Session:
 
     def _expect_ok(self, reply: dict[str, Any], cmd: str) -> None:
         if reply.get("ok") is not True:
-            raise HarnessError(f"the engine answered {cmd!r} with {_short(reply)}")
+            raise HarnessError(f"the engine answered {cmd!r} with {short_json(reply)}")
 
     def legal(self, seat: int) -> list[str]:
         """The engine's legal actions of ``seat``, as texts (each one an action)."""
-        reply = self.engine.ask({"cmd": "legal", "seat": seat})
-        actions = reply.get("actions")
-        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-            raise HarnessError(f"the engine answered 'legal' with {_short(reply)}")
-        for text in actions:
-            try:
-                parse_action(text)
-            except ActionSyntaxError:
-                raise HarnessError(f"the engine lists {_short(text)}: not an action") from None
-        return actions
+        return listed_actions(self.engine, seat)
 
     def _observe(self, kind: str, **what: Any) -> Point:
         assert self.round_start is not None
@@ -189,6 +174,21 @@ class Session:
             return
         self.round_start = Position.of(self.game)
         self.round_steps = []
+
+
+def listed_actions(engine: Channel, seat: int) -> list[str]:
+    """The engine's answer to ``legal`` for ``seat``: its texts, each checked to be an
+    action (:class:`HarnessError` naming what is wrong otherwise)."""
+    reply = engine.ask({"cmd": "legal", "seat": seat})
+    actions = reply.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise HarnessError(f"the engine answered 'legal' with {short_json(reply)}")
+    for text in actions:
+        try:
+            parse_action(text)
+        except ActionSyntaxError:
+            raise HarnessError(f"the engine lists {short_json(text)}: not an action") from None
+    return actions
 
 
 def out_of_range(game: Game) -> list[Action]:

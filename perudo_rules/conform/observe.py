@@ -27,7 +27,7 @@ from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, Step
 
-__all__ = ["FIELD_ORDER", "Judged", "Point", "judge", "outcome_of", "reach"]
+__all__ = ["FIELD_ORDER", "Judged", "Point", "judge", "outcome_of", "reach", "short_json"]
 
 #: The fields of a round's outcome, in the order one follows from another: the dice
 #: lost decide who is out and the winner; who opens next and whether that round is
@@ -104,7 +104,8 @@ def outcome_of(before: Game, after: Game) -> dict[str, Any]:
     }
 
 
-def _short(value: Any) -> str:
+def short_json(value: Any) -> str:
+    """``value`` as JSON, cut to 80 characters (a reply or a field in a sentence)."""
     text = json.dumps(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
@@ -189,7 +190,7 @@ def _judge_outcome(game: Game, obs: Point) -> Judged:
         return Judged(obs, True, every, reference=want)
     root = differ[0]
     rules = tuple(dict.fromkeys([*decided[root], *every]))
-    detail = f"{root} is {_short(got.get(root))}, expected {_short(want[root])}"
+    detail = f"{root} is {short_json(got.get(root))}, expected {short_json(want[root])}"
     return Judged(obs, False, rules, detail, want, tuple(differ[1:]))
 
 

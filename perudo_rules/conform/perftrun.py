@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from perudo_rules.base.actions import Bid, Reroll, format_action, parse_action
-from perudo_rules.base.errors import ActionSyntaxError
+from perudo_rules.conform.check import listed_actions
 from perudo_rules.conform.observe import Judged, Point, judge
 from perudo_rules.conform.perft import rolled_as_before
 from perudo_rules.conform.plan import divide
@@ -72,7 +72,7 @@ def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
             if ref.violation(step) is not None:  # listed, refused: counted, not walked
                 return
             ref = ref.apply(step)
-        listed = {seat: _listed(engine, seat) for seat in seats}
+        listed = {seat: listed_actions(engine, seat) for seat in seats}
         children = [t for seat in seats for t in listed[seat]]
         if not first:
             _first_difference(variant, pos, path, ref, listed, first)
@@ -99,18 +99,6 @@ def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
         check.divide = divide(reference, by_first, depth)
         differences += first
     return check
-
-
-def _listed(engine: Channel, seat: int) -> list[str]:
-    listed = engine.ask({"cmd": "legal", "seat": seat}).get("actions")
-    if not isinstance(listed, list):
-        raise HarnessError("the engine answered 'legal' without an action list")
-    for text in listed:
-        try:
-            parse_action(str(text))
-        except ActionSyntaxError:
-            raise HarnessError(f"the engine lists {str(text)[:60]!r}: not an action") from None
-    return [str(a) for a in listed]
 
 
 def _first_difference(variant: Variant, pos: Position, path: list[Step], ref: Game,
