@@ -14,24 +14,21 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from perudo_rules.conform.report import NOT_OBSERVED, SEEN_AS
 from perudo_rules.editions.crossknob import knob_conflicts
-from perudo_rules.editions.knobs import KNOBS, same_value
+from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, same_value
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 
 __all__ = ["UNFLIPPED", "alternatives", "flipped"]
 
-#: Knobs the protocol cannot observe (the runner seats, deals and names the opener),
-#: which no flip could explain: kept in step with the report's ``NOT_OBSERVED``; and
-#: ``dice.faces``: the runner rolls the dice, so the faces show only as the bids an engine
-#: allows (``play.bid_range``).
-UNFLIPPED: frozenset[str] = frozenset({
-    "players.min", "dice.faces", "players.max", "dice.per_player", "wild.name",
-    "setup.first_player",
-    "setup.rolloff_dice", "setup.rolloff_score", "setup.rolloff_wild_best",
-    "challenge.early_stop", "challenge.stop_when_unreachable",
-    *(k.path for k in KNOBS if k.section == "leave"),
-})  # fmt: skip
+#: Knobs no flip could explain: those the protocol cannot observe (the report's
+#: ``NOT_OBSERVED``: the runner seats, deals and names the opener), and those seen only
+#: through another rule (``SEEN_AS``: the runner rolls the dice, so ``dice.faces`` shows
+#: only as the bids an engine allows, ``play.bid_range``).
+UNFLIPPED: frozenset[str] = frozenset(
+    p for p in KNOB_PATHS if p in NOT_OBSERVED or p in SEEN_AS
+)
 
 
 @functools.cache
