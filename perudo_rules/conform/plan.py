@@ -32,8 +32,9 @@ def scenarios_for(
     edition whose expectations it reads: a bundled edition's own; for an edition file,
     every scenario one of whose editions plays the knobs it exercises as the file does."""
     out: list[tuple[Scenario, Variant, str]] = []
-    bundled = set(available_variants())
-    own = variant.id if variant.id in bundled and ref == variant.id else None
+    own = variant.id if variant.id in available_variants() and ref == variant.id else None
+    # an edition file's: each bundled edition's values, read once
+    bundled = {} if own else {e: load_variant(e).values() for e in available_variants()}
     values = variant.values()
     for sc in all_scenarios:
         if own is not None:
@@ -44,7 +45,7 @@ def scenarios_for(
         for e in sc.variants:
             if e not in bundled:
                 continue
-            theirs = dict(load_variant(e).values(), **sc.overrides)
+            theirs = dict(bundled[e], **sc.overrides)
             if all(same_value(theirs[k], values[k]) for k in knobs):
                 under = flipped(variant, sc.overrides) if sc.overrides else variant
                 if under is not None:

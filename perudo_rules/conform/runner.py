@@ -449,11 +449,9 @@ def greet(engine: Channel, report: Report) -> list[Any]:
 
 
 def _edition_report(ref: str, variant: Variant, claims: list[Any]) -> EditionReport:
+    """An edition's report, under the name it was asked by (an id, or a file as given)."""
     values = variant.values()
-    rep = EditionReport(edition=variant.id if variant.ref and not variant.file else ref,
-                        claimed=claim_covers(claims, values))  # fmt: skip
-    if variant.ref and variant.ref != variant.id:
-        rep.edition = ref
+    rep = EditionReport(edition=ref, claimed=claim_covers(claims, values))
     if not rep.claimed:
         rep.keeps_out = keeps_out(claims, values)
     return rep
