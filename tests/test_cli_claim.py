@@ -118,6 +118,6 @@ def test_no_edition_is_a_usage_error(capsys: Capsys) -> None:
 def test_errors_speak_the_language_asked(capsys: Capsys) -> None:
     assert main(["--lang", "it", "claim", "italian", "--free", "dice.nope"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("perudo-rules: errore: ") and "manopola" in err
+    assert err.startswith("perudo-rules: errore: ") and "regola variabile" in err
     assert main(["--lang", "es", "claim", "italian", "--free", "dice.nope"]) == 2
     assert "regla ajustable" in capsys.readouterr().err

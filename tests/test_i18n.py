@@ -58,6 +58,19 @@ def test_the_spec_prose_of_the_translated_pages_is_translated() -> None:
     assert catalogs.docs_problems() == []
 
 
+def test_no_translation_uses_a_word_the_terms_table_rules_out() -> None:
+    """spec/terms.yaml's ``ruled_out``: a knob is never a "manopola", and so on."""
+    catalogs = _catalogs()
+    assert catalogs.terms_problems() == []
+
+
+def test_the_ruled_out_words_are_found_whole_or_by_their_stem() -> None:
+    catalogs = _catalogs()
+    [(knob, _entry)] = [c for c in catalogs.ruled_out("it") if c[1]["word"] == "manopol*"]
+    assert knob.search("Le Manopole di calza") and knob.search("una manopola")
+    assert not knob.search("rimanopola")
+
+
 def test_a_new_rule_without_a_translation_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     catalogs = _catalogs()
     real = catalogs.all_messages

@@ -452,6 +452,47 @@ def docs_problems() -> list[str]:
     return out
 
 
+def ruled_out(lang: str) -> list[tuple[re.Pattern[str], dict[str, str]]]:
+    """The words ``spec/terms.yaml`` rules out of our ``lang`` texts, each as the pattern that
+    finds it (case-insensitive, from the start of a word; a trailing ``*`` allows any ending;
+    several words are a phrase across any white space) with its entry."""
+    doc = yaml.safe_load((ROOT / "spec" / "terms.yaml").read_text(encoding="utf-8"))
+    out = []
+    for entry in (doc.get("ruled_out") or {}).get(lang) or []:
+        word = str(entry["word"])
+        stem, any_end = (word[:-1], True) if word.endswith("*") else (word, False)
+        body = r"\s+".join(re.escape(w) for w in stem.split())
+        pattern = rf"(?<![\w'\u2019]){body}" + (r"\w*" if any_end else r"(?!\w)")
+        out.append((re.compile(pattern, re.IGNORECASE), entry))
+    return out
+
+
+def terms_problems() -> list[str]:
+    """Every translation, in the package's catalogue or the spec's, that uses a word the
+    terms table rules out (``ruled_out`` in ``spec/terms.yaml``)."""
+    out: list[str] = []
+    for lang in LANGS:
+        checks = ruled_out(lang)
+        cats = [("perudo_rules.po", read(lang))]
+        if docs_po(lang).exists():
+            with docs_po(lang).open("rb") as fh:
+                cats.append(("docs.po", read_po(fh, locale=lang, domain="docs")))
+        for name, cat in cats:
+            for msg in cat:
+                if not msg.id or msg.fuzzy:
+                    continue
+                strings = msg.string if isinstance(msg.string, tuple) else (msg.string,)
+                for text in strings:
+                    for pattern, entry in checks:
+                        hit = pattern.search(text or "")
+                        if hit:
+                            out.append(
+                                f"{lang}: {name}: {hit.group(0)!r} in {str(text)[:70]!r}: "
+                                f"write {entry['use']!r} ({entry['why']})"
+                            )
+    return out
+
+
 def main(argv: list[str]) -> int:
     commands = {
         "extract": cmd_extract,
@@ -460,7 +501,7 @@ def main(argv: list[str]) -> int:
         "docs": cmd_docs,
     }
     if argv and argv[0] == "check":
-        bad = problems() + docs_problems()
+        bad = problems() + docs_problems() + terms_problems()
         print("\n".join(bad) if bad else "catalogues complete")
         return 1 if bad else 0
     if len(argv) != 1 or argv[0] not in commands:
