@@ -5,7 +5,6 @@ on its whole path, with no English left for an Italian or a Spanish player."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 import threading
 from pathlib import Path
@@ -26,6 +25,8 @@ from perudo_rules.cli import main
 from perudo_rules.editions.corerules import core_rules, rule_text
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.records.describe import describe_result
+from tests.english import english_words as _english_words
+from tests.english import run
 
 ROOT = Path(__file__).resolve().parent.parent
 Capsys = pytest.CaptureFixture[str]
@@ -164,61 +165,6 @@ def test_outcome_sentences_follow_the_context() -> None:
 
 
 # --- the command line --------------------------------------------------------------------------
-
-#: Words and phrases of our English output that must never reach an Italian or a Spanish
-#: player (matched as whole words, case-insensitively).
-ENGLISH = (
-    "seat",
-    "seats",
-    "bid",
-    "bids",
-    "legal",
-    "illegal",
-    "standing",
-    "verdict",
-    "rulebook",
-    "round",
-    "opens",
-    "dice",
-    "after",
-    "needs",
-    "wild",
-    "the",
-    "of",
-    "is",
-    "at least",
-    "may",
-    "must",
-    "player",
-    "face",
-    "doubt",
-    "rule",
-    "raise",
-    "in play",
-    "only",
-    "no bid",
-)
-
-
-#: Words both languages share with English: "round" is the Italian rulebook's word, "legal"
-#: is Spanish.
-# words both languages have: Italian "round"; "dice" is Italian and Spanish for "says"
-SHARED = {"it": ("round", "dice"), "es": ("legal", "dice")}
-
-
-def _english_words(text: str, lang: str) -> list[str]:
-    # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
-    text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
-    text = re.sub(r"\S*/\S*", " ", text)  # file names
-    words = [w for w in ENGLISH if w not in SHARED[lang]]
-    return [w for w in words if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
-
-
-def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @pytest.mark.parametrize("lang", ["it", "es"])
 def test_check_gives_verdict_rule_and_section_in_the_players_language(

@@ -30,6 +30,7 @@ from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
+from perudo_rules.engine.start import seats_verdict
 from perudo_rules.records.describe import result_text
 from perudo_rules.records.position import Position, Roll, Step
 
@@ -91,7 +92,11 @@ def play_situation(variant: Variant, start: Start, actions: Sequence[Step]) -> G
     try:
         g = start.game(variant)
     except (PerudoError, ValueError) as exc:
-        return str(exc) if isinstance(start, NewGame) else None
+        if not isinstance(start, NewGame):
+            return None
+        # the seat count refused, in the language of the context
+        bad = seats_verdict(variant.rules, start.players, variant.id)
+        return str(exc) if bad is None else bad.text()
     try:
         for step in actions:
             g = g.roll(dice=step.dice) if isinstance(step, Roll) else g.apply(step)
@@ -160,7 +165,7 @@ def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[Text, Text]:
     )
     texts = []
     for g in (ga, gb):
-        if isinstance(g, str):  # a new game refused, in English (play_situation's ValueError)
+        if isinstance(g, str):  # a new game refused (play_situation's reason)
             texts.append(tx("no game: {reason}", reason=g))
             continue
         text = tx("seat {n} opens the game", n=g.first_player)

@@ -308,7 +308,7 @@ class TerminalGame:
             else:
                 action = bot.choose(g, to_move)
                 if action is None:  # pragma: no cover - bots always act on their turn
-                    raise ValueError(f"the bot of seat {to_move} did not act")
+                    raise ValueError(tr("the bot of seat {seat} did not act", seat=to_move))
         if action.player != self.seat:
             self.write(f"   {self._name(action.player)}: {action}")
         self.game = g.apply(action)
@@ -339,7 +339,7 @@ def _read_line(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
         try:
             line = stream.readline()
         except UnicodeDecodeError:
-            raise PerudoError("the input is not valid UTF-8; the game stops here") from None
+            raise PerudoError(tr("the input is not valid UTF-8; the game stops here")) from None
         if not line:
             return None
         if stream is not sys.stdin or not stream.isatty():
@@ -484,7 +484,7 @@ def _run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     game = Game.new(variant, args.players, seed=seed)
     if not 0 <= args.seat < args.players:
-        raise ValueError(f"--seat must be 0 to {args.players - 1}")
+        raise ValueError(tr("--seat must be 0 to {most}", most=args.players - 1))
     bots: list[Bot | None] = [
         None if s == args.seat else make_bot(args.bot, derive_seed(seed, "bot", s))
         for s in range(args.players)

@@ -26,7 +26,7 @@ __all__ = ["register"]
 def _cmd_export(args: argparse.Namespace) -> int:
     inputs = args.files or default_paths()
     if args.out == "-" and args.schema == "-":
-        raise ValueError("the document and --schema cannot both go to standard output")
+        raise ValueError(tr("the document and --schema cannot both go to standard output"))
     # every output is checked before the work: writable, and neither an input nor the other
     outputs = Outputs(inputs)
     targets = [(args.out, "OUT"), (args.schema, "--schema")]
@@ -65,16 +65,16 @@ def register(subparsers: Any) -> None:
         "export-scenarios",
         help=tr("write every conformance scenario as one JSON document"),
         description=(
-            tr("Write the scenarios of spec/scenarios/ (or FILE...) as one JSON document that "
-            "validates against spec/scenario.schema.json, with the knob values of each "
-            "variant they use, so other implementations can test themselves. Output files "
-            "are checked before the work and written whole or not at all; neither may be "
-            "an input or the other output.")
+            tr(
+                "Write the scenarios of spec/scenarios/ (or FILE...) as one JSON document that "
+                "validates against spec/scenario.schema.json, with the knob values of each "
+                "variant they use, so other implementations can test themselves. Output files "
+                "are checked before the work and written whole or not at all; neither may be "
+                "an input or the other output."
+            )
         ),
     )
-    p.add_argument(
-        "out", metavar="OUT.json", help=tr("output file ('-' for standard output)")
-    )
+    p.add_argument("out", metavar="OUT.json", help=tr("output file ('-' for standard output)"))
     p.add_argument(
         "files", nargs="*", metavar="FILE.yaml", help=tr("scenario files (default: all)")
     )

@@ -43,6 +43,7 @@ from typing import Any
 import jsonschema
 
 from perudo_rules.base.errors import VariantError
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth
 from perudo_rules.base.memo import Memo, content_digest, frozen_key
 from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
@@ -228,7 +229,7 @@ _SCALARS = (str, int, float, bool, type(None))
 
 def _parsed(path: Path) -> tuple[YamlDoc, _Key]:
     """A variant file read and parsed (once per content), and its memo key."""
-    raw = read_yaml_bytes(path, VariantError, "no such variant file")
+    raw = read_yaml_bytes(path, VariantError, tr("no such variant file"))
     key = (str(path), content_digest(raw))
     hit = _DOCS.get(key)
     if hit is not None:

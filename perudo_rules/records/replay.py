@@ -123,10 +123,14 @@ def _check_result(
                 rule = "play.leave"
             if key == "next_player":
                 rule = _starter_rule(res)
-            said = {"key": key, "stated": json.dumps(value), "actual": json.dumps(actual[key])}
-            raise RecordViolation(
-                Violation(number, 0, None, Refusal(rule, "record-result-differs", said))
-            )
+            said = {"stated": _shown(value), "actual": _shown(actual[key])}
+            message_id = "record-result-" + key.replace("_", "-")
+            raise RecordViolation(Violation(number, 0, None, Refusal(rule, message_id, said)))
+
+
+def _shown(value: Any) -> str:
+    """A value of a result in a sentence: a text (a bid, a kind) as it is, else its JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _start_round(

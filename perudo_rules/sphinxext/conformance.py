@@ -256,7 +256,7 @@ class ConformanceDirective(PerudoDirective):
                 if fail.knob:
                     plays = ", ".join(f"{p}: {json.dumps(v)}" for p, v in fail.knob.items())
                     cause = f" The engine plays {plays}."
-                box += para(nodes.strong(text=f"{label}, {fail.rule}: "), fail.detail,
+                box += para(nodes.strong(text=f"{label}, {fail.rule}: "), str(fail.detail),
                             f" ({fail.source}).{cause} Witness:")  # fmt: skip
                 text = json.dumps(fail.witness)
                 box += nodes.literal_block(text, text)
