@@ -61,6 +61,12 @@ def english_words(text: str, lang: str) -> list[str]:
     # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
     text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
     text = re.sub(r"\S*/\S*", " ", text)  # file names
+    text = re.sub(r"«[^»]*»", " ", text)  # the rulebooks' own words, quoted
+    text = re.sub(r"\{\".*\}", " ", text)  # JSON (a witness, a reply)
+    text = re.sub(r"\b\w+(?:-\w+)+\b", " ", text)  # ids: it-raise-after-eight-fours
+    # lists of JSON keys: (allowed: variant, round, first_player, ...), (JSON: dice, ...)
+    text = re.sub(r"\b\w+(?:, \w+)*, \w*_\w*(?:, \w+)*", " ", text)
+    text = re.sub(r"\(\w+: [a-z_]+(?:, [a-z_]+){2,}\)", " ", text)
     # options and their metavars (--bids BIDS [BIDS ...]) are what one types
     text = re.sub(r"--[\w-]+(?:[ =][A-Z][A-Z_.]*)?|\[[A-Z][A-Z_.]* \.\.\.\]", " ", text)
     words = [w for w in ENGLISH if w not in SHARED[lang]]

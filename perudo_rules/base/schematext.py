@@ -30,7 +30,7 @@ def _value(value: Any) -> str:
 
 def _expected(kinds: Any) -> str:
     names = [kinds] if isinstance(kinds, str) else list(kinds)
-    return tr(" or ").join(tr(_TYPES[k]) if k in _TYPES else k for k in names)
+    return (" " + tr("or") + " ").join(tr(_TYPES[k]) if k in _TYPES else k for k in names)
 
 
 def schema_problem(error: Any) -> str:

@@ -138,7 +138,12 @@ def fresh_position(
     most = rules.dice_max_per_player
     if type(per) is not int or not 1 <= per <= most:
         raise ValueError(
-            f"--dice: {short_number(per)} dice a seat; {variant.id} allows 1 to {most}"
+            tr(
+                "--dice: {n} dice a seat; {edition} allows 1 to {most}",
+                n=short_number(per),
+                edition=variant.id,
+                most=most,
+            )
         )
     bad = seats_verdict(rules, n, variant.id)
     if bad is not None:

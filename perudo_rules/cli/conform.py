@@ -94,7 +94,9 @@ def failure_lines(edition: str, fail: Failure, checks: int) -> list[str]:
     lines.append("  " + printable(str(fail.detail)))
     if fail.consequences:
         lines.append("  " + tr("and so: {fields} differ too", fields=", ".join(fail.consequences)))
-    lines.append("  " + tr("witness: {json}", json=json.dumps(fail.witness)))
+    # the witness as data (its English "detail" is said above, in the reader's language)
+    shown = {k: v for k, v in fail.witness.items() if k != "detail"}
+    lines.append("  " + tr("witness: {json}", json=json.dumps(shown)))
     return lines
 
 

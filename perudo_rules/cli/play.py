@@ -464,15 +464,16 @@ def _save_and_tell(record: dict[str, Any], path: Path, stem: str, stop: str) -> 
     if where is not None:
         shown = display_path(where)
         _tell(
-            f"perudo-rules: error: {stop}{why}; the record is saved to {shown} instead "
-            f"(check it: perudo-rules referee {shown})",
+            tr("perudo-rules: error: {stop}{why}; the record is saved to {file} instead "
+               "(check it: perudo-rules referee {file})", stop=stop, why=why, file=shown),
             sys.stderr,
         )
         return False
+    folders = (" " + tr("or") + " ").join(map(display_path, fallback_folders()))
     _tell(
-        f"perudo-rules: error: {stop}{why}, and no fresh file could be written in "
-        f"{' or '.join(map(display_path, fallback_folders())) or 'any folder'}; "
-        "the record follows on standard error, as one line of JSON",
+        tr("perudo-rules: error: {stop}{why}, and no fresh file could be written in {folders}; "
+           "the record follows on standard error, as one line of JSON", stop=stop, why=why,
+           folders=folders or tr("any folder")),
         sys.stderr,
     )
     _tell(json.dumps(record), sys.stderr)
@@ -527,13 +528,15 @@ def _run(args: argparse.Namespace) -> int:
             except _Stopped as exc:  # arrived between the game's end and the disarm
                 stopped = exc
         try:
-            stop = "" if stopped is None else f"stopped by {signal.Signals(stopped.signum).name}; "
+            name = None if stopped is None else signal.Signals(stopped.signum).name
+            stop = "" if name is None else tr("stopped by {signal}", signal=name) + "; "
             saved = _save_and_tell(to_record(tg.game), path, stem, stop)
         finally:
             guard.restore()
     if stopped is not None:
         if saved:
-            _tell(f"perudo-rules: stopped by {signal.Signals(stopped.signum).name}", sys.stderr)
+            name = signal.Signals(stopped.signum).name
+            _tell(tr("perudo-rules: stopped by {signal}", signal=name), sys.stderr)
         return 128 + stopped.signum
     return 0 if saved else 2
 

@@ -9,9 +9,10 @@ from typing import Any
 
 import jsonschema
 
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.output import Outputs, write_text
 from perudo_rules.base.safetext import display_path
+from perudo_rules.base.schematext import schema_problem
 from perudo_rules.conform.scenarios import (
     ScenarioError,
     default_paths,
@@ -40,7 +41,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
     except jsonschema.ValidationError as exc:
         where = "/".join(str(p) for p in exc.absolute_path)
         raise ScenarioError(
-            f"the exported document does not validate at {where}: {exc.message}"
+            tr(
+                "the exported document does not validate at {where}: {problem}",
+                where=where,
+                problem=schema_problem(exc),
+            )
         ) from None
     texts = {
         "OUT": json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
@@ -53,9 +58,17 @@ def _cmd_export(args: argparse.Namespace) -> int:
             write_text(name, texts[what])
     if args.out != "-":
         count = len(doc["scenarios"])
-        print(f"wrote {count} scenarios to {display_path(args.out)}", file=sys.stderr)
+        print(
+            ntr(
+                "wrote {n} scenario to {file}",
+                "wrote {n} scenarios to {file}",
+                count,
+                file=display_path(args.out),
+            ),
+            file=sys.stderr,
+        )
     if args.schema not in (None, "-"):
-        print(f"wrote the schema to {display_path(args.schema)}", file=sys.stderr)
+        print(tr("wrote the schema to {file}", file=display_path(args.schema)), file=sys.stderr)
     return 0
 
 

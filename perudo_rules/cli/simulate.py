@@ -9,7 +9,7 @@ import sys
 from perudo_rules.analysis.bots import BOTS
 from perudo_rules.analysis.simstats import comparison_rows, metric_label, plot, plot_format
 from perudo_rules.analysis.simulate import AUTO_WORKERS_GAMES, UNIFORM, auto_workers, simulate
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.base.output import Outputs
 from perudo_rules.base.safetext import display_path, json_text, printable
@@ -146,10 +146,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         first = stats[0]
         print(
-            tr(
-                "{games} games per variant, {players} players, {bot} bots, seed {seed}; "
+            ntr(
+                "{n} game per variant, {players} players, {bot} bots, seed {seed}; "
                 "value [95% interval]",
-                games=first.games, players=first.players, bot=first.bot, seed=first.seed,
+                "{n} games per variant, {players} players, {bot} bots, seed {seed}; "
+                "value [95% interval]",
+                first.games, players=first.players, bot=first.bot, seed=first.seed,
             )
         )  # fmt: skip
         rows = [[metric_label(name), *cells] for name, *cells in comparison_rows(stats)]

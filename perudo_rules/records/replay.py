@@ -17,6 +17,7 @@ from typing import Any
 
 from perudo_rules.base.actions import Bid, Leave
 from perudo_rules.base.errors import IllegalAction, VariantError
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_RECORD_BIDS
 from perudo_rules.base.messages import Refusal
 from perudo_rules.editions.variant import Variant
@@ -77,8 +78,11 @@ def check_record(data: Any, file: str | None = None) -> Variant:
     work = sum(faces * sum(len(cup) for cup in rnd["dice"]) for rnd in data["rounds"])
     if work > MAX_RECORD_BIDS:
         raise RecordError(
-            f"record too large to referee: its rounds rank {work} bids in all "
-            f"(limit {MAX_RECORD_BIDS})",
+            tr(
+                "record too large to referee: its rounds rank {n} bids in all (limit {most})",
+                n=work,
+                most=MAX_RECORD_BIDS,
+            ),
             file=file,
         )
     return variant
@@ -344,9 +348,12 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
 def _not_redacted(record: Mapping[str, Any], file: str | None) -> None:
     if "viewer" in record:
         raise RecordError(
-            f"the record is redacted for seat {record['viewer']}: the dice that seat never "
-            "saw are hidden (null), and a game cannot be rebuilt without them (referee() "
-            "checks a redacted record as far as it can)",
+            tr(
+                "the record is redacted for seat {seat}: the dice that seat never saw are "
+                "hidden (null), and a game cannot be rebuilt without them (referee() checks a "
+                "redacted record as far as it can)",
+                seat=record["viewer"],
+            ),
             file=file,
             key_path="viewer",
         )
