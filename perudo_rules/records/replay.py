@@ -112,6 +112,20 @@ _RESULT_RULES = {
 }
 
 
+#: The sentence of each field of a result the record states otherwise than the rules.
+_RESULT_MESSAGES = {
+    "kind": "record-result-kind",
+    "caller": "record-result-caller",
+    "bid": "record-result-bid",
+    "count": "record-result-count",
+    "loser": "record-result-loser",
+    "gainer": "record-result-gainer",
+    "revealed": "record-result-revealed",
+    "next_player": "record-result-next-player",
+    "next_palifico": "record-result-next-palifico",
+}
+
+
 def _check_result(
     stated: Mapping[str, Any], res: RoundResult, number: int, hidden: bool = False
 ) -> None:
@@ -127,13 +141,16 @@ def _check_result(
                 rule = "play.leave"
             if key == "next_player":
                 rule = _starter_rule(res)
-            said = {"stated": _shown(value), "actual": _shown(actual[key])}
-            message_id = "record-result-" + key.replace("_", "-")
-            raise RecordViolation(Violation(number, 0, None, Refusal(rule, message_id, said)))
+            said = {"stated": _shown(value, key), "actual": _shown(actual[key], key)}
+            refusal = Refusal(rule, _RESULT_MESSAGES[key], said)
+            raise RecordViolation(Violation(number, 0, None, refusal))
 
 
-def _shown(value: Any) -> str:
-    """A value of a result in a sentence: a text (a bid, a kind) as it is, else its JSON."""
+def _shown(value: Any, key: str) -> str:
+    """A value of a result in a sentence: a call by its name (Dudo, Calza), a text (a bid)
+    as it is, anything else as its JSON."""
+    if key == "kind" and value in ("dudo", "calza"):
+        return str(value).capitalize()
     return value if isinstance(value, str) else json.dumps(value)
 
 
