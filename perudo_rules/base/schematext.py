@@ -9,7 +9,7 @@ from typing import Any
 
 from perudo_rules.base.i18n import N_, ntr, tr
 
-__all__ = ["schema_problem"]
+__all__ = ["json_kind", "schema_problem"]
 
 #: A JSON Schema type, as a sentence names it.
 _TYPES = {
@@ -21,6 +21,24 @@ _TYPES = {
     "boolean": N_("true or false"),
     "null": N_("null"),
 }
+
+
+#: The kind of a JSON value, as a sentence names it.
+_KINDS = {dict: N_("an object"), list: N_("an array"), str: N_("a string"), bool: N_("a boolean")}
+
+
+def json_kind(value: Any) -> str:
+    """What a JSON value is, in the language of the context: "an object", "a string",
+    "the number 3" ("null" for ``None``)."""
+    if value is None:
+        return "null"
+    if type(value) in _KINDS:
+        return tr(_KINDS[type(value)])
+    if isinstance(value, float):
+        return tr("the number {value}", value=repr(value))
+    if isinstance(value, int):
+        return tr("the number {value}", value=value)
+    return type(value).__name__
 
 
 def _value(value: Any) -> str:

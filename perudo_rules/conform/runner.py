@@ -582,30 +582,17 @@ def _edition_in_worker(
     """One edition in a worker process, against an engine of its own (greeted first), its
     errors in ``lang`` (the language of the run)."""
     with use_language(lang):
-        return _edition_alone(ref, command, timeout, claims, scenarios, games, seed, perft_nodes)
-
-
-def _edition_alone(
-    ref: str,
-    command: str,
-    timeout: float,
-    claims: list[Any],
-    scenarios: Sequence[Scenario] | None,
-    games: int,
-    seed: int,
-    perft_nodes: int,
-) -> tuple[EditionReport, str | None]:
-    variant = _edition(ref)
-    rep = _edition_report(ref, variant, claims)
-    if not rep.claimed:
+        variant = _edition(ref)
+        rep = _edition_report(ref, variant, claims)
+        if not rep.claimed:
+            return rep, None
+        all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
+        try:
+            with Engine(command, timeout=timeout) as engine:
+                greet(engine, Report(engine="?", command=command, editions=[]))
+                _run_edition(engine, rep, ref, variant, claims, all_scenarios, games, seed,
+                             perft_nodes, lambda text: None)  # fmt: skip
+        except HarnessError as exc:
+            rep.complete = False
+            return rep, str(exc)
         return rep, None
-    all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
-    try:
-        with Engine(command, timeout=timeout) as engine:
-            greet(engine, Report(engine="?", command=command, editions=[]))
-            _run_edition(engine, rep, ref, variant, claims, all_scenarios, games, seed,
-                         perft_nodes, lambda text: None)  # fmt: skip
-    except HarnessError as exc:
-        rep.complete = False
-        return rep, str(exc)
-    return rep, None

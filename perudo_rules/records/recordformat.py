@@ -25,7 +25,7 @@ from perudo_rules.base.actions import (
     ROLL_PATTERN,
 )
 from perudo_rules.base.errors import LocatedError, PerudoError
-from perudo_rules.base.i18n import N_, ntr, tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import (
     MAX_NODES,
     MAX_PLAYERS,
@@ -35,6 +35,7 @@ from perudo_rules.base.limits import (
     read_bounded,
 )
 from perudo_rules.base.messages import Refusal, format_message
+from perudo_rules.base.schematext import json_kind
 
 __all__ = [
     "FORMAT",
@@ -353,9 +354,8 @@ def load_record(source: str | Path) -> dict[str, Any]:
 def parse_record(text: str, file: str | None = None) -> dict[str, Any]:
     """Parse the JSON text of a record (``RecordError`` if it is not a JSON object)."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(
-            tr("record too large (limit {limit} bytes)", limit=MAX_RECORD_BYTES), file=file
-        )
+        too_large = tr("record too large (limit {limit} bytes)", limit=MAX_RECORD_BYTES)
+        raise RecordError(too_large, file=file)
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates)
     except RecordError as exc:
@@ -435,7 +435,7 @@ class _Shape:
         self, value: Any, path: str, keys: Sequence[str], required: Sequence[str]
     ) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
-            raise self.fail(path, tr("expected an object, not {kind}", kind=_kind(value)))
+            raise self.fail(path, tr("expected an object, not {kind}", kind=json_kind(value)))
         for key in value:
             if key not in keys:
                 shown = repr(str(key)[:60])
@@ -449,15 +449,10 @@ class _Shape:
 
     def integer(self, value: Any, path: str, lo: int, hi: int | None = None) -> int:
         if type(value) is not int:
-            raise self.fail(path, tr("expected an integer, not {kind}", kind=_kind(value)))
+            raise self.fail(path, tr("expected an integer, not {kind}", kind=json_kind(value)))
         if value < lo or (hi is not None and value > hi):
-            if hi is None:
-                raise self.fail(
-                    path, tr("{value} is out of range (at least {lo})", value=value, lo=lo)
-                )
-            raise self.fail(
-                path, tr("{value} is out of range ({lo} to {hi})", value=value, lo=lo, hi=hi)
-            )
+            bound = tr("at least {lo}", lo=lo) if hi is None else tr("{lo} to {hi}", lo=lo, hi=hi)
+            raise self.fail(path, tr("{value} is out of range ({bound})", value=value, bound=bound))
         return value
 
     def seat(self, value: Any, path: str, nullable: bool = False) -> None:
@@ -467,21 +462,19 @@ class _Shape:
 
     def boolean(self, value: Any, path: str) -> None:
         if type(value) is not bool:
-            raise self.fail(path, tr("expected true or false, not {kind}", kind=_kind(value)))
+            raise self.fail(path, tr("expected true or false, not {kind}", kind=json_kind(value)))
 
     def array(self, value: Any, path: str, min_items: int = 0) -> Sequence[Any]:
         if not isinstance(value, list):
-            raise self.fail(path, tr("expected an array, not {kind}", kind=_kind(value)))
+            raise self.fail(path, tr("expected an array, not {kind}", kind=json_kind(value)))
         if len(value) < min_items:
-            raise self.fail(
-                path,
-                ntr("expected at least {n} item", "expected at least {n} items", min_items),
-            )
+            raise self.fail(path, ntr("expected at least {n} item", "expected at least {n} items",
+                                      min_items))  # fmt: skip
         return value
 
     def text(self, value: Any, path: str, pattern: re.Pattern[str] | None = None) -> str:
         if not isinstance(value, str):
-            raise self.fail(path, tr("expected a string, not {kind}", kind=_kind(value)))
+            raise self.fail(path, tr("expected a string, not {kind}", kind=json_kind(value)))
         if pattern is not None and not pattern.fullmatch(value):
             raise self.fail(path, tr("{value} is not in the expected form", value=repr(value[:60])))
         return value
@@ -537,14 +530,14 @@ class _Shape:
             for j, die in enumerate(self.array(cup, f"{path}.dice.{i}")):
                 if type(die) is not int and not (die is None and self.redacted):
                     hidden = " " + tr("(a hidden die is null only in a redacted record)")
-                    kind = tr("expected an integer, not {kind}", kind=_kind(die))
+                    kind = tr("expected an integer, not {kind}", kind=json_kind(die))
                     raise self.fail(f"{path}.dice.{i}.{j}", kind + (hidden if die is None else ""))
         for i, action in enumerate(self.array(rnd["actions"], f"{path}.actions")):
             roll = _HIDDEN_ROLL_RE if self.redacted else _ROLL_RE
             if not isinstance(action, str) or not (
                 _ACTION_RE.fullmatch(action) or roll.fullmatch(action)
             ):
-                shown = repr(action[:60]) if isinstance(action, str) else _kind(action)
+                shown = repr(action[:60]) if isinstance(action, str) else json_kind(action)
                 hidden = ""
                 if isinstance(action, str) and _HIDDEN_ROLL_RE.fullmatch(action):
                     hidden = " " + tr("(a hidden die is null only in a redacted record)")
@@ -580,24 +573,6 @@ class _Shape:
             self.boolean(res["next_palifico"], f"{path}.next_palifico")
 
 
-def _kind(value: Any) -> str:
-    names = {
-        dict: N_("an object"),
-        list: N_("an array"),
-        str: N_("a string"),
-        bool: N_("a boolean"),
-    }
-    if value is None:
-        return "null"
-    if type(value) in names:
-        return tr(names[type(value)])
-    if isinstance(value, float):
-        return tr("the number {value}", value=repr(value))
-    if isinstance(value, int):
-        return tr("the number {value}", value=value)
-    return type(value).__name__
-
-
 def check_shape(data: Any, file: str | None = None) -> None:
     """Check that ``data`` has the shape of a record (:class:`RecordError` if not).
 
@@ -606,9 +581,8 @@ def check_shape(data: Any, file: str | None = None) -> None:
     checks the rest). Rules are not checked here.
     """
     if not isinstance(data, Mapping):
-        raise RecordError(
-            tr("a record must be a JSON object, not {kind}", kind=_kind(data)), file=file
-        )
+        not_one = tr("a record must be a JSON object, not {kind}", kind=json_kind(data))
+        raise RecordError(not_one, file=file)
     _count_nodes(data, file)
     _Shape(file).record(data)
     ref = data["variant"]
