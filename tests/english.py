@@ -55,9 +55,10 @@ ENGLISH = (
 SHARED = {"it": ("round", "dice"), "es": ("legal", "dice")}
 
 
-def english_words(text: str, lang: str) -> list[str]:
-    """The words of :data:`ENGLISH` in ``text`` (rule ids, bid notation, edition ids in
-    parentheses and file names aside)."""
+def english_words(text: str, lang: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """The words of :data:`ENGLISH` (and ``extra``) in ``text`` (rule ids, bid notation,
+    edition ids in parentheses, file names, options, JSON and the rulebooks' quoted words
+    aside)."""
     # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
     text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
     text = re.sub(r"\S*/\S*", " ", text)  # file names
@@ -69,7 +70,7 @@ def english_words(text: str, lang: str) -> list[str]:
     text = re.sub(r"\(\w+: [a-z_]+(?:, [a-z_]+){2,}\)", " ", text)
     # options and their metavars (--bids BIDS [BIDS ...]) are what one types
     text = re.sub(r"--[\w-]+(?:[ =][A-Z][A-Z_.]*)?|\[[A-Z][A-Z_.]* \.\.\.\]", " ", text)
-    words = [w for w in ENGLISH if w not in SHARED[lang]]
+    words = [w for w in (*ENGLISH, *extra) if w not in SHARED[lang]]
     return [w for w in words if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
 
 
@@ -104,11 +105,11 @@ def english_fragments(lang: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple(sorted(found.items()))
 
 
-def english_left(text: str, lang: str) -> list[str]:
-    """Every English catalogue fragment and every word of :data:`ENGLISH` in ``text``."""
-    return [f for f, pattern in english_fragments(lang) if pattern.search(text)] + english_words(
-        text, lang
-    )
+def english_left(text: str, lang: str, extra: tuple[str, ...] = ()) -> list[str]:
+    """Every English catalogue fragment and every word of :data:`ENGLISH` (and ``extra``)
+    in ``text``."""
+    found = [f for f, pattern in english_fragments(lang) if pattern.search(text)]
+    return found + english_words(text, lang, extra)
 
 
 def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:

@@ -20,6 +20,11 @@ from perudo_rules.base.actions import parse_action
 from perudo_rules.base.i18n import ntr
 from tests.english import Capsys, english_left, run
 
+#: English words of error messages beyond tests/english.py's (a message that is not in the
+#: catalogues at all has no fragment to find).
+ERRORS = ("unknown", "bundled", "cannot", "expected", "no such", "sequences", "depth",
+          "wrote", "missing", "invalid", "required", "usage", "argument")  # fmt: skip
+
 PY = sys.executable
 ENGINE = f"{PY} -m perudo_rules.harness.stepapi"
 BROKEN = f"{PY} {Path(__file__).resolve().parent / 'harnesses' / 'broken_stepapi.py'}"
@@ -259,13 +264,12 @@ def test_no_english_in_the_output_of_any_command(
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     argv = [files[a[1:-1]] if a.startswith("{") else a for a in args]
     try:
-        code, out, err = run(capsys, "--lang", lang, *argv)
-    except SystemExit as exit_:  # --help, argparse's errors
-        code = exit_.code if isinstance(exit_.code, int) else 2
+        _, out, err = run(capsys, "--lang", lang, *argv)
+    except SystemExit:  # --help, argparse's errors
         out, err = capsys.readouterr()
     assert out or err
     text = out + err
-    assert english_left(text, lang) == [], text
+    assert english_left(text, lang, ERRORS) == [], text
 
 
 @pytest.mark.parametrize("env", ["it_IT.UTF-8", "es_ES.UTF-8"])
@@ -276,11 +280,11 @@ def test_the_locale_alone_chooses_the_language_of_errors(
     monkeypatch.delenv("LC_ALL", raising=False)
     monkeypatch.delenv("LC_MESSAGES", raising=False)
     code, _, err = run(capsys, "check", "nosuch", "--bids", "3x4")
-    assert code == 2 and english_left(err, env[:2]) == [], err
+    assert code == 2 and english_left(err, env[:2], ERRORS) == [], err
     with pytest.raises(SystemExit):
         run(capsys, "check", "italian", "--players", "x")
     err = capsys.readouterr().err
-    assert english_left(err, env[:2]) == [], err
+    assert english_left(err, env[:2], ERRORS) == [], err
 
 
 @pytest.mark.parametrize(

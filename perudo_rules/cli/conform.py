@@ -292,7 +292,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
                           "nodes": list(table.nodes), "calls": list(table.calls)}))  # fmt: skip
         return 0
     rows = [[d + 1, n, c] for d, (n, c) in enumerate(zip(table.nodes, table.calls, strict=True))]
-    print(format_table(["depth", "sequences", "ending in a call"], rows))
+    print(format_table([tr("depth"), tr("sequences"), tr("ending in a call")], rows))
     return 0
 
 

@@ -43,8 +43,8 @@ from typing import Any
 import jsonschema
 
 from perudo_rules.base.errors import VariantError
-from perudo_rules.base.i18n import tr
-from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth
+from perudo_rules.base.i18n import N_, tr
+from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth, os_reason
 from perudo_rules.base.memo import Memo, content_digest, frozen_key
 from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.crossknob import knob_conflicts
@@ -89,7 +89,9 @@ def variant_path(variant_id: str) -> Path:
     known = available_variants()
     if variant_id not in known:  # never a file name built from input: any text is safe here
         shown = variant_id if len(variant_id) <= 60 else variant_id[:57] + "..."
-        raise VariantError(f"unknown variant {shown!r} (bundled: {', '.join(known)})")
+        raise VariantError(
+            tr("unknown variant {id} (bundled: {known})", id=repr(shown), known=", ".join(known))
+        )
     return data_dir("variants") / f"{variant_id}.yaml"
 
 
@@ -128,14 +130,13 @@ def _schema_problems(doc: YamlDoc) -> list[VariantError]:
             known = ", ".join(sorted(allowed)) or "none"
             extra = [k for k in e.instance if k not in allowed]
             if extra:
-                found = [
-                    ([*path, str(k)], f"unknown key {k!r} (allowed here: {known})") for k in extra
-                ]
+                here = N_("unknown key {key} (allowed here: {keys})")
+                found = [([*path, str(k)], tr(here, key=repr(k), keys=known)) for k in extra]
         elif e.validator == "required" and isinstance(e.validator_value, list):
             instance = e.instance if isinstance(e.instance, dict) else {}
             missing = [k for k in e.validator_value if k not in instance]
             if missing:
-                found = [(path, f"missing required key {k!r}") for k in missing]
+                found = [(path, tr("missing required key {key}", key=repr(k))) for k in missing]
         for where, message in found:
             line = doc.line(where)
             located.append((line or 0, ".".join(str(p) for p in where), message))
@@ -341,7 +342,7 @@ def _consistency_problems(
     if missing:
         return [
             VariantError(
-                f"incomplete variant: no value for {', '.join(missing)}",
+                tr("incomplete variant: no value for {paths}", paths=", ".join(missing)),
                 file=file,
                 key_path=missing[0],
             )
@@ -512,13 +513,13 @@ def named_variant_file(ref: object, naming_file: str | Path | None) -> Path:
     try:
         info = os.stat(target)
     except (FileNotFoundError, NotADirectoryError):
-        raise VariantError(f"no such variant file: {_shown(ref)}") from None
+        raise VariantError(tr("no such variant file: {file}", file=_shown(ref))) from None
     except OSError as exc:
-        why = {errno.ENAMETOOLONG: "file name too long", errno.ELOOP: "a symbolic-link loop"}
-        reason = why.get(exc.errno or 0, exc.strerror or str(exc))
-        raise VariantError(f"cannot read {_shown(ref)}: {reason}") from None
+        reason = os_reason(exc)
+        why = tr("cannot read {file}: {reason}", file=_shown(ref), reason=reason)
+        raise VariantError(why) from None
     if stat.S_ISDIR(info.st_mode):
-        raise VariantError(f"{_shown(ref)} is a directory, not a variant file")
+        raise VariantError(tr("{file} is a directory, not a variant file", file=_shown(ref)))
     if not stat.S_ISREG(info.st_mode):
         raise VariantError(f"{_shown(ref)} is not a regular file (a device, pipe or socket)")
     if info.st_size > MAX_FILE_BYTES:

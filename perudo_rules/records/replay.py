@@ -50,9 +50,8 @@ def _variant_of(data: Mapping[str, Any], file: str | None) -> Variant:
     if isinstance(ref, str):
         if ref not in available_variants():
             known = ", ".join(available_variants())
-            raise RecordError(
-                f"unknown variant {ref!r} (bundled: {known})", file=file, key_path="variant"
-            )
+            unknown = tr("unknown variant {id} (bundled: {known})", id=repr(ref), known=known)
+            raise RecordError(unknown, file=file, key_path="variant")
         variant = bundled_variant(ref)
         assert variant is not None
         return variant
