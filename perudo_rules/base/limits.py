@@ -194,10 +194,13 @@ _OS_REASONS = {
 
 def json_problem(exc: Exception) -> str:
     """Why a text is not JSON, in the language of the context: where the parser stopped
-    (a :class:`json.JSONDecodeError`), or that it nests too deep (a ``RecursionError``)."""
+    (a :class:`json.JSONDecodeError`), that it nests too deep (a ``RecursionError``), or
+    that a number has more digits than Python converts (any other ``ValueError``)."""
     if isinstance(exc, json.JSONDecodeError):
         return tr("invalid JSON (line {line}, column {column})", line=exc.lineno, column=exc.colno)
-    return tr("invalid JSON: nesting too deep")
+    if isinstance(exc, RecursionError):
+        return tr("invalid JSON: nesting too deep")
+    return tr("invalid JSON: a number with too many digits")
 
 
 def os_reason(exc: OSError) -> str:
