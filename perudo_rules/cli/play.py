@@ -153,7 +153,7 @@ class TerminalGame:
     def show_state(self) -> None:
         """Print the round, dice counts, your dice, the bids and the odds of the standing bid."""
         g = self.game
-        pal = ", palifico" if g.palifico else ""
+        pal = tr(", palifico") if g.palifico else ""
         wild = g.space.wild
         name = ptr("wild", g.rules.wild_name)
         wild_text = (
