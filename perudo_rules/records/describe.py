@@ -34,7 +34,7 @@ _CALL_NAMES: dict[str, str] = {"dudo": N_("dudo"), "calza": N_("calza")}
 def _call_name(kind: str) -> Arg:
     """A call's name (``"dudo"``, ``"calza"``) as a text said in the reader's language;
     any other kind as it is."""
-    return Text(CALL_NAMES[kind]) if kind in CALL_NAMES else kind
+    return Text(_CALL_NAMES[kind]) if kind in _CALL_NAMES else kind
 
 
 def seat_name(seat: int) -> str:
