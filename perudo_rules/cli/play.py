@@ -249,7 +249,9 @@ class TerminalGame:
 
     def ask_call(self) -> Action | None:
         """Offer the human an out-of-turn call; ``None`` when they pass."""
-        calls = (" " + tr("or") + " ").join(str(a) for a in out_of_turn_calls(self.game, self.seat))
+        calls = (" " + tr("or") + " ").join(
+            tr(str(a)) for a in out_of_turn_calls(self.game, self.seat)
+        )
         return self._read(tr("{calls} now? (Enter to pass)", calls=calls) + "> ", bids=False)
 
     def _read(self, prompt: str, bids: bool) -> Action | None:
