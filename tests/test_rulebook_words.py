@@ -308,3 +308,19 @@ def test_the_schema_accepts_every_fixed_rule_id_and_nothing_else() -> None:
     entries = {rule: {"source": "Vittoria"} for rule in core_rules()}
     v = load_variant("italian", overrides={"core": entries})
     assert set(v.core) == set(core_rules())
+
+
+@pytest.mark.parametrize(
+    "vid", ["bluff", "mso-perudo", "openspiel-liars-dice", "textarena-liars-dice"]
+)
+def test_other_editions_cite_fixed_rules_from_sections_their_knobs_cite(vid: str) -> None:
+    """Editions whose sources are public pages or files (not beside the checkout) cite a
+    fixed rule only from a section their knobs already cite, with words already quoted."""
+    v = load_variant(vid)
+    assert "play.dudo" in v.core and "play.turn" in v.core
+    sources = {k.source for k in v.knobs}
+    quotes = {k.quote for k in v.knobs if k.quote}
+    for rule, stated in v.core.items():
+        assert stated.source in sources, (rule, stated.source)
+        assert stated.quote is None or stated.quote in quotes, (rule, stated.quote)
+        assert cite(rule, v).source == stated.source
