@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from perudo_rules.base.actions import Bid, Leave, Reroll
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import N_, tr
 from perudo_rules.base.texts import Arg, Text, concat, joined, ntx, tx
 from perudo_rules.engine.rounds import RoundResult
 from perudo_rules.records.position import Step
@@ -24,6 +24,18 @@ __all__ = [
     "seat_name",
     "seat_text",
 ]
+
+
+#: The calls as words of the game: in English as the notation writes them (``dudo``,
+#: ``calza``), in Italian and Spanish as their catalogues write them (the rulebooks print
+#: «Dudo» and «Calza» with a capital).
+_CALLS = {"dudo": N_("dudo"), "calza": N_("calza")}
+
+
+def _call(kind: str) -> Arg:
+    """The call ``kind`` (``"dudo"``, ``"calza"``) as a word of the reader's language."""
+    word = _CALLS.get(kind)
+    return kind if word is None else tx(word)
 
 
 def seat_name(seat: int) -> str:
@@ -80,8 +92,8 @@ def describe_step(
     if hasattr(step, "player"):
         who = name(step.player)
         if gerund:
-            return tr("{who} calling {call}", who=who, call=step)
-        return tr("{who} calls {call}", who=who, call=step)
+            return tr("{who} calling {call}", who=who, call=_call(str(step)))
+        return tr("{who} calls {call}", who=who, call=_call(str(step)))
     cups = ", ".join(f"{name(s)}: {list(c)}" for s, c in enumerate(step.dice) if c)
     if rerolled:
         return tr("the re-rolled dice come up ({cups})", cups=cups)
@@ -175,7 +187,7 @@ def result_text(
                 "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups "
                 "({seats})",
                 caller=caller,
-                kind=result.kind,
+                kind=_call(result.kind),
                 bid=bid,
                 bidder=name(bid.player),
                 counted=counted,
