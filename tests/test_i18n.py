@@ -159,8 +159,8 @@ def test_outcome_sentences_follow_the_context() -> None:
         es = describe_result(after.last_result, after.dice_counts)
     assert it.startswith("il posto 1 dice Dudo sulla scommessa 2x3 del posto 0")
     assert "è eliminato" in it and "posto 0 vince la partita" in it
-    assert es.startswith("asiento 1 pide dudo sobre 2x3 del asiento 0")
-    assert "queda fuera" in es and "asiento 0 gana la partida" in es
+    assert es.startswith("El asiento 1 anuncia Dudo sobre la puja 2x3 del asiento 0")
+    assert "queda fuera" in es and "el asiento 0 gana la partida" in es
 
 
 # --- the command line --------------------------------------------------------------------------
@@ -415,6 +415,6 @@ def test_refusals_and_illegal_actions_speak_the_language_asked() -> None:
         "dopo 3x4 una scommessa sulla faccia jolly richiede almeno 2 dadi [bidding.wild_worth]"
     )
     with use_language("es"):
-        assert e.refusal.text() == "tras 3x4 una puja a comodines exige al menos 2 dados"
+        assert e.refusal.text() == "tras 3x4 una puja de comodines exige al menos 2 dados"
         assert e.message == "after 3x4 a wild bid needs at least 2 dice"
     assert e.refusal.text() == e.message  # outside the block: English again
