@@ -191,6 +191,31 @@ def test_opponents_by_name_bot_callable_or_list() -> None:
         e.reset(seed=0)
 
 
+def test_a_game_over_before_the_learners_first_decision_is_dealt_again() -> None:
+    """With challenge.exact others_lose an exact Dudo between two opponents takes the
+    learner's last die and ends the game before the learner decides: reset deals again."""
+    knobs = {"challenge.exact": "others_lose", "dice.per_player": 1, "calza.enabled": False}
+    v = load("italian", overrides=knobs)
+    ended_early = 0
+
+    def dudo_at_once(game: Game, seat: int) -> Any:
+        nonlocal ended_early
+        if game.to_move != seat:
+            return None
+        if game.bids and game.is_legal(Dudo(seat)):
+            ended_early += game.apply(Dudo(seat)).winner is not None
+            return Dudo(seat)
+        return next(a for a in game.legal_actions() if a.player == seat)
+
+    e = PerudoGymEnv(v, 3, seat=2, opponents=dudo_at_once)
+    e.reset(seed=0)
+    for _ in range(60):
+        e.reset()
+        assert e.game.winner is None and e.game.dice_counts[2] == 1
+        assert e.action_masks().any() and e.aec.deciding_seat() == 2
+    assert ended_early, "no deal ended before the learner's decision"
+
+
 # --- the learner's return and illegal actions -------------------------------------------------
 
 

@@ -182,11 +182,11 @@ def test_the_gymnasium_learner_gets_its_openspiel_return() -> None:
 # --- SuperSuit's vector route -----------------------------------------------------------------
 
 
-def _supersuit_steps(max_rounds: int | None, steps: int) -> int:
+def _supersuit_steps(max_rounds: int | None, steps: int, black_death: bool = False) -> int:
     """SuperSuit's vector env over ``parallel_env``, random masked actions; games ended."""
     ss: Any = importlib.import_module("supersuit")
     p = parallel_env(_short(), 3, observation_mode="flat", max_rounds=max_rounds)
-    venv = ss.pettingzoo_env_to_vec_env_v1(p)
+    venv = ss.pettingzoo_env_to_vec_env_v1(ss.black_death_v3(p) if black_death else p)
     _obs, infos = venv.reset(seed=0)
     rng = np.random.default_rng(0)
     ended = 0
@@ -206,3 +206,15 @@ def test_supersuit_stops_at_an_elimination_without_max_rounds_only() -> None:
         with pytest.raises(AssertionError, match="varying numbers of active agents"):
             _supersuit_steps(None, 400)
         assert _supersuit_steps(CAP, 300) >= 5
+
+
+def test_supersuit_black_death_never_ends_the_game() -> None:
+    """SuperSuit 3.11's black_death_v3 reports the end only when every agent is both
+    terminated and truncated: the vector env never resets, and fails after the game."""
+    ss = pytest.importorskip("supersuit")
+    if not ss.__version__.startswith("3.11."):
+        pytest.skip(f"docs/pettingzoo.rst describes SuperSuit 3.11, not {ss.__version__}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with pytest.raises(ValueError, match="not enough values to unpack"):
+            _supersuit_steps(None, 2000, black_death=True)

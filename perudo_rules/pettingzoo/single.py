@@ -147,7 +147,9 @@ class PerudoGymEnv(gymnasium.Env[Any, np.int64]):
             self._advance()
             if not self._done:
                 break
-            if deal == _MAX_DEALS - 1:  # an edition that ends games before the learner acts
+            # challenge.exact others_lose can take the learner's dice, and end the game,
+            # before its first decision: such a game is dealt again
+            if deal == _MAX_DEALS - 1:
                 raise RuntimeError(f"no game of {_MAX_DEALS} reached {self.agent}'s decision")
         if self.render_mode == "human":
             self.render()
