@@ -210,6 +210,7 @@ def _english_words(text: str, lang: str) -> list[str]:
     # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
     text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
     text = re.sub(r"\S*/\S*", " ", text)  # file names
+    text = re.sub(r"«[^«»]*(«[^«»]*»[^«»]*)*»", " ", text)  # a rulebook's words, as printed
     words = [w for w in ENGLISH if w not in SHARED[lang]]
     return [w for w in words if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
 
@@ -230,7 +231,8 @@ def test_check_gives_verdict_rule_and_section_in_the_players_language(
     assert rule_text("bidding.wild_worth", variant, lang) in out
     assert "Il rilancio; La partita di Perudo continua!" in out  # the section, as printed
     assert ("ILLEGALE" if lang == "it" else "ILEGAL") in out
-    assert "[§ Il rilancio; La partita di Perudo continua!]" in out
+    quote = variant.knob("bidding.wild_worth").quote
+    assert f"[§ Il rilancio; La partita di Perudo continua!: «{quote}»]" in out
     assert _english_words(out, lang) == [], out
 
 
