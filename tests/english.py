@@ -62,7 +62,7 @@ def english_words(text: str, lang: str, extra: tuple[str, ...] = ()) -> list[str
     # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
     text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
     text = re.sub(r"\S*/\S*", " ", text)  # file names
-    text = re.sub(r"«[^»]*»", " ", text)  # the rulebooks' own words, quoted
+    text = re.sub(r"«[^«»]*(«[^«»]*»[^«»]*)*»", " ", text)  # a rulebook's words, as printed
     text = re.sub(r"\{\".*\}", " ", text)  # JSON (a witness, a reply)
     text = re.sub(r"\b\w+(?:-\w+)+\b", " ", text)  # ids: it-raise-after-eight-fours
     # lists of JSON keys: (allowed: variant, round, first_player, ...), (JSON: dice, ...)
