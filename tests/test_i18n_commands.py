@@ -69,6 +69,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         "record-after-end.json": _finished(),
         "record-badkey.json": _record(["0:3x4"], colour="red"),
         "bad.yaml": "id: x\nname: X\nextends: italian\nwild:\n  face: 9\ndice:\n  colour: red\n",
+        "bad-types.yaml": "extends: italian\ncalza:\n  enabled: maybe\n  who: everyone\n",
         "scenario.yaml": "scenarios: 3\n",
     }
     for name, text in texts.items():
@@ -92,7 +93,11 @@ CASES: list[tuple[str, tuple[str, ...], str]] = [
     ("show-spanish", ("show", "spanish"), ""),
     ("show-unknown", ("show", "nosuch"), ""),
     ("show-file-missing", ("show", "{missing.json}"), ""),
-    ("validate", ("validate", "variants/italian.yaml", "{bad.yaml}", "{missing.json}"), ""),
+    (
+        "validate",
+        ("validate", "variants/italian.yaml", "{bad.yaml}", "{bad-types.yaml}", "{missing.json}"),
+        "",
+    ),
     ("validate-dir", ("validate", "{dir}"), ""),
     ("compare", ("compare", "italian", "spanish", "--max-dice", "2"), ""),
     ("compare-six", ("compare", "italian", "bluff", "--all", "--no-witnesses"), ""),

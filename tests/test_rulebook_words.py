@@ -282,8 +282,8 @@ def test_core_entries_are_inherited_and_replaced_one_by_one(tmp_path: Path) -> N
         ("  calza.who:\n    source: X\n", "core.calza.who", 5, "unknown key 'calza.who'"),
         ("  play.dudo:\n    quote: words\n", "core.play.dudo", 5, "missing required key 'source'"),
         ("  play.dudo:\n    source: X\n    page: 3\n", "core.play.dudo.page", 6, "unknown key"),
-        ("  play.dudo: Il Dudo\n", "core.play.dudo", 4, "is not of type 'object'"),
-        ("  play.dudo:\n    source: ''\n", "core.play.dudo.source", 5, "should be non-empty"),
+        ("  play.dudo: Il Dudo\n", "core.play.dudo", 4, "is not an object"),
+        ("  play.dudo:\n    source: ''\n", "core.play.dudo.source", 5, "the text is empty"),
     ],
 )
 def test_the_schema_refuses_a_bad_core_entry(

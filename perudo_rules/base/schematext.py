@@ -42,7 +42,8 @@ def json_kind(value: Any) -> str:
 
 
 def _value(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    plain = value is None or isinstance(value, str | int | float | list | dict)
+    text = json.dumps(value, ensure_ascii=False, default=str) if plain else repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -78,9 +79,13 @@ def schema_problem(error: Any) -> str:
     if kind == "maxItems":
         return ntr("expected at most {n} item", "expected at most {n} items", want)
     if kind == "minLength":
+        if value == "":
+            return tr("the text is empty")
         return tr("{value} is too short", value=_value(value))
     if kind == "maxLength":
         return tr("{value} is too long", value=_value(value))
+    if kind in ("oneOf", "anyOf"):
+        return tr("{value} has none of the forms allowed here", value=_value(value))
     if kind == "pattern":
         return tr("{value} is not in the expected form", value=_value(value))
     return str(error.message)

@@ -44,9 +44,10 @@ from typing import Any
 import jsonschema
 
 from perudo_rules.base.errors import VariantError
-from perudo_rules.base.i18n import N_, tr
+from perudo_rules.base.i18n import N_, ntr, tr
 from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth, os_reason
 from perudo_rules.base.memo import Memo, content_digest, frozen_key
+from perudo_rules.base.schematext import schema_problem
 from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.crossknob import knob_conflicts
 from perudo_rules.editions.datafiles import data_dir as data_dir  # its callers' old home
@@ -112,7 +113,7 @@ def _schema_problems(doc: YamlDoc) -> list[VariantError]:
     located: list[tuple[int, str, str]] = []
     for e in _validator().iter_errors(doc.data):
         path: list[str | int] = list(e.absolute_path)
-        found = [(path, e.message)]
+        found = [(path, schema_problem(e))]
         schema = e.schema if isinstance(e.schema, dict) else {}
         if e.validator == "additionalProperties" and isinstance(e.instance, dict):
             allowed = schema.get("properties", {})
@@ -142,7 +143,8 @@ def _schema_errors(doc: YamlDoc) -> None:
     first = problems[0]
     message = first.message
     if len(problems) > 1:
-        message += f" (and {len(problems) - 1} more problem(s))"
+        more = len(problems) - 1
+        message += " " + ntr("(and {n} more problem)", "(and {n} more problems)", more)
     raise VariantError(message, file=first.file, key_path=first.key_path, line=first.line)
 
 
