@@ -257,7 +257,9 @@ class ConformanceDirective(PerudoDirective):
         head = para(nodes.strong(text=f"{report.engine}"), f": {what}.")
         if report.error is not None:
             head += nodes.Text(" " + tr("Harness error: {error}", error=report.error))
-        headers = [tr("edition"), tr("result"), *fams, "perft"]
+        # the families are the first part of rule ids: identifiers, shown as code
+        headers: list[Cell] = [tr("edition"), tr("result"),
+                               *(nodes.literal(text=f) for f in fams), "perft"]  # fmt: skip
         out: list[nodes.Node] = [head, scrolling(
             table(headers, rows, classes=["perudo-conformance"])
         )]  # fmt: skip
@@ -270,7 +272,9 @@ class ConformanceDirective(PerudoDirective):
                 if fail.knob:
                     plays = ", ".join(f"{p}: {json.dumps(v)}" for p, v in fail.knob.items())
                     cause = " " + tr("The engine plays {plays}.", plays=plays)
-                box += para(nodes.strong(text=f"{label}, {fail.rule}: "), fail.detail,
+                # the kit's own report line (perudo-rules conform prints it so), as code
+                box += para(nodes.strong(text=f"{label}, {fail.rule}: "),
+                            nodes.literal(text=fail.detail, classes=["perudo-report-line"]),
                             f" ({fail.source}).{cause} " + tr("Witness:"))  # fmt: skip
                 text = json.dumps(fail.witness)
                 box += nodes.literal_block(text, text)

@@ -14,6 +14,7 @@ from perudo_rules.editions.variantfile import data_dir
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.shared import (
     Cell,
+    join,
     one_line,
     para,
     rule_anchor,
@@ -78,6 +79,23 @@ def schema_type(schema: dict[str, Any]) -> str:
         bounds.append(tr("non-empty"))
     shown = tr(_TYPES[kind]) if kind in _TYPES else kind
     return shown + (f" ({', '.join(bounds)})" if bounds else "")
+
+
+def _type_cell(schema: dict[str, Any]) -> nodes.paragraph:
+    """:func:`schema_type` with each value an enumeration allows as code (the values are
+    what a file writes, in every language)."""
+    if "enum" in schema:
+        out = para(tr("one of") + " ")
+        join(out, (nodes.literal(text=format_value(v)) for v in schema["enum"]))
+        return out
+    if "oneOf" in schema:
+        out = para()
+        for i, sub in enumerate(schema["oneOf"]):
+            if i:
+                out += nodes.Text(" " + tr("or") + " ")
+            out.extend(_type_cell(sub).children)
+        return out
+    return para(schema_type(schema))
 
 
 def _yes(flag: bool) -> str:
@@ -176,7 +194,8 @@ class FormatDirective(PerudoDirective):
     def section_node(self, section: str, props: dict[str, Any]) -> nodes.section:
         """One section of knobs: each anchored at its rule id (the ``:rule:`` target)."""
         sec = nodes.section(ids=[nodes.make_id(f"format-section-{section}")])
-        sec += nodes.title(text=tr("Section {name}", name=section))
+        head, _, tail = tr("Section {name}", name="\0").partition("\0")
+        sec += nodes.title("", "", nodes.Text(head), nodes.literal(text=section), nodes.Text(tail))
         rows: list[list[Cell]] = []
         for spec in KNOBS:
             if spec.section != section:
@@ -188,7 +207,7 @@ class FormatDirective(PerudoDirective):
             rows.append(
                 [
                     nodes.paragraph("", "", self_link(spec.path, anchor), ids=[anchor]),
-                    schema_type(value_schema),
+                    _type_cell(value_schema),
                     para(_said(sub.get("description", spec.description))),
                     _choices(spec, value_schema),
                 ]
