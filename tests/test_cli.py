@@ -214,7 +214,8 @@ def test_check_cites_each_rule_broken_once(capsys: Capsys) -> None:
 def test_check_cites_a_shared_rule_and_a_house_value(capsys: Capsys, tmp_path: Path) -> None:
     code, out, _ = run(capsys, "check", "italian", "--bids", "dudo")
     shared = next(x for x in out.splitlines() if x.startswith("play.bid_needed: "))
-    assert code == 1 and shared == f"play.bid_needed: {core_rules()['play.bid_needed']}"
+    where = "[§ Come si gioca: «Se siete voi a cominciare, fate la vostra scommessa»]"
+    assert code == 1 and shared == f"play.bid_needed: {core_rules()['play.bid_needed']} {where}"
     path = tmp_path / "house.yaml"
     path.write_text("id: house\nextends: italian\nbidding:\n  wild_opening: not_as_opening_bid\n")
     code, out, _ = run(capsys, "check", str(path), "--bids", "1x1")

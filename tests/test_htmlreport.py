@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from perudo_rules import load_variant
 from perudo_rules.base.i18n import use_language
 from perudo_rules.cli import main
 from perudo_rules.conform.htmlreport import html_report
@@ -23,6 +24,7 @@ from perudo_rules.conform.report import (
     rule_ids,
 )
 from perudo_rules.conform.runner import conform
+from perudo_rules.editions.corerules import cite
 from perudo_rules.harness.stepapi import StepHarness
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,7 +95,8 @@ def _report() -> Report:
         count=3,
     )
     plain = Failure("challenge.exact", f"outcome delta: the engine says {EVIL}",
-                    {"edition": "italian", "then": "0:dudo"}, "game 2")  # fmt: skip
+                    {"edition": "italian", "then": "0:dudo"}, "game 2",
+                    decided_by=["challenge.exact", "round.starter"])  # fmt: skip
     italian = EditionReport(
         "italian", True, passed={"play.dudo": 9, "calza.who": 1},
         failed={"calza.who": 3, "challenge.exact": 1}, failures=[knob, plain], scenarios=4,
@@ -130,6 +133,9 @@ def test_the_page_parses_and_holds_every_rule_failure_and_witness() -> None:
     # the knob the engine plays against the edition's, consequences and perft divide
     assert '"bidder_only"' in text and '"any_except_bidder"' in text
     assert "next, palifico" in text
+    # the edition's outcome of the call: each deciding rule with its section
+    assert "The edition's outcome was decided by these rules:" in text
+    assert cite("round.starter", load_variant("italian")).line() in text
     assert "0:1x2" in text and "[1, 8]" in text
     # the unclaimed edition with what kept it out
     assert "bluff" in text and "reroll.enabled: the engine claims" in text

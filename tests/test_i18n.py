@@ -157,10 +157,10 @@ def test_outcome_sentences_follow_the_context() -> None:
         it = describe_result(after.last_result, after.dice_counts)
     with use_language("es"):
         es = describe_result(after.last_result, after.dice_counts)
-    assert it.startswith("posto 1 chiama dudo su 2x3 del posto 0")
+    assert it.startswith("il posto 1 dice Dudo sulla scommessa 2x3 del posto 0")
     assert "è eliminato" in it and "posto 0 vince la partita" in it
-    assert es.startswith("asiento 1 pide dudo sobre 2x3 del asiento 0")
-    assert "queda fuera" in es and "asiento 0 gana la partida" in es
+    assert es.startswith("El asiento 1 anuncia Dudo sobre la puja 2x3 del asiento 0")
+    assert "queda fuera" in es and "el asiento 0 gana la partida" in es
 
 
 # --- the command line --------------------------------------------------------------------------
@@ -210,6 +210,7 @@ def _english_words(text: str, lang: str) -> list[str]:
     # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
     text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
     text = re.sub(r"\S*/\S*", " ", text)  # file names
+    text = re.sub(r"«[^«»]*(«[^«»]*»[^«»]*)*»", " ", text)  # a rulebook's words, as printed
     words = [w for w in ENGLISH if w not in SHARED[lang]]
     return [w for w in words if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
 
@@ -230,7 +231,8 @@ def test_check_gives_verdict_rule_and_section_in_the_players_language(
     assert rule_text("bidding.wild_worth", variant, lang) in out
     assert "Il rilancio; La partita di Perudo continua!" in out  # the section, as printed
     assert ("ILLEGALE" if lang == "it" else "ILEGAL") in out
-    assert "[§ Il rilancio; La partita di Perudo continua!]" in out
+    quote = variant.knob("bidding.wild_worth").quote
+    assert f"[§ Il rilancio; La partita di Perudo continua!: «{quote}»]" in out
     assert _english_words(out, lang) == [], out
 
 
@@ -380,7 +382,7 @@ def test_the_terminal_game_speaks_the_players_language(
     )  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
-    assert ("i tuoi dadi:" if lang == "it" else "tus dados:") in out
+    assert ("i vostri dadi:" if lang == "it" else "tus dados:") in out
     assert ("comandi:" if lang == "it" else "órdenes:") in out
     assert _english_words(out, lang) == [], out
 
@@ -410,9 +412,9 @@ def test_refusals_and_illegal_actions_speak_the_language_asked() -> None:
     assert e.rule == "bidding.wild_worth" and e.refusal.message_id == "wild-bid-needs"
     assert e.message == "after 3x4 a wild bid needs at least 2 dice"  # always English
     assert e.message_in("it") == (
-        "dopo 3x4 una scommessa sui jolly richiede almeno 2 dadi [bidding.wild_worth]"
+        "dopo 3x4 una scommessa sulla faccia jolly richiede almeno 2 dadi [bidding.wild_worth]"
     )
     with use_language("es"):
-        assert e.refusal.text() == "tras 3x4 una puja a comodines exige al menos 2 dados"
+        assert e.refusal.text() == "tras 3x4 una puja de comodines exige al menos 2 dados"
         assert e.message == "after 3x4 a wild bid needs at least 2 dice"
     assert e.refusal.text() == e.message  # outside the block: English again

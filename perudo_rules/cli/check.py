@@ -36,6 +36,7 @@ from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import seats_verdict
+from perudo_rules.records.decided import citations_json, decided_by
 from perudo_rules.records.describe import describe_result
 from perudo_rules.records.position import (
     Position,
@@ -110,10 +111,7 @@ class BidVerdict:
             out["source"] = self.citation.source
             out["quote"] = self.citation.quote
         if self.decided_by:
-            out["decided_by"] = [
-                {"rule": c.rule, "statement": c.statement, "source": c.source, "quote": c.quote}
-                for c in self.decided_by
-            ]
+            out["decided_by"] = citations_json(self.decided_by)
         return out
 
 
@@ -188,38 +186,13 @@ def check_bids(
             game = game.apply(bid).roll(dice=roll.dice)
         elif bad is None:
             decided: tuple[Citation, ...] = ()
-            after = game.apply(bid)
             if isinstance(bid, (Dudo, Calza)):
-                rules = _deciding(game.outcome_decision(bid), game, after)
-                decided = tuple(cite(r, variant) for r in rules)
+                decided = decided_by(game, bid, variant)
             verdicts.append(BidVerdict(i, bid, game.current_bid, decided_by=decided))
-            game = after
+            game = game.apply(bid)
         else:
             verdicts.append(BidVerdict(i, bid, game.current_bid, bad, cite(bad.rule, variant)))
     return game, verdicts
-
-
-def _deciding(decided: dict[str, tuple[str, ...]], before: Game, after: Game) -> list[str]:
-    """The rule that decided each field of an outcome that says something, each rule once,
-    in ruling order: who is out only when a seat is, the winner only when there is one,
-    and whether the next round is palifico when it is, or when a rule kept it from being."""
-    result = after.last_result
-    assert result is not None
-    out = [
-        *decided.get("delta", ())[:1],
-        *(
-            decided.get("eliminated", ())[:1]
-            if after.dice_counts.count(0) > before.dice_counts.count(0)
-            else ()
-        ),
-        *(decided.get("winner", ())[:1] if after.winner is not None else ()),
-        *decided.get("next", ())[:1],
-    ]
-    palifico = decided.get("palifico", ())[:1]
-    if result.next_palifico or palifico in (("palifico.once_per_player",),
-                                            ("palifico.heads_up",)):  # fmt: skip
-        out += palifico
-    return list(dict.fromkeys(out))
 
 
 def _verdict_text(v: BidVerdict) -> str:

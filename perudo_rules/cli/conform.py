@@ -94,6 +94,9 @@ def failure_lines(edition: str, fail: Failure, checks: int) -> list[str]:
     lines.append("  " + printable(fail.detail))
     if fail.consequences:
         lines.append("  " + tr("and so: {fields} differ too", fields=", ".join(fail.consequences)))
+    if fail.decided_by:  # the edition's outcome of the call: each deciding rule, where it stands
+        lines.append("  " + tr("The edition's outcome was decided by these rules:"))
+        lines += ["    " + printable(_citation(edition, rule) or rule) for rule in fail.decided_by]
     lines.append("  " + tr("witness: {json}", json=json.dumps(fail.witness)))
     return lines
 

@@ -43,14 +43,16 @@ from perudo_rules.analysis.probability import (
     from_game,
     matches,
 )
-from perudo_rules.base.actions import Action, Bid, Reroll, parse_action
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll, parse_action
 from perudo_rules.base.errors import ActionSyntaxError, OutputError, PerudoError
 from perudo_rules.base.i18n import N_, ptr, tr
 from perudo_rules.base.limits import MAX_EXACT_DICE
 from perudo_rules.base.output import Outputs, write_text
 from perudo_rules.base.safetext import display_path, printable
+from perudo_rules.editions.corerules import Citation
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
+from perudo_rules.records.decided import decided_by
 from perudo_rules.records.describe import describe_result
 from perudo_rules.records.record import to_record
 
@@ -144,6 +146,8 @@ class TerminalGame:
         self.rng = random.Random(roll_seed)
         self.read = read
         self.write = write
+        #: the rules that decided the last call's outcome (records.decided.decided_by)
+        self.decided: tuple[Citation, ...] = ()
 
     # --- display ------------------------------------------------------------------------
 
@@ -153,7 +157,7 @@ class TerminalGame:
     def show_state(self) -> None:
         """Print the round, dice counts, your dice, the bids and the odds of the standing bid."""
         g = self.game
-        pal = ", palifico" if g.palifico else ""
+        pal = tr(", palifico") if g.palifico else ""
         wild = g.space.wild
         name = ptr("wild", g.rules.wild_name)
         wild_text = (
@@ -212,6 +216,9 @@ class TerminalGame:
             self.write("     " + tr("{who} shows {dice}", who=self._name(s), dice=dice))
         text = describe_result(res, g.dice_counts, name=self._name, winner=g.winner)
         self.write(f"   {text}")
+        if self.decided:  # each rule that decided it, with its section and the book's words
+            cited = [f"{c.rule} [{c.where()}]" if c.where() else c.rule for c in self.decided]
+            self.write("   " + tr("Decided by: {rules}", rules="; ".join(cited)))
 
     # --- input --------------------------------------------------------------------------
 
@@ -249,7 +256,9 @@ class TerminalGame:
 
     def ask_call(self) -> Action | None:
         """Offer the human an out-of-turn call; ``None`` when they pass."""
-        calls = (" " + tr("or") + " ").join(str(a) for a in out_of_turn_calls(self.game, self.seat))
+        calls = (" " + tr("or") + " ").join(
+            tr(str(a)) for a in out_of_turn_calls(self.game, self.seat)
+        )
         return self._read(tr("{calls} now? (Enter to pass)", calls=calls) + "> ", bids=False)
 
     def _read(self, prompt: str, bids: bool) -> Action | None:
@@ -311,6 +320,8 @@ class TerminalGame:
                     raise ValueError(f"the bot of seat {to_move} did not act")
         if action.player != self.seat:
             self.write(f"   {self._name(action.player)}: {action}")
+        if isinstance(action, Dudo | Calza) and g.is_legal(action):
+            self.decided = decided_by(g, action)
         self.game = g.apply(action)
         if self.game.to_move is None:
             self.show_result()

@@ -30,12 +30,18 @@ def _run(args: argparse.Namespace) -> int:
                     " ".join(map(str, r.dice_counts)),
                     r.actions,
                     r.outcome,
+                    ", ".join(c.rule for c in r.decided_by),
                 )
                 for r in verdict.rounds
             ]
             headers = [tr("round"), tr("opener"), "palifico", tr("dice"), tr("actions")]
-            headers.append(tr("outcome"))
+            headers += [tr("outcome"), tr("decided by")]
             print(format_table(headers, rows))
+            cited = {c.rule: c for r in verdict.rounds for c in r.decided_by}
+            if cited:  # each rule once: statement, section, the rulebook's words
+                print("\n" + tr("The rules that decided the outcomes:"))
+                for citation in cited.values():
+                    print("  " + printable(citation.line()))
     return 0 if verdict.valid else 1
 
 

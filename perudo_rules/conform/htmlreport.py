@@ -192,6 +192,10 @@ def _failure(i: int, j: int, edition: str, fail: Failure, checks: int) -> str:
                        checks=checks, source=fail.source)))  # fmt: skip
     if fail.consequences:
         parts.append(_p(tr("and so: {fields} differ too", fields=", ".join(fail.consequences))))
+    if fail.decided_by:  # the edition's outcome of the call, rule by rule
+        parts.append(_p(tr("The edition's outcome was decided by these rules:")))
+        items = "".join(f"<li>{_e(_citation(edition, r) or r)}</li>" for r in fail.decided_by)
+        parts.append(f'<ul class="decided">{items}</ul>')
     parts.append(_p(tr("The witness file: perudo-rules check --witness FILE replays it, "
                        "perudo-rules conform --engine CMD --witness FILE re-runs it.")))
     witness = json.dumps(fail.witness, indent=2, ensure_ascii=False)

@@ -65,7 +65,9 @@ class Failure:
     ``witness`` is a witness file (:func:`perudo_rules.conform.witnessfile.witness_document`:
     ``perudo-rules check --witness`` replays it, ``conform --witness`` re-runs it);
     ``consequences`` the outcome fields that differ only because the first one does;
-    ``count`` the differences of the run this root explains.
+    ``count`` the differences of the run this root explains; where the witness asks for a
+    call's outcome, ``decided_by`` the rules that decided the edition's outcome
+    (:func:`perudo_rules.records.decided.decided_by`), the deciding rule of each field once.
     """
 
     rule: str
@@ -76,19 +78,21 @@ class Failure:
     edition_values: dict[str, Any] = field(default_factory=dict)
     consequences: list[str] = field(default_factory=list)
     count: int = 1
+    decided_by: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The failure as JSON."""
         return {"rule": self.rule, "detail": self.detail, "source": self.source,
                 "knob": self.knob, "edition_values": self.edition_values,
                 "consequences": self.consequences, "count": self.count,
-                "witness": self.witness}  # fmt: skip
+                "decided_by": self.decided_by, "witness": self.witness}  # fmt: skip
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Failure:
         """The failure :meth:`to_json` wrote."""
         return cls(doc["rule"], doc["detail"], doc["witness"], doc["source"], doc["knob"],
-                   doc["edition_values"], doc["consequences"], doc["count"])  # fmt: skip
+                   doc["edition_values"], doc["consequences"], doc["count"],
+                   list(doc.get("decided_by", ())))  # fmt: skip
 
 
 @dataclass

@@ -27,7 +27,7 @@ from perudo_rules.base.actions import (
 )
 from perudo_rules.conform.check import Session, out_of_range
 from perudo_rules.conform.diagnose import COUNT, Root, diagnose
-from perudo_rules.conform.observe import Judged
+from perudo_rules.conform.observe import Judged, reach
 from perudo_rules.conform.perftrun import count_through
 from perudo_rules.conform.plan import (
     perft_positions,
@@ -46,6 +46,7 @@ from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import roll_cups
+from perudo_rules.records.decided import decided_by
 from perudo_rules.records.position import Position, Roll, format_step, parse_step
 
 __all__ = ["Only", "conform", "examine", "greet"]
@@ -177,8 +178,12 @@ class _Run:
             self.ref, overrides, obs.start, obs.steps, then, ask=obs.kind, rule=root.rule,
             edition_values=says, engine=engine, reference=reference, detail=detail, **scoped,
         )  # fmt: skip
+        decided: list[str] = []
+        game = reach(obs, obs.variant) if obs.kind == "outcome" else None
+        if game is not None and isinstance(obs.action, Dudo | Calza) and game.is_legal(obs.action):
+            decided = [c.rule for c in decided_by(game, obs.action, obs.variant)]
         return Failure(root.rule, detail, witness, root.first.observation.source, knob, says,
-                       list(found.consequences), len(root.differences))  # fmt: skip
+                       list(found.consequences), len(root.differences), decided)  # fmt: skip
 
     def finish(self, known: Sequence[Root] = (), shrunk: bool = True) -> None:
         """Diagnose the run's differences: one root failure each, with its witness

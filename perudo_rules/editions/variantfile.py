@@ -1,11 +1,13 @@
 """Variant files: loading, validating and merging edition files.
 
 A variant file is YAML: top-level ``id``, ``name``, ``description``,
-optional ``extends`` and ``rulebook``, and one mapping per section of knobs
+optional ``extends``, ``rulebook`` and ``core`` (where the rulebook states a fixed rule:
+rule id to ``{source, quote?}``), and one mapping per section of knobs
 (see :mod:`perudo_rules.editions.knobs`). A knob is a bare value or a documented mapping
 ``{value, text, source, quote?, interpretation?}``. A file with ``extends``
-overrides whole knobs of its base; a file without it must set every knob. A file loads as
-a :class:`~perudo_rules.editions.variant.Variant` (:func:`load_variant`).
+overrides whole knobs (and whole ``core`` entries) of its base; a file without it must
+set every knob. A file loads as a :class:`~perudo_rules.editions.variant.Variant`
+(:func:`load_variant`).
 
 Loading checks, in order: safe YAML (no duplicate keys, anchors or object
 tags), the JSON Schema, the ``extends`` chain (no cycles), completeness and
@@ -33,7 +35,6 @@ from __future__ import annotations
 import copy
 import errno
 import functools
-import importlib.resources
 import os
 import stat
 from collections.abc import Hashable, Mapping, Sequence
@@ -47,13 +48,13 @@ from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth
 from perudo_rules.base.memo import Memo, content_digest, frozen_key
 from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.crossknob import knob_conflicts
+from perudo_rules.editions.datafiles import data_dir as data_dir  # its callers' old home
 from perudo_rules.editions.knobs import KNOB_PATHS, SECTIONS
 from perudo_rules.editions.schema import variant_schema
-from perudo_rules.editions.variant import Interpretation, Knob, Variant
+from perudo_rules.editions.variant import Interpretation, Knob, RuleSource, Variant
 
 __all__ = [
     "available_variants",
-    "data_dir",
     "extends_chain",
     "load_variant",
     "named_variant_file",
@@ -64,18 +65,6 @@ __all__ = [
 ]
 
 _META_KEYS = ("id", "name", "description", "extends", "rulebook")
-
-
-def data_dir(name: str) -> Path:
-    """The directory of bundled data: ``"variants"`` or ``"spec"``.
-
-    Installed wheels carry it as ``perudo_rules/_data/<name>``; a source
-    checkout uses the top-level folder of the same name.
-    """
-    packaged = importlib.resources.files("perudo_rules") / "_data" / name
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2] / name
 
 
 def available_variants() -> list[str]:
@@ -216,6 +205,20 @@ def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
     return out
 
 
+def _core_of(doc: YamlDoc) -> dict[str, RuleSource]:
+    """The ``core`` entries of ``doc``: where its rulebook states a fixed rule."""
+    entries: Mapping[str, Any] = doc.data.get("core") or {}
+    return {
+        rule: RuleSource(
+            source=raw["source"],
+            quote=raw.get("quote"),
+            file=doc.file,
+            line=doc.line(["core", rule]),
+        )
+        for rule, raw in entries.items()
+    }
+
+
 #: A file's memo key: its path and the digest of its bytes.
 _Key = tuple[str, str]
 #: Variant files by memo key: the parsed document (shared: nothing changes it), whether it
@@ -302,13 +305,15 @@ def _chain(doc: YamlDoc, path: Path | None) -> list[tuple[YamlDoc, Path | None]]
 
 
 def _merge(chain: list[tuple[YamlDoc, Path | None]]) -> tuple[dict[str, Knob], dict[str, Any]]:
-    """The knobs and metadata of a chain from :func:`_chain`: each file over its base."""
+    """The knobs and metadata of a chain from :func:`_chain`: each file over its base (a
+    ``core`` entry, in ``meta["core"]``, over the base's entry for the same rule)."""
     knobs: dict[str, Knob] = {}
-    meta: dict[str, Any] = {}
+    meta: dict[str, Any] = {"core": {}}
     for doc, path in reversed(chain):
         data: dict[str, Any] = doc.data
         meta.pop("id", None)  # an id names its own file only
         knobs.update(_knobs_of(doc))
+        meta["core"].update(_core_of(doc))
         for key in _META_KEYS:
             if key in data:
                 meta[key] = data[key]
@@ -392,6 +397,7 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         doc = YamlDoc(data, None, "<overrides>")
         _schema_errors(doc)
         knobs.update(_knobs_of(doc))
+        meta["core"].update(_core_of(doc))
         for key in ("name", "description"):
             if key in data:
                 meta[key] = data[key]
@@ -407,6 +413,7 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         rulebook=_rulebook(meta),
         ref=ref_str,
         overrides=dict(overrides) if overrides else None,
+        core=meta["core"],
     )
 
 
@@ -439,6 +446,7 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
         knobs=_own(tuple(knobs[p] for p in KNOB_PATHS)),
         extends=meta.get("extends"),
         rulebook=_rulebook(meta),
+        core=meta["core"],
     )
 
 

@@ -352,7 +352,8 @@ class RoundRules:
             if self.palifico:
                 code = "no-wild-opening-palifico" if current is None else "no-wild-palifico"
                 return Refusal("palifico.wild_bids", code, {})
-            code = "no-wild-opening" if current is None else "no-wild-first-round"
+            # the reading that bans it says why: the first round of the game, or the opening
+            code = "no-wild-first-round" if self.ban_later else "no-wild-opening"
             return Refusal("bidding.wild_opening", code, {})
         if current is None:
             if trace is not None:

@@ -34,7 +34,7 @@ from typing import Any
 
 from perudo_rules.base.actions import Action, format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError, PositionError, VariantError
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import MAX_POSITION_BYTES, MAX_STEPS, read_bounded
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant, named_variant_file
@@ -181,7 +181,12 @@ class Position:
         if used:
             listed = ", ".join(map(str, used))
             seats = tr("seats {list}", list=listed) if len(used) > 1 else tr("seat {n}", n=listed)
-            text += "; " + tr("{seats} already had a palifico round", seats=seats)
+            text += "; " + ntr(
+                "{seats} already had a palifico round",
+                "{seats} already had a palifico round",
+                len(used),
+                seats=seats,
+            )
         return text
 
     def to_json(self, steps: Sequence[Step] = ()) -> dict[str, Any]:

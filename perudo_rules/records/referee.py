@@ -22,8 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from perudo_rules.base.actions import Calza, Dudo
 from perudo_rules.base.i18n import tr
 from perudo_rules.editions.corerules import Citation, cite
+from perudo_rules.records.decided import citations_json, decided_by
 from perudo_rules.records.describe import describe_result
 from perudo_rules.records.recordformat import RecordError, RecordViolation, Violation, load_record
 from perudo_rules.records.redact import hidden_dice
@@ -37,7 +39,10 @@ __all__ = ["RoundSummary", "Verdict", "referee"]
 
 @dataclass(frozen=True, slots=True)
 class RoundSummary:
-    """One round as the referee saw it: opener, dice held, actions taken and the outcome."""
+    """One round as the referee saw it: opener, dice held, actions taken and the outcome,
+    with the rules that decided a Dudo or Calza's outcome (``decided_by``,
+    :func:`~perudo_rules.records.decided.decided_by`; empty for a round that did not end
+    in a call, and for a redacted record's round whose count a closed cup hides)."""
 
     round: int
     first_player: int
@@ -45,6 +50,7 @@ class RoundSummary:
     dice_counts: tuple[int, ...]
     actions: int
     outcome: str
+    decided_by: tuple[Citation, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +131,7 @@ class Verdict:
                     "dice_counts": list(r.dice_counts),
                     "actions": r.actions,
                     "outcome": r.outcome,
+                    "decided_by": citations_json(r.decided_by),
                 }
                 for r in self.rounds
             ],
@@ -138,7 +145,9 @@ class Verdict:
         return {"statement": c.statement, "source": c.source, "quote": c.quote}
 
 
-def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
+def _summaries(
+    game: Game | None, decided: Mapping[int, tuple[Citation, ...]]
+) -> tuple[RoundSummary, ...]:
     if game is None:
         return ()
     out: list[RoundSummary] = []
@@ -157,6 +166,7 @@ def _summaries(game: Game | None) -> tuple[RoundSummary, ...]:
                 outcome=describe_result(
                     rec.result, after, winner=game.winner if i + 1 == len(history) else None
                 ),
+                decided_by=decided.get(i, ()),
             )
         )
     if game.to_move is not None:
@@ -188,8 +198,15 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
     variant = check_record(data, file)
     game: Game | None = None
     violation: Violation | None = None
+    decided: dict[int, tuple[Citation, ...]] = {}  # round index -> its call's rules
     try:
         for state in walk(data, variant, every=False):
+            if game is not None and len(state.history) > len(game.history):
+                call = state.history[-1].actions[-1]
+                index = len(state.history) - 1
+                seen = hidden_dice(data["rounds"][index]) == 0  # a closed cup: no count
+                if isinstance(call, Dudo | Calza) and seen:
+                    decided[index] = decided_by(game, call, variant)
             game = state
     except RecordViolation as stop:
         violation = stop.violation
@@ -201,7 +218,7 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
         variant=variant.id,
         seats=int(data["seats"]),
         winner=None if game is None or violation is not None else game.winner,
-        rounds=_summaries(game),
+        rounds=_summaries(game, decided),
         violation=violation,
         citation=None if violation is None else cite(violation.rule, variant),
         viewer=viewer,
