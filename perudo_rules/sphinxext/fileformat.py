@@ -40,6 +40,11 @@ SCHEMA_TEXTS = (
         "every knob; a file with 'extends' overrides only what it names."
     ),
     N_("A bundled variant id, or a path relative to this file."),
+    N_(
+        "Where the rulebook states a fixed rule of spec/core-rules.yaml: its rule id to the "
+        "section (source) and, where the words exist, a quote. The statement stays the core "
+        "rule's. A file with 'extends' replaces the entries it names."
+    ),
     N_("The rule in one line."),
     N_("The rulebook section heading the rule comes from."),
     N_("A few words of the rulebook, where the exact wording decides."),
