@@ -327,9 +327,10 @@ def problems() -> list[str]:
 _FIXED_DATE = __import__("datetime").datetime(2026, 1, 1, tzinfo=__import__("datetime").UTC)
 
 DOCS = ROOT / "docs"
-#: The pages of the spec whose prose is translated (the pages players and reviewers read;
-#: the developer pages stay English for now). A message of these pages without Italian
-#: or Spanish fails tests/test_i18n.py.
+#: The pages of the spec whose prose is translated: the pages players, reviewers and engine
+#: authors read (docs/index.rst lists them). The developer pages (architecture, api,
+#: pettingzoo) stay English and say so in the other languages (``perudo-english-only``).
+#: A message of these pages without Italian or Spanish fails tests/test_i18n.py.
 DOCS_TRANSLATED = (
     "index",
     "glossary",
@@ -338,7 +339,10 @@ DOCS_TRANSLATED = (
     "compare",
     "interpretations",
     "core-rules",
+    "bid-ranks",
     "scenarios",
+    "conformance",
+    "format",
     "about",
     "house-rules",
 )
