@@ -293,7 +293,7 @@ def test_check_position_accepts_a_leave(
     path.write_text(json.dumps(pos), encoding="utf-8")
     assert main([*args, "--bids", "2:leave"]) == 0
     out = capsys.readouterr().out
-    assert "seat 2 leaves the game with its 3 dice" in out and "The action is legal." in out
+    assert "Seat 2 leaves the game with its 3 dice" in out and "The action is legal." in out
     assert main([*args, "--bids", "2:leave", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["position"]["actions"] == ["1:2x4", "2:leave"] and data["legal"]
