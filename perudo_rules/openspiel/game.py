@@ -113,10 +113,11 @@ def load_game(
     ``pyspiel.Game`` (a :class:`PerudoGame`).
 
     The game is ``pyspiel.load_game(family_name(variant), {"players": players, ...})``;
-    a variant that is not bundled is registered first (under :func:`game_name` too). ``max_rounds`` caps the length of
-    games in which Calza gives dice back (see the module docstring): a whole number
-    from 1 to the game's bound (:func:`~perudo_rules.openspiel.spec.check_max_rounds`),
-    else ``ValueError``, as for a seat count the variant does not allow.
+    a variant that is not bundled is registered first (under :func:`game_name` too).
+    ``max_rounds`` caps the length of games in which Calza gives dice back (see the module
+    docstring): a whole number from 1 to the game's bound
+    (:func:`~perudo_rules.openspiel.spec.check_max_rounds`), else ``ValueError``, as for a
+    seat count the variant does not allow.
     """
     v = variant if isinstance(variant, Variant) else load_variant(variant)
     spec = spec_for(v, players)  # ValueError for a seat count v does not allow
@@ -202,7 +203,9 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         return _StateObserver(
-            self.spec, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+            self.spec,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            self.max_rounds,
         )
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "family_name",
     "game_length",
     "game_name",
+    "round_cap",
     "spec_for",
 ]
 
@@ -134,6 +135,17 @@ def _table_size(rules: Ruleset, dice: int) -> int:
     return max(bid_space(rules, dice, False).size, bid_space(rules, dice, True).size)
 
 
+def round_cap(spec: GameSpec, max_rounds: int) -> int:
+    """The most rounds a game of ``spec`` capped at ``max_rounds`` can play: one for a
+    single-round game, at most :attr:`GameSpec.natural_rounds` where every round costs a
+    die, else ``max_rounds``."""
+    if spec.single_round:
+        return 1
+    if not rounds_may_keep_dice(spec.variant.rules):
+        return min(max_rounds, spec.natural_rounds)
+    return max_rounds
+
+
 def game_length(spec: GameSpec, max_rounds: int) -> int:
     """The most decisions of a game of ``spec`` capped at ``max_rounds`` rounds (OpenSpiel's
     ``max_game_length``; chance outcomes are not counted). Round ``k`` (from 0) starts with
@@ -142,10 +154,8 @@ def game_length(spec: GameSpec, max_rounds: int) -> int:
     start = sum(spec.start_counts)
     most = spec.amap.max_dice
     moves = spec.round_moves
-    if spec.single_round:
-        return moves[start]
-    if not rounds_may_keep_dice(spec.variant.rules):
-        rounds = min(max_rounds, spec.natural_rounds)
+    rounds = round_cap(spec, max_rounds)
+    if spec.single_round or not rounds_may_keep_dice(spec.variant.rules):
         return sum(moves[start - k] for k in range(rounds))
     growing = min(max_rounds, most - start)
     return sum(moves[start + k] for k in range(growing)) + (max_rounds - growing) * moves[most]

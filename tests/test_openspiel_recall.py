@@ -1,0 +1,131 @@
+"""The OpenSpiel adapter's information states: the tensor is perfect recall (it tells apart
+exactly the information states the string does, for every seat, earlier rounds included),
+and ``max_game_length`` is true and tight (no game is longer; a single-round edition has
+pyspiel's own figure, which a game reaches).
+
+Every history of small games is walked (chance outcomes included), as a newcomer measuring
+the adapter for Deep CFR or NFSP would; larger editions are sampled by random games.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+pyspiel = pytest.importorskip(
+    "pyspiel",
+    reason="open_spiel (module pyspiel) cannot be imported: pip install 'perudo-rules[openspiel]'",
+)
+
+from perudo_rules import load_variant  # noqa: E402
+from perudo_rules.openspiel import load_game  # noqa: E402
+
+
+@dataclass
+class Partition:
+    """Information states met, by seat: each string's tensor and each tensor's string."""
+
+    tensors: dict[tuple[int, str], tuple[float, ...]] = field(default_factory=dict)
+    strings: dict[tuple[int, tuple[float, ...]], str] = field(default_factory=dict)
+    longest: int = 0
+    rounds: int = 0
+
+    def add(self, state: Any) -> None:
+        """Record what every seat sees of ``state`` (and check it against what was seen)."""
+        for p in range(state.num_players()):
+            text = state.information_state_string(p)
+            tensor = tuple(state.information_state_tensor(p))
+            # equal strings, equal tensors; different strings, different tensors
+            assert self.tensors.setdefault((p, text), tensor) == tensor, text
+            assert self.strings.setdefault((p, tensor), text) == text, (
+                f"one tensor for two information states of seat {p}:\n"
+                f"{self.strings[(p, tensor)]}\n{text}"
+            )
+        decisions = sum(1 for h in state.full_history() if h.player >= 0)
+        self.longest = max(self.longest, decisions)
+        game = state.perudo_game
+        if game is not None:
+            self.rounds = max(self.rounds, game.round)
+
+
+def _walk(state: Any, seen: Partition) -> None:
+    seen.add(state)
+    if state.is_terminal():
+        return
+    if state.is_chance_node():
+        actions = [a for a, _ in state.chance_outcomes()]
+    else:
+        actions = state.legal_actions()
+    for a in actions:
+        _walk(state.child(a), seen)
+
+
+def _random_games(game: Any, games: int, seed: int) -> Partition:
+    rng = random.Random(seed)
+    seen = Partition()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            seen.add(state)
+            legal = state.legal_actions()
+            # Dudo (the lowest call id) a fifth of the time, so games run several rounds
+            calls = [a for a in legal if a >= game.action_map.dudo]
+            pick = calls if calls and rng.random() < 0.2 else legal
+            state.apply_action(pick[rng.randrange(len(pick))])
+        seen.add(state)
+    return seen
+
+
+def test_every_history_of_liars_dice_one_d4_each() -> None:
+    v = load_variant("openspiel-liars-dice", overrides={"dice.faces": 4})
+    game = load_game(v)
+    seen = Partition()
+    _walk(game.new_initial_state(), seen)
+    theirs = pyspiel.load_game("liars_dice", {"dice_sides": 4})
+    # every bid sequence and die, per seat (as test_openspiel_diff counts them), plus the
+    # chance nodes' and terminal states' own
+    assert len(seen.tensors) == len(seen.strings) > 2 * 4 * 2 ** (2 * 4)
+    assert game.max_game_length() == theirs.max_game_length() == seen.longest == 8 + 1
+
+
+def test_every_history_of_a_two_round_spanish_duel() -> None:
+    """Spanish heads-up with one d2 each, at most two rounds: the second round's positions
+    are told apart by the first round's dice, bids, call and lifted cups."""
+    v = load_variant(
+        "spanish",
+        overrides={
+            "dice.faces": 2,
+            "dice.per_player": 1,
+            "dice.max_per_player": 2,
+            "calza.gain_cap": 2,
+        },
+    )
+    game = load_game(v, 2, max_rounds=2)
+    seen = Partition()
+    _walk(game.new_initial_state(), seen)
+    assert seen.rounds == 2
+    assert len(seen.tensors) > 1_000
+    assert seen.longest <= game.max_game_length()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "games"),
+    [("italian", 2, 150), ("italian", 3, 50), ("spanish", 3, 50), ("bluff", 2, 300)],
+    ids=str,
+)
+def test_random_games_keep_information_states_apart(
+    variant: str, players: int, games: int
+) -> None:
+    v = load_variant(variant, overrides={"dice.per_player": 2})
+    game = load_game(v, players)
+    seen = _random_games(game, games, seed=players)
+    assert seen.rounds >= 2  # Bluff's Dudo may cost several dice: two rounds, not three
+    assert len(seen.strings) > 1000
+    assert seen.longest <= game.max_game_length()
