@@ -227,7 +227,7 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         """Two states are equal when their games are and their histories are."""
         if not isinstance(other, PerudoState):
             return NotImplemented
-        return self.history() == other.history() and self.get_game() == other.get_game()
+        return bool(self.history() == other.history() and self.get_game() == other.get_game())
 
     def __hash__(self) -> int:
         return hash((str(self.get_game()), tuple(self.history())))
