@@ -185,6 +185,9 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         self.max_rounds = max_rounds
         self.action_map = amap
         self.variant = spec.variant
+        # every game starts at this node (immutable, shared): OpenSpiel makes a new initial
+        # state each time it asks a tensor's shape
+        self.initial = initial_node(spec, max_rounds)
 
     def __reduce__(self) -> tuple[Any, ...]:
         cls = type(self)
@@ -214,7 +217,7 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: PerudoGame) -> None:
         super().__init__(game)
-        self._node = initial_node(game.spec, game.max_rounds)
+        self._node = game.initial
 
     # The only Python attribute is the immutable node, so OpenSpiel's clone (a deepcopy
     # of each attribute) costs nothing; OpenSpiel's serialisation pickles the node (its
@@ -248,7 +251,7 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
-        return self._node.current_player()
+        return self._node.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return legal_ids(self._node, player)
@@ -274,7 +277,7 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """True once a seat has won or the round cap stopped the game."""
-        return self._node.phase >= Phase.OVER
+        return self._node.terminal
 
     def returns(self) -> list[float]:
         """+1 for the winner, ``-1/(players-1)`` for the others; 0 for all before the end
@@ -309,8 +312,11 @@ class _StateObserver(Observer):
     """OpenSpiel's PyObserver protocol: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
 
     def set_from(self, state: PerudoState, player: int) -> None:
-        """Fill ``tensor`` with what ``player`` sees of ``state``."""
-        self.fill(state._node, player)
+        """Fill ``tensor`` with what ``player`` sees of ``state``. OpenSpiel asks a tensor's
+        shape by filling it for a new initial state and no player (``-1``): the shape
+        is fixed, so nothing is filled then."""
+        if player >= 0:
+            self.fill(state._node, player)
 
     def string_from(self, state: PerudoState, player: int) -> str:
         """What ``player`` sees of ``state``, as text (perfect recall for info states)."""

@@ -217,6 +217,8 @@ class Observer:
         # each finished round's row for a seat, by the identity of its record (kept alive
         # by the entry, so an id is never reused while it is here)
         self._rows: dict[tuple[int, int], tuple[RoundRecord, list[int]]] = {}
+        # the first node's tensor, by seat
+        self._start: dict[int, Any] = {}
 
     def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
         """:func:`own_cup` of ``cups`` (a game's, never changed, or a roll's so far: a new
@@ -232,6 +234,17 @@ class Observer:
     def fill(self, node: Node, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``node`` (each piece of ``dict`` is a
         view of it; the entries are written by their place in ``tensor``)."""
+        x = self.tensor
+        if node.parent is None:  # a game's first node (shared): OpenSpiel asks it often
+            start = self._start.get(player)
+            if start is None:
+                self._fill(node, player)
+                start = self._start[player] = x.copy()
+            x[:] = start
+            return
+        self._fill(node, player)
+
+    def _fill(self, node: Node, player: int) -> None:
         x = self.tensor
         at = self.at
         faces = self.faces
