@@ -129,3 +129,41 @@ def test_random_games_keep_information_states_apart(
     assert seen.rounds >= 2  # Bluff's Dudo may cost several dice: two rounds, not three
     assert len(seen.strings) > 1000
     assert seen.longest <= game.max_game_length()
+
+
+def _longest_game(game: Any, seed: int) -> tuple[int, Any]:
+    """A game in which every round runs its whole bid ladder (the lowest raise each time,
+    every offered call passed) before Dudo: its decisions and its last state."""
+    rng = random.Random(seed)
+    amap = game.action_map
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(len(state.chance_outcomes())))
+            continue
+        bids = [a for a in state.legal_actions() if a < amap.num_bids]
+        if state.offered():
+            state.apply_action(amap.pass_)
+        else:
+            state.apply_action(bids[0] if bids else amap.dudo)
+        decisions += 1
+    return decisions, state
+
+
+def test_max_game_length_is_reached_where_every_round_costs_a_die() -> None:
+    """A house rules game of three rounds and more (OpenSpiel's Liar's Dice to the last
+    seat standing, three dice each): the longest game is exactly max_game_length, each
+    round climbing its own, shrinking, bid table."""
+    v = load_variant(
+        "openspiel-liars-dice",
+        overrides={"end.condition": "last_player_standing", "dice.per_player": 3},
+    )
+    game = load_game(v)
+    decisions, state = _longest_game(game, 0)
+    assert state.perudo_game.round == 5  # 6 dice, one lost a round
+    # rounds of 6, 5, 4, 3 and 2 dice: every bid of a d6 table of that many dice, then Dudo
+    assert decisions == game.max_game_length() == sum(6 * d + 1 for d in (6, 5, 4, 3, 2))
+    for vid in ("textarena-liars-dice", "bluff"):  # a partial order, several dice a Dudo
+        game = load_game(vid)
+        assert _longest_game(game, 1)[0] <= game.max_game_length()
