@@ -24,10 +24,7 @@ from hypothesis import strategies as st  # noqa: E402
 from strategies import random_variants  # noqa: E402
 
 from perudo_rules import Bid, Calza, Dudo, Game, load_variant  # noqa: E402
-from perudo_rules.engine.actionmap import (
-    action_map,
-    most_offers,
-)
+from perudo_rules.engine.actionmap import action_map, most_offers  # noqa: E402
 from perudo_rules.engine.settlement import most_dice_per_seat  # noqa: E402
 from perudo_rules.openspiel import game_name, load_game  # noqa: E402
 from perudo_rules.openspiel.spec import family_name  # noqa: E402
