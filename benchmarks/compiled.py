@@ -2,11 +2,12 @@
 
 Runs ``benchmarks/run.py`` twice, each run pairing us with pyspiel in one process: on the
 pure package of the checkout (``--only``, default every benchmark), then on the compiled
-build in ``build/compiled`` (``make compiled``; A, B, the seed editions C and the RL paths
-R). Then it prints one table of both builds' ratios to pyspiel with the targets of issue
-24, and beside it one of both builds' rates on the seed editions (Italian and Spanish, 6
-seats x 5 dice: step API and fastplay) with the targets of issue 25, and exits 1 if a
-target is missed. Other options go to both runs (``--quick``, ``--repeats``, ``--wall``).
+build in ``build/compiled`` (``make compiled``; A, B, the seed editions C, the RL paths
+R and the restore of a stored game P). Then it prints one table of both builds' ratios
+to pyspiel with the targets of issue 24, beside it one of both builds' rates on the seed
+editions (Italian and Spanish, 6 seats x 5 dice: step API and fastplay) with the targets
+of issue 25, then the restore times of P, and exits 1 if a target is missed. Other
+options go to both runs (``--quick``, ``--repeats``, ``--wall``).
 
 Without the compiled build it says so and compares nothing (exit 1): build it first.
 """
@@ -74,7 +75,7 @@ def _run(argv: list[str], out: Path, env: dict[str, str]) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     args = list(argv)
-    only = "ABCDR"
+    only = "ABCDRP"
     if "--only" in args:
         i = args.index("--only")
         only = args[i + 1].upper()
@@ -87,7 +88,7 @@ def main(argv: list[str]) -> int:
         pure = _run([*args, "--only", only], Path(tmp) / "pure.json", dict(os.environ))
         env = dict(os.environ, PYTHONSAFEPATH="1", PYTHONPATH=str(COMPILED))
         print(f"\n== compiled (mypyc), from {COMPILED.relative_to(ROOT)}")
-        fast_only = "".join(c for c in "ABCR" if c in only) or "AB"
+        fast_only = "".join(c for c in "ABCRP" if c in only) or "AB"
         compiled = _run([*args, "--only", fast_only], Path(tmp) / "compiled.json", env)
     if compiled.get("kernel") != "compiled (mypyc)":
         print(f"the compiled run imported {compiled.get('kernel')!r}, not the compiled build")
@@ -125,6 +126,21 @@ def main(argv: list[str]) -> int:
                 cells += [f"{rate[0]:,.0f}", f">= {rate[1]:,.0f}"]
                 if rate[0] < rate[1]:
                     missed.append(f"C {name} {build}: {rate[0]:,.0f} < {rate[1]:,.0f}")
+            lines.append(tuple(cells))
+        _print(lines)
+    if "P" in pure or "P" in compiled:
+        print("\n== side by side: restoring a game at the end of a 6-seat game, ms (medians)")
+        lines = [("bench", "what", "pure", "compiled", "target")]
+        for way, what, target in (("from_json", "Game.from_json (verifies)", None),
+                                  ("restore", "restore(snapshot)", 1.0),
+                                  ("pickle", "pickle.loads (for scale)", None)):  # fmt: skip
+            cells = ["P", what]
+            for report, build in ((pure, "pure"), (compiled, "compiled")):
+                ms = report.get("P", {}).get("ms_per_restore", {}).get(way)
+                cells.append("-" if ms is None else f"{ms:.3f}")
+                if target is not None and ms is not None and ms >= target:
+                    missed.append(f"P {way} {build}: {ms:.3f} ms >= {target} ms")
+            cells.append("measured" if target is None else f"< {target:g} ms")
             lines.append(tuple(cells))
         _print(lines)
     if missed:

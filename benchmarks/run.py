@@ -25,6 +25,9 @@ Benchmarks:
 * D  per-decision cost of ``legal_actions``, ``is_legal``, ``apply`` and drawing a random
      legal action at 10, 30, 100 and 300 dice in play (bid tables warmed; their one-off
      build cost is reported separately).
+* P  restoring a game at the end of a six-seat game: the verifying ``Game.from_json``
+     against a sealed snapshot (``perudo_rules.restore``, target under 1 ms) and
+     ``pickle.loads`` (``benchmarks/persistence.py``).
 * R  the RL paths (``benchmarks/rl.py``), steps per second against pyspiel's ``liars_dice``
      through the same loop: R1 the PettingZoo ``raw_env`` (pyspiel's game through Shimmy),
      R2 the OpenSpiel adapter in OpenSpiel's ``rl_environment``; R3, for reference, what
@@ -59,6 +62,7 @@ if str(ROOT) not in sys.path and importlib.util.find_spec("perudo_rules") is Non
     sys.path.insert(0, str(ROOT))  # run from a checkout without installing
 
 import rl  # noqa: E402  # benchmarks/rl.py, beside this file
+from persistence import persistence  # noqa: E402  # benchmarks/persistence.py
 
 from perudo_rules import load_variant  # noqa: E402
 from perudo_rules.base.actions import Bid, Dudo  # noqa: E402
@@ -420,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="repeats per figure (median)")
     parser.add_argument("--seconds", type=float, default=0.3, help="target seconds per run")
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter runs")
-    parser.add_argument("--only", default="ABCDR", help="which benchmarks, e.g. AB")
+    parser.add_argument("--only", default="ABCDRP", help="which benchmarks, e.g. AB")
     parser.add_argument("--out", type=Path, help="JSON output path")
     parser.add_argument("--wall", action="store_true", help="wall-clock instead of CPU time")
     args = parser.parse_args(argv)
@@ -534,6 +538,10 @@ def main(argv: list[str] | None = None) -> int:
         builds = " / ".join(f"{sc[str(d)]['bid_table_build_s'] * 1e3:.2f}" for d in SCALING_DICE)
         rows.append(["D", f"bid table build (once), ms at {dice_txt} dice", builds, "", ""])
         report["D_spread"] = flat
+
+    if "P" in only:
+        report["P"], p_rows = persistence(max(repeats, 5), CLOCK)
+        rows += p_rows
 
     print(f"build: {KERNEL}")
     print(format_table(["bench", "what", "median of repeats", "ratio", "target"], rows))

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
     from perudo_rules.records.recordformat import RecordError, load_record
     from perudo_rules.records.referee import Verdict, referee
     from perudo_rules.records.replay import replay
+    from perudo_rules.records.snapshot import SnapshotError, restore, snapshot
 
 #: Each public name of the package and the module it lives in (its one home).
 _HOMES: dict[str, str] = {
@@ -73,6 +74,7 @@ _HOMES: dict[str, str] = {
     "replay": "records.replay",
     **dict.fromkeys(("RecordError", "load_record"), "records.recordformat"),
     **dict.fromkeys(("Verdict", "referee"), "records.referee"),
+    **dict.fromkeys(("SnapshotError", "restore", "snapshot"), "records.snapshot"),
 }
 
 __all__ = [
@@ -94,6 +96,7 @@ __all__ = [
     "Reroll",
     "RoundRecord",
     "RoundResult",
+    "SnapshotError",
     "Variant",
     "VariantError",
     "Verdict",
@@ -107,7 +110,9 @@ __all__ = [
     "parse_bid",
     "referee",
     "replay",
+    "restore",
     "rule_text",
+    "snapshot",
     "to_record",
 ]
 assert set(__all__) == set(_HOMES)

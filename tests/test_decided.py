@@ -165,3 +165,16 @@ def test_a_conformance_failure_on_an_outcome_cites_the_rules_of_the_editions_out
     text = format_report(report)
     assert "The edition's outcome was decided by these rules:" in text
     assert fail.to_json()["decided_by"] == fail.decided_by
+
+
+def test_a_house_rules_record_keeps_where_its_rulebook_states_the_fixed_rules() -> None:
+    """A record embeds a modified edition whole, ``core`` included, so its referee cites
+    a fixed rule with the section and words of the rulebook, as for the bundled edition."""
+    house = load_variant("italian", {"dice.per_player": 3})
+    game = Game.start(house, [[2, 3], [4, 4, 1]], first_player=0).apply(Bid(0, 5, 4))
+    after = game.apply(Dudo(1))  # three fours, Aztec included: the bid was short
+    (summary,) = referee(to_record(after)).rounds
+    deciding = summary.decided_by[0]
+    assert deciding.rule == "play.dudo"
+    assert deciding == cite("play.dudo", load_variant("italian"))
+    assert deciding.source and deciding.quote

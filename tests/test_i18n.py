@@ -5,7 +5,6 @@ on its whole path, with no English left for an Italian or a Spanish player."""
 from __future__ import annotations
 
 import json
-import re
 import sys
 import threading
 from pathlib import Path
@@ -26,6 +25,8 @@ from perudo_rules.cli import main
 from perudo_rules.editions.corerules import core_rules, rule_text
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.records.describe import describe_result
+from tests.english import english_words as _english_words
+from tests.english import run
 
 ROOT = Path(__file__).resolve().parent.parent
 Capsys = pytest.CaptureFixture[str]
@@ -157,68 +158,13 @@ def test_outcome_sentences_follow_the_context() -> None:
         it = describe_result(after.last_result, after.dice_counts)
     with use_language("es"):
         es = describe_result(after.last_result, after.dice_counts)
-    assert it.startswith("posto 1 chiama dudo su 2x3 del posto 0")
+    assert it.startswith("il posto 1 dice Dudo sulla scommessa 2x3 del posto 0")
     assert "è eliminato" in it and "posto 0 vince la partita" in it
-    assert es.startswith("asiento 1 pide dudo sobre 2x3 del asiento 0")
-    assert "queda fuera" in es and "asiento 0 gana la partida" in es
+    assert es.startswith("El asiento 1 anuncia Dudo sobre la puja 2x3 del asiento 0")
+    assert "queda fuera" in es and "el asiento 0 gana la partida" in es
 
 
 # --- the command line --------------------------------------------------------------------------
-
-#: Words and phrases of our English output that must never reach an Italian or a Spanish
-#: player (matched as whole words, case-insensitively).
-ENGLISH = (
-    "seat",
-    "seats",
-    "bid",
-    "bids",
-    "legal",
-    "illegal",
-    "standing",
-    "verdict",
-    "rulebook",
-    "round",
-    "opens",
-    "dice",
-    "after",
-    "needs",
-    "wild",
-    "the",
-    "of",
-    "is",
-    "at least",
-    "may",
-    "must",
-    "player",
-    "face",
-    "doubt",
-    "rule",
-    "raise",
-    "in play",
-    "only",
-    "no bid",
-)
-
-
-#: Words both languages share with English: "round" is the Italian rulebook's word, "legal"
-#: is Spanish.
-# words both languages have: Italian "round"; "dice" is Italian and Spanish for "says"
-SHARED = {"it": ("round", "dice"), "es": ("legal", "dice")}
-
-
-def _english_words(text: str, lang: str) -> list[str]:
-    # rule ids (bidding.wild_worth), bid notation (3x4) and the edition's id are not English
-    text = re.sub(r"\b[a-z_]+\.[a-z_]+\b|\b\d+x\d+\b|\(italian\)|\(spanish\)", " ", text)
-    text = re.sub(r"\S*/\S*", " ", text)  # file names
-    words = [w for w in ENGLISH if w not in SHARED[lang]]
-    return [w for w in words if re.search(rf"(?<![\w'])({w})(?![\w'])", text, re.I)]
-
-
-def run(capsys: Capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @pytest.mark.parametrize("lang", ["it", "es"])
 def test_check_gives_verdict_rule_and_section_in_the_players_language(
@@ -230,7 +176,8 @@ def test_check_gives_verdict_rule_and_section_in_the_players_language(
     assert rule_text("bidding.wild_worth", variant, lang) in out
     assert "Il rilancio; La partita di Perudo continua!" in out  # the section, as printed
     assert ("ILLEGALE" if lang == "it" else "ILEGAL") in out
-    assert "[§ Il rilancio; La partita di Perudo continua!]" in out
+    quote = variant.knob("bidding.wild_worth").quote
+    assert f"[§ Il rilancio; La partita di Perudo continua!: «{quote}»]" in out
     assert _english_words(out, lang) == [], out
 
 
@@ -380,7 +327,7 @@ def test_the_terminal_game_speaks_the_players_language(
     )  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
-    assert ("i tuoi dadi:" if lang == "it" else "tus dados:") in out
+    assert ("i vostri dadi:" if lang == "it" else "tus dados:") in out
     assert ("comandi:" if lang == "it" else "órdenes:") in out
     assert _english_words(out, lang) == [], out
 
@@ -410,9 +357,9 @@ def test_refusals_and_illegal_actions_speak_the_language_asked() -> None:
     assert e.rule == "bidding.wild_worth" and e.refusal.message_id == "wild-bid-needs"
     assert e.message == "after 3x4 a wild bid needs at least 2 dice"  # always English
     assert e.message_in("it") == (
-        "dopo 3x4 una scommessa sui jolly richiede almeno 2 dadi [bidding.wild_worth]"
+        "dopo 3x4 una scommessa sulla faccia jolly richiede almeno 2 dadi [bidding.wild_worth]"
     )
     with use_language("es"):
-        assert e.refusal.text() == "tras 3x4 una puja a comodines exige al menos 2 dados"
+        assert e.refusal.text() == "tras 3x4 una puja de comodines exige al menos 2 dados"
         assert e.message == "after 3x4 a wild bid needs at least 2 dice"
     assert e.refusal.text() == e.message  # outside the block: English again

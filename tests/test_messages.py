@@ -522,16 +522,30 @@ CASES: dict[str, tuple[Callable[[], Refusal | None], str, dict[str, Any]]] = {
         "palifico.trigger",
         {},
     ),
-    "record-result-differs": (
-        lambda: violation_of(
-            record(
-                after(start(), "0:3x4", "1:dudo"),
-                lambda r: r["rounds"][0]["result"].update(count=9),
-            )
-        ),
-        "play.count",
-        {"key": "count", "stated": "9", "actual": "4"},
-    ),
+    # a result stated otherwise than the rules give it: a sentence per field
+    **{
+        f"record-result-{field.replace('_', '-')}": (
+            lambda field=field, wrong=wrong: violation_of(
+                record(
+                    after(start(), "0:3x4", "1:dudo"),
+                    lambda r: r["rounds"][0]["result"].update({field: wrong}),
+                )
+            ),
+            rule,
+            {"stated": stated, "actual": actual},
+        )
+        for field, wrong, rule, stated, actual in (
+            ("kind", "calza", "play.dudo", "Calza", "Dudo"),
+            ("caller", 2, "play.dudo", "2", "1"),
+            ("bid", "4x4", "play.dudo", "4x4", "3x4"),
+            ("count", 9, "play.count", "9", "4"),
+            ("loser", 2, "play.dudo", "2", "1"),
+            ("gainer", 1, "play.calza", "1", "null"),
+            ("revealed", [0], "play.reveal", "[0]", "[2, 0]"),
+            ("next_player", 2, "round.starter", "2", "1"),
+            ("next_palifico", True, "palifico.trigger", "true", "false"),
+        )
+    },
     "record-after-end": (
         lambda: violation_of(
             record(
@@ -717,7 +731,8 @@ def test_a_violation_places_its_refusal() -> None:
     v = Violation(1, 2, "1:2x4", turn)
     assert (v.rule, v.reason) == ("play.turn", "it is seat 0's turn, not seat 1's")
     assert str(v) == "round 1, step 2 (1:2x4): it is seat 0's turn, not seat 1's [play.turn]"
-    assert str(Violation(3, 0, None, turn)).startswith("round 3, step 0: it is seat 0's")
+    # the round itself (its dice, opener or result) has no step: steps count from 1
+    assert str(Violation(3, 0, None, turn)).startswith("round 3: it is seat 0's")
     assert v.to_json() == {
         "round": 1,
         "step": 2,

@@ -251,7 +251,7 @@ def test_per_variant_expectations_merge_over_shared_ones(tmp_path: Path) -> None
 @pytest.mark.parametrize(
     ("text", "line", "message"),
     [
-        (GOOD.replace("    title: A tiny case\n", ""), 2, "'title' is a required property"),
+        (GOOD.replace("    title: A tiny case\n", ""), 2, "missing required key 'title'"),
         (GOOD.replace('"0: bid 3x2"', '"0: raise 3x2"'), 9, "not an action: '0: raise 3x2'"),
         (GOOD.replace("{count: 3, loser: 1}", "{count: 3, lozer: 1}"), 11, "lozer"),
         (GOOD.replace("rules: [play.dudo]", "rules: [play.dudo]\n    rules: [x.y]"), 6, "dup"),

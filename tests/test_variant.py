@@ -208,7 +208,7 @@ def test_bad_override_is_a_variant_error() -> None:
 @pytest.mark.parametrize(
     ("text", "line", "key_path", "message"),
     [
-        ("extends: italian\ncalza:\n  enabled: yes please\n", 3, "calza.enabled", "boolean"),
+        ("extends: italian\ncalza:\n  enabled: yes please\n", 3, "calza.enabled", "true or false"),
         ("extends: italian\ncalza:\n  enabld: false\n", 3, "calza.enabld", "unknown key"),
         ("extends: italian\nbidding:\n  order: sideways\n", 3, "bidding.order", "sideways"),
         ("extends: italian\ndice:\n  faces: 6\n  faces: 8\n", 4, "dice.faces", "duplicate"),

@@ -252,7 +252,7 @@ def test_the_lifted_cups_stay_and_the_closed_ones_are_null() -> None:
     assert to_record(g, viewer=0)["rounds"][0]["dice"][1:] == [[None] * 3, [None] * 3]
     verdict = referee(mine)
     assert verdict.headline() == (
-        "legal, counts unchecked: game not finished (italian, 3 seats, 1 rounds; redacted for "
+        "legal, counts unchecked: game not finished (italian, 3 seats, 1 round; redacted for "
         "seat 1, not checked: the faces of 3 hidden dice; the true count of round 1 "
         "(play.count))"
     )

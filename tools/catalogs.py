@@ -135,8 +135,9 @@ def core_messages() -> Iterator[Message]:
 
 
 def variant_messages() -> Iterator[Message]:
-    """Every variant file's name, description, rulebook title, and each rule's statement,
-    interpretation and rulebook section (``source``)."""
+    """Every variant file's name, description, rulebook title, each rule's statement,
+    interpretation and rulebook section (``source``), and the section of each fixed rule
+    its ``core`` mapping cites."""
     for path in sorted((ROOT / "variants").glob("*.yaml")):
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
         items: list[tuple[str | None, object]] = [
@@ -146,8 +147,11 @@ def variant_messages() -> Iterator[Message]:
         rulebook = doc.get("rulebook")
         if isinstance(rulebook, dict):
             items.append(("source", rulebook.get("title")))
+        core = doc.get("core")
+        if isinstance(core, dict):  # where the rulebook states a fixed rule: its section
+            items += [("source", e.get("source")) for e in core.values() if isinstance(e, dict)]
         for section, knobs in doc.items():
-            if section in ("rulebook", "id", "name", "description", "extends"):
+            if section in ("rulebook", "id", "name", "description", "extends", "core"):
                 continue
             if not isinstance(knobs, dict):
                 continue
@@ -323,9 +327,10 @@ def problems() -> list[str]:
 _FIXED_DATE = __import__("datetime").datetime(2026, 1, 1, tzinfo=__import__("datetime").UTC)
 
 DOCS = ROOT / "docs"
-#: The pages of the spec whose prose is translated (the pages players and reviewers read;
-#: the developer pages stay English for now). A message of these pages without Italian
-#: or Spanish fails tests/test_i18n.py.
+#: The pages of the spec whose prose is translated: the pages players, reviewers and engine
+#: authors read (docs/index.rst lists them). The developer pages (architecture, api,
+#: pettingzoo) stay English and say so in the other languages (``perudo-english-only``).
+#: A message of these pages without Italian or Spanish fails tests/test_i18n.py.
 DOCS_TRANSLATED = (
     "index",
     "glossary",
@@ -334,7 +339,10 @@ DOCS_TRANSLATED = (
     "compare",
     "interpretations",
     "core-rules",
+    "bid-ranks",
     "scenarios",
+    "conformance",
+    "format",
     "about",
     "house-rules",
 )

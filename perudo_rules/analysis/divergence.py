@@ -30,6 +30,7 @@ from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
+from perudo_rules.engine.start import seats_verdict
 from perudo_rules.records.describe import result_text
 from perudo_rules.records.position import Position, Roll, Step
 
@@ -84,6 +85,19 @@ class Situation:
     action: Action | None
 
 
+class _Refused(str):
+    """Why a variant refuses a new game (the English sentence, as :func:`signature` compares
+    it), with the sentence as data (``said``) when a refusal of the seats gives it, so that
+    a witness shows it in the reader's language."""
+
+    said: Text | None = None
+
+    def __new__(cls, english: str, said: Text | None = None) -> _Refused:
+        out = super().__new__(cls, english)
+        out.said = said
+        return out
+
+
 def play_situation(variant: Variant, start: Start, actions: Sequence[Step]) -> Game | str | None:
     """The game after ``actions`` from ``start``; ``None`` if the start or a step is
     refused. A new game that the variant refuses gives the reason instead: refusing a
@@ -91,7 +105,10 @@ def play_situation(variant: Variant, start: Start, actions: Sequence[Step]) -> G
     try:
         g = start.game(variant)
     except (PerudoError, ValueError) as exc:
-        return str(exc) if isinstance(start, NewGame) else None
+        if not isinstance(start, NewGame):
+            return None
+        bad = seats_verdict(variant.rules, start.players, variant.id)
+        return _Refused(str(exc), refusal_text(bad)) if bad is not None else str(exc)
     try:
         for step in actions:
             g = g.roll(dice=step.dice) if isinstance(step, Roll) else g.apply(step)
@@ -160,8 +177,9 @@ def _setup_texts(ga: Game | str, gb: Game | str) -> tuple[Text, Text]:
     )
     texts = []
     for g in (ga, gb):
-        if isinstance(g, str):  # a new game refused, in English (play_situation's ValueError)
-            texts.append(tx("no game: {reason}", reason=g))
+        if isinstance(g, str):  # a new game refused (play_situation's reason)
+            reason = g.said if isinstance(g, _Refused) and g.said is not None else g
+            texts.append(tx("no game: {reason}", reason=reason))
             continue
         text = tx("seat {n} opens the game", n=g.first_player)
         if counts_differ:

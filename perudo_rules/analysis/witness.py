@@ -64,6 +64,7 @@ from perudo_rules.analysis.witnesssearch import (
     shared_seats,
 )
 from perudo_rules.analysis.witnessvalue import Witness
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.texts import Text, plain, tx
 from perudo_rules.editions.knobs import knob_spec
 from perudo_rules.editions.variant import Variant, differing_knobs
@@ -459,6 +460,7 @@ def find_witnesses(
     out = []
     for i, path in enumerate(diff):
         if progress is not None:
-            progress(f"{a.id} vs {b.id}: {path} ({i + 1} of {len(diff)})")
+            progress(tr("{a} vs {b}: {rule} ({n} of {total})", a=a.id, b=b.id, rule=path, n=i + 1,
+                        total=len(diff)))  # fmt: skip
         out.append(_find(a, b, path, limits, variants, diff))
     return out

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.base.frozen import pickle_by_fields
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_BID_QUANTITY, MAX_FACES
 
 __all__ = [
@@ -98,7 +99,9 @@ class Bid:
         """
         m = _BID.fullmatch(text) if isinstance(text, str) else None
         if m is None:
-            raise ActionSyntaxError(f"not a bid: {_shown(text)} (write quantity x face, e.g. 5x4)")
+            raise ActionSyntaxError(
+                tr("not a bid: {text} (write quantity x face, e.g. 5x4)", text=_shown(text))
+            )
         return cls(player, int(m[1]), int(m[2]))
 
 
@@ -204,6 +207,15 @@ def format_action(action: Action) -> str:
     return f"{action.player}:{action}"
 
 
+def _not_theirs(text: object, seat: int, player: int) -> str:
+    return tr(
+        "{text} is seat {seat}'s action, not seat {player}'s",
+        text=_shown(text),
+        seat=seat,
+        player=player,
+    )
+
+
 def parse_action(text: str, player: int | None = None) -> Action:
     """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``, ``"2:leave"``,
     ``"2:reroll 5,5"``.
@@ -226,16 +238,19 @@ def parse_action(text: str, player: int | None = None) -> Action:
         r = _REROLL.fullmatch(full) if isinstance(full, str) else None
         if r is None:
             raise ActionSyntaxError(
-                f"not an action: {_shown(text)} (write seat:QxF, seat:dudo, seat:calza, "
-                "seat:leave or seat:reroll F,F, e.g. 0:5x4)"
+                tr(
+                    "not an action: {text} (write seat:QxF, seat:dudo, seat:calza, "
+                    "seat:leave or seat:reroll F,F, e.g. 0:5x4)",
+                    text=_shown(text),
+                )
             )
         seat = int(r[1])
         if player is not None and seat != player:
-            raise ActionSyntaxError(f"{_shown(text)} is seat {seat}'s action, not seat {player}'s")
+            raise ActionSyntaxError(_not_theirs(text, seat, player))
         return Reroll(seat, tuple(int(f) for f in re.findall(r"[0-9]+", r[2])))
     seat = int(m[1])
     if player is not None and seat != player:
-        raise ActionSyntaxError(f"{_shown(text)} is seat {seat}'s action, not seat {player}'s")
+        raise ActionSyntaxError(_not_theirs(text, seat, player))
     call = (m[4] or "").lower()
     if call == "dudo":
         return Dudo(seat)

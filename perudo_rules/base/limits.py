@@ -33,11 +33,14 @@ byte past the limit (``/proc`` files, which report a size of 0, included).
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from perudo_rules.base.i18n import N_, tr
 
 __all__ = [
     "MAX_BIDS",
@@ -60,6 +63,8 @@ __all__ = [
     "MAX_WORKERS",
     "check_count",
     "check_depth",
+    "json_problem",
+    "os_reason",
     "read_bounded",
     "short_number",
 ]
@@ -135,9 +140,19 @@ def check_count(name: str, value: Any, low: int, high: int) -> int:
     ValueError: --players must be 2 to 6, not 100000000
     """
     if type(value) is not int:
-        raise ValueError(f"{name} must be a whole number, not {short_number(value)}")
+        raise ValueError(
+            tr("{name} must be a whole number, not {value}", name=name, value=short_number(value))
+        )
     if not low <= value <= high:
-        raise ValueError(f"{name} must be {low} to {high}, not {short_number(value)}")
+        raise ValueError(
+            tr(
+                "{name} must be {low} to {high}, not {value}",
+                name=name,
+                low=low,
+                high=high,
+                value=short_number(value),
+            )
+        )
     return value
 
 
@@ -150,23 +165,56 @@ def check_depth(data: Any, err: ErrorFactory, limit: int = MAX_DEPTH, **where: A
     while stack:
         node, depth = stack.pop()
         if depth > limit:
-            raise err(f"nesting deeper than {limit} levels", **where)
+            raise err(tr("nesting deeper than {limit} levels", limit=limit), **where)
         if isinstance(node, dict):
             stack.extend((v, depth + 1) for v in node.values())
         elif isinstance(node, list | tuple):
             stack.extend((v, depth + 1) for v in node)
 
 
-def _reason(exc: OSError) -> str:
-    if exc.errno == errno.ENAMETOOLONG:
-        return "file name too long"
-    if exc.errno == errno.ELOOP:
-        return "too many levels of symbolic links"
-    return exc.strerror or str(exc)
+#: The reasons the system gives for an error, in words of the catalogues (by ``errno``).
+_OS_REASONS = {
+    errno.ENOENT: N_("no such file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.EISDIR: N_("it is a directory"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.ENAMETOOLONG: N_("file name too long"),
+    errno.ELOOP: N_("too many levels of symbolic links"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.EEXIST: N_("the file exists already"),
+    errno.EIO: N_("input/output error"),
+    errno.ENXIO: N_("no such device"),
+    errno.EMFILE: N_("too many open files"),
+    errno.ETXTBSY: N_("the file is busy"),
+    errno.EINVAL: N_("invalid argument"),
+}
+
+
+def json_problem(exc: Exception) -> str:
+    """Why a text is not JSON, in the language of the context: where the parser stopped
+    (a :class:`json.JSONDecodeError`), that it nests too deep (a ``RecursionError``), or
+    that a number has more digits than Python converts (any other ``ValueError``)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return tr("invalid JSON (line {line}, column {column})", line=exc.lineno, column=exc.colno)
+    if isinstance(exc, RecursionError):
+        return tr("invalid JSON: nesting too deep")
+    return tr("invalid JSON: a number with too many digits")
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the system refused: a sentence of the catalogues for its ``errno``, in the
+    language of the context (an unknown ``errno`` by its symbolic name, ``EXDEV``)."""
+    reason = _OS_REASONS.get(exc.errno or 0)
+    if reason is not None:
+        return tr(reason)
+    name = errno.errorcode.get(exc.errno or 0, type(exc).__name__)
+    return tr("the system refuses it ({name})", name=name)
 
 
 def read_bounded(
-    path: str | os.PathLike[str], limit: int, err: ErrorFactory, missing: str = "no such file"
+    path: str | os.PathLike[str], limit: int, err: ErrorFactory, missing: str | None = None
 ) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
 
@@ -175,26 +223,31 @@ def read_bounded(
     unreadable, anything but a regular file (a directory, a FIFO, a device such as
     ``/dev/zero``) and a file over ``limit`` bytes. The file is opened without blocking
     (a FIFO is refused, not waited for) and read no further than ``limit + 1`` bytes,
-    whatever its reported size.
+    whatever its reported size. The messages are in the language of the context
+    (``missing`` too, which the caller translates; default: "no such file").
     """
+    missing = tr("no such file") if missing is None else missing
     name = os.fsdecode(path) if isinstance(path, bytes) else str(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
         fd = os.open(Path(name), flags | getattr(os, "O_CLOEXEC", 0))
     except ValueError:  # an embedded NUL byte
-        raise err("not a file name (it contains a NUL byte)", file=name) from None
+        raise err(tr("not a file name (it contains a NUL byte)"), file=name) from None
     except (FileNotFoundError, NotADirectoryError):
         raise err(missing, file=name) from None
     except OSError as exc:
-        raise err(f"cannot read file: {_reason(exc)}", file=name) from None
+        raise err(tr("cannot read file: {reason}", reason=os_reason(exc)), file=name) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise err(f"{missing} (it is a directory)", file=name)
+            raise err(tr("{missing} (it is a directory)", missing=missing), file=name)
         if not stat.S_ISREG(info.st_mode):
-            raise err("not a regular file (a device, pipe or socket)", file=name)
+            raise err(tr("not a regular file (a device, pipe or socket)"), file=name)
         if info.st_size > limit:
-            raise err(f"file too large ({info.st_size} bytes, limit {limit})", file=name)
+            raise err(
+                tr("file too large ({size} bytes, limit {limit})", size=info.st_size, limit=limit),
+                file=name,
+            )
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
@@ -204,9 +257,9 @@ def read_bounded(
             chunks.append(chunk)
             size += len(chunk)
     except OSError as exc:
-        raise err(f"cannot read file: {_reason(exc)}", file=name) from None
+        raise err(tr("cannot read file: {reason}", reason=os_reason(exc)), file=name) from None
     finally:
         os.close(fd)
     if size > limit:
-        raise err(f"file too large (limit {limit} bytes)", file=name)
+        raise err(tr("file too large (limit {limit} bytes)", limit=limit), file=name)
     return b"".join(chunks)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from perudo_rules.base.i18n import LANGUAGES, language, template
+from perudo_rules.base.i18n import template as template_of
 from perudo_rules.base.limits import short_number
 
 __all__ = [
@@ -152,7 +153,7 @@ ENGLISH: Mapping[str, Template] = {
     "start-first-player": "seat 0 opens the first round, not seat {seat}",
     # --- game records (perudo_rules.records.replay, the referee) ----------------------------------
     "record-at-step": "round {round}, step {step} ({action})",
-    "record-at-round": "round {round}, step {step}",
+    "record-at-round": "round {round}",
     "record-cups": "the round lists {cups} cups for {seats} seats",
     "record-not-a-face": "seat {seat} shows {die}, not a face of a d{faces}",
     "record-too-many-dice": "seat {seat} holds {held} dice; the most is {most}",
@@ -180,7 +181,28 @@ ENGLISH: Mapping[str, Template] = {
     "record-lifted-cup-hidden": "seat {seat}'s cup was lifted, but the record hides its dice",
     "record-palifico-expected": "this round is a palifico round",
     "record-palifico-unexpected": "this round is not a palifico round",
-    "record-result-differs": "the record says {key} {stated}, but the rules give {actual}",
+    # a result the record states otherwise than the rules: one sentence per field of it
+    "record-result-kind": (
+        "the record says the round ends with {stated}, but by the rules with {actual}"
+    ),
+    "record-result-caller": "the record says seat {stated} calls, but by the rules seat {actual}",
+    "record-result-bid": "the record says the call is on {stated}, but by the rules on {actual}",
+    "record-result-count": "the record counts {stated} dice, but by the rules there are {actual}",
+    "record-result-loser": (
+        "the record says seat {stated} loses a die, but by the rules seat {actual}"
+    ),
+    "record-result-gainer": (
+        "the record says seat {stated} gains a die, but by the rules seat {actual}"
+    ),
+    "record-result-revealed": (
+        "the record says the cups lifted are {stated}, but by the rules {actual}"
+    ),
+    "record-result-next-player": (
+        "the record says seat {stated} opens the next round, but by the rules seat {actual}"
+    ),
+    "record-result-next-palifico": (
+        "the record says the next round is palifico: {stated}, but by the rules: {actual}"
+    ),
     "record-after-end": "the round already ended; no more actions",
     "record-result-without-call": (
         "the record states a result, but the round did not end with a Dudo, a Calza or a "
@@ -267,6 +289,13 @@ def format_message(message_id: str, params: Mapping[str, Any], lang: str | None 
     catalogue = CATALOGUES.get(lang)
     if catalogue is None:
         raise ValueError(f"no messages in {lang!r} (languages: {', '.join(CATALOGUES)})")
+    english = ENGLISH.get(message_id)
+    if isinstance(english, Plural) and lang != "en" and type(params[english.count]) is int:
+        # the form the language's plural rule chooses for the count (Italian and Spanish
+        # have a third one, for a million and its multiples)
+        n = params[english.count]
+        text = template_of(message_id, english.one, english.other, n, lang)
+        return _FORMATTER.vformat(text, (), params)
     template = catalogue[message_id]
     if isinstance(template, Plural):
         template = template.one if params[template.count] == 1 else template.other

@@ -132,13 +132,13 @@ def parse_yaml(text: str, file: str | None, err: ErrorFactory) -> YamlDoc:
     return YamlDoc(data, root, file)
 
 
-def load_yaml_file(path: Path, err: ErrorFactory, missing: str = "no such file") -> YamlDoc:
+def load_yaml_file(path: Path, err: ErrorFactory, missing: str | None = None) -> YamlDoc:
     """Read and parse a YAML file with the limits of :func:`parse_yaml` (``missing`` is
     the message for a file that does not exist)."""
     return parse_yaml_bytes(read_yaml_bytes(path, err, missing), str(path), err)
 
 
-def read_yaml_bytes(path: Path, err: ErrorFactory, missing: str = "no such file") -> bytes:
+def read_yaml_bytes(path: Path, err: ErrorFactory, missing: str | None = None) -> bytes:
     """The bytes of the YAML file ``path``, read as :func:`load_yaml_file` reads them (a
     regular file within the size limit); parse them with :func:`parse_yaml_bytes`."""
     return read_bounded(path, MAX_FILE_BYTES, err, missing)

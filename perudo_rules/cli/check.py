@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll, parse_action
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import (
     MAX_STEPS,
     short_number,
@@ -136,7 +136,12 @@ def fresh_position(
     most = rules.dice_max_per_player
     if type(per) is not int or not 1 <= per <= most:
         raise ValueError(
-            f"--dice: {short_number(per)} dice a seat; {variant.id} allows 1 to {most}"
+            tr(
+                "--dice: {n} dice a seat; {edition} allows 1 to {most}",
+                n=short_number(per),
+                edition=variant.id,
+                most=most,
+            )
         )
     bad = seats_verdict(rules, n, variant.id)
     if bad is not None:
@@ -167,7 +172,14 @@ def check_bids(
     a step before that is illegal, or no seat to bid.
     """
     if len(bids) > MAX_STEPS:
-        raise ValueError(f"{len(bids)} bids; check takes at most {MAX_STEPS} at once")
+        raise ValueError(
+            ntr(
+                "{n} bid; check takes at most {most} at once",
+                "{n} bids; check takes at most {most} at once",
+                len(bids),
+                most=MAX_STEPS,
+            )
+        )
     if position is None:
         position = fresh_position(variant, players, dice, palifico, round)
     game = position.game(variant)
@@ -177,7 +189,7 @@ def check_bids(
     verdicts = []
     for i, raw in enumerate(parsed, 1):
         if game.to_move is None:
-            raise ValueError(f"step {i}: no seat is to act, the round is over")
+            raise ValueError(tr("step {step}: no seat is to act, the round is over", step=i))
         bid = raw(game.to_move) if callable(raw) else raw
         bad = game.violation(bid)
         if bad is None and isinstance(bid, Reroll):  # its dice come up as they lay
@@ -230,7 +242,7 @@ _TOKEN = re.compile(r"(?:\d+\s*:\s*)?reroll(?:[\s,]*\d+(?![\dx*]))*|[^\s,;]+", r
 def _split_bids(values: list[str]) -> list[str]:
     out = [m[0] for v in values for m in _TOKEN.finditer(v.strip())]
     if not out:
-        raise ValueError('no bids given (write them like --bids "8x4 5x1")')
+        raise ValueError(tr('no bids given (write them like --bids "8x4 5x1")'))
     return out
 
 
@@ -297,10 +309,12 @@ def _run_witness(path: str, as_json: bool) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.witness is not None:
         if args.variant is not None or args.bids is not None or args.position is not None:
-            raise ValueError("--witness names its edition, position and action: give it alone")
+            raise ValueError(
+                tr("--witness names its edition, position and action: give it alone")
+            )
         return _run_witness(args.witness, args.json)
     if args.variant is None or args.bids is None:
-        raise ValueError("give VARIANT and --bids, or --witness FILE")
+        raise ValueError(tr("give VARIANT and --bids, or --witness FILE"))
     variant = load_variant(args.variant)
     before: tuple[Step, ...] = ()
     written_for: str | None = None
@@ -312,7 +326,7 @@ def _run(args: argparse.Namespace) -> int:
             args.round if args.round != 1 else None,
         ]
         if any(x is not None for x in given):
-            raise ValueError("--position replaces --players, --dice, --palifico and --round")
+            raise ValueError(tr("--position replaces --players, --dice, --palifico and --round"))
         position, before = read_position(args.position)
         named = position_variant_file(position, args.position)
         if named is not None and load_variant(named).id != variant.id:
@@ -365,7 +379,7 @@ def _run(args: argparse.Namespace) -> int:
             "({total} in play), seat {first} opens",
             **facts,
         )
-    print(head + (tr(", after {n} steps", n=len(before)) if before else ""))
+    print(head + (ntr(", after {n} step", ", after {n} steps", len(before)) if before else ""))
     if written_for is not None:
         print(tr("The position was written for {edition}; it is checked under {id}.",
                  edition=printable(written_for), id=printable(variant.id)))  # fmt: skip

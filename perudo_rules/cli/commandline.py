@@ -25,7 +25,15 @@ from types import ModuleType
 from typing import Any
 
 from perudo_rules.base.errors import IllegalAction, PerudoError
-from perudo_rules.base.i18n import LANGUAGES, locale_language, tr, use_language
+from perudo_rules.base.i18n import (
+    LANGUAGES,
+    N_,
+    language,
+    locale_language,
+    ntr,
+    tr,
+    use_language,
+)
 from perudo_rules.base.safetext import printable
 from perudo_rules.base.version import __version__, build
 
@@ -75,6 +83,51 @@ def command_modules(argv: Sequence[str] | None = None) -> list[ModuleType]:
     return [importlib.import_module(f"perudo_rules.cli.{module}") for module in wanted]
 
 
+#: argparse's own messages (Python 3.11 to 3.13), marked for the catalogues: argparse says
+#: them through its module's ``_`` and ``ngettext``, which :func:`_argparse_gettext` and
+#: :func:`_argparse_ngettext` replace with the catalogues in the language of the context.
+ARGPARSE_MESSAGES = (
+    N_("usage: "),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("can't open '%(filename)s': %(error)s"),
+)
+_gettext = argparse._  # type: ignore[attr-defined]
+_ngettext = argparse.ngettext  # type: ignore[attr-defined]
+
+
+def _argparse_gettext(message: str) -> str:
+    """argparse's ``_``: ``message`` from the catalogues in the language of the context
+    (its leading and trailing white space kept), argparse's own outside Italian and Spanish."""
+    if language() == "en":
+        return str(_gettext(message))
+    core = message.strip()
+    text = tr(core)
+    return message[: len(message) - len(message.lstrip())] + text + message[len(message.rstrip()) :]
+
+
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    """argparse's ``ngettext``, through :func:`perudo_rules.base.i18n.ntr` the same way."""
+    if language() == "en" or singular != "expected %s argument":
+        return str(_ngettext(singular, plural, n))
+    return ntr("expected %s argument", "expected %s arguments", n)
+
+
+setattr(argparse, "_", _argparse_gettext)  # noqa: B010 - argparse reads its module's names
+setattr(argparse, "ngettext", _argparse_ngettext)  # noqa: B010
+
+
 class _Formatter(argparse.HelpFormatter):
     def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, tr("usage:") + " " if prefix is None else prefix)
@@ -97,7 +150,7 @@ class _Parser(argparse.ArgumentParser):
         text = printable(" ".join(message.split()))
         if len(text) > 300:
             text = text[:150] + "..." + text[-100:]
-        self.exit(2, f"{self.prog}: error: {text}\n")
+        self.exit(2, tr("{prog}: error: {message}", prog=self.prog, message=text) + "\n")
 
 
 def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:

@@ -60,7 +60,7 @@ def format_rules(rep: EditionReport) -> str:
     sent, and why a rule is not read."""
     rows = [
         [r, tr(rep.status(r)), rep.passed.get(r, 0), rep.failed.get(r, 0),
-         rep.probes.get(r, 0), rep.unread.get(r, "")]
+         rep.probes.get(r, 0), tr(rep.unread[r]) if rep.unread.get(r) else ""]
         for r in rule_ids()
     ]  # fmt: skip
     return format_table([f"{rep.edition}: " + tr("rule"), tr("status"), tr("passed"),
@@ -91,13 +91,15 @@ def failure_lines(edition: str, fail: Failure, checks: int) -> list[str]:
     cited = _citation(edition, fail.rule)
     if cited:
         lines.append("  " + printable(cited))
-    lines.append("  " + printable(fail.detail))
+    lines.append("  " + printable(str(fail.detail)))
     if fail.consequences:
         lines.append("  " + tr("and so: {fields} differ too", fields=", ".join(fail.consequences)))
     if fail.decided_by:  # the edition's outcome of the call: each deciding rule, where it stands
         lines.append("  " + tr("The edition's outcome was decided by these rules:"))
         lines += ["    " + printable(_citation(edition, rule) or rule) for rule in fail.decided_by]
-    lines.append("  " + tr("witness: {json}", json=json.dumps(fail.witness)))
+    # the witness as data (its English "detail" is said above, in the reader's language)
+    shown = {k: v for k, v in fail.witness.items() if k != "detail"}
+    lines.append("  " + tr("witness: {json}", json=json.dumps(shown)))
     return lines
 
 
@@ -168,7 +170,7 @@ def _only(args: argparse.Namespace) -> tuple[list[str] | None, Only | None]:
     """The editions and the one thing ``--witness`` or ``--scenario`` runs alone."""
     if args.witness is not None:
         if args.scenario or args.edition:
-            raise ValueError("--witness names its edition and case: give it alone")
+            raise ValueError(tr("--witness names its edition and case: give it alone"))
         w = read_witness(args.witness)
         known: tuple[Root, ...] = ()
         rule, knob, says = w.doc.get("rule"), w.doc.get("knob"), w.doc.get("edition_values")
@@ -182,7 +184,9 @@ def _only(args: argparse.Namespace) -> tuple[list[str] | None, Only | None]:
     by_id = {sc.id: sc for sc in load_scenarios()}
     for sid in args.scenario:
         if sid not in by_id:
-            raise ValueError(f"no scenario {sid!r} (see 'perudo-rules scenarios')")
+            raise ValueError(
+                tr("no scenario {id} (see 'perudo-rules export-scenarios')", id=repr(sid))
+            )
     editions = args.edition or list(dict.fromkeys(
         e for sid in args.scenario for e in by_id[sid].variants
     ))  # fmt: skip
@@ -223,14 +227,19 @@ def format_profile(found: Profile) -> str:
 
 def _cmd_profile(args: argparse.Namespace) -> int:
     if args.edition or args.witness or args.scenario:
-        raise ValueError("--profile looks at every bundled edition: give it without "
-                         "--edition, --witness or --scenario")
+        raise ValueError(
+            tr(
+                "--profile looks at every bundled edition: give it without "
+                "--edition, --witness or --scenario"
+            )
+        )
     games = check_count("--games", args.games, 0, 100_000)
     found = profile(args.engine, games=min(games, 4), seed=args.seed, timeout=args.timeout,
                     progress=progress_printer())  # fmt: skip
     print(json.dumps(found.to_json(), indent=2) if args.json else format_profile(found))
     if found.error is not None and not args.json:
-        print(f"perudo-rules: harness error: {printable(found.error)}", file=sys.stderr)
+        error = printable(found.error)
+        print(tr("perudo-rules: harness error: {error}", error=error), file=sys.stderr)
     return found.exit_code
 
 
@@ -243,7 +252,7 @@ def _cmd_conform(args: argparse.Namespace) -> int:
         load_variant(e)  # an unknown edition is bad input: one line, exit 2
     games = check_count("--games", args.games, 0, 100_000)
     if not 0 < args.timeout <= 3600:
-        raise ValueError("--timeout is seconds per reply, more than 0 and at most 3600")
+        raise ValueError(tr("--timeout is seconds per reply, more than 0 and at most 3600"))
     nodes = check_count("--perft-nodes", args.perft_nodes, 0, 1_000_000)
     if args.html is not None:  # refused before the run, not after it
         Outputs([*editions, *([args.witness] if args.witness else [])]).add(args.html, "--html")
@@ -260,7 +269,8 @@ def _cmd_conform(args: argparse.Namespace) -> int:
     if args.html is not None:  # an unwritable file: OutputError, one line and exit 2
         write_text(args.html, html_report(report))
     if report.error is not None and not args.json:
-        print(f"perudo-rules: harness error: {printable(report.error)}", file=sys.stderr)
+        error = printable(report.error)
+        print(tr("perudo-rules: harness error: {error}", error=error), file=sys.stderr)
     return report.exit_code
 
 
@@ -269,7 +279,13 @@ def _cmd_perft(args: argparse.Namespace) -> int:
     depth = check_count("--depth", args.depth, 1, 12)
     position, steps = read_position(args.position)
     if position.variant is not None and load_variant(position.variant).id != variant.id:
-        raise ValueError(f"the position is for {position.variant}, not {variant.id}")
+        raise ValueError(
+            tr(
+                "the position is for {edition}, not {other}",
+                edition=position.variant,
+                other=variant.id,
+            )
+        )
     game = position.game(variant)
     for step in steps:
         game = game.roll(dice=step.dice) if isinstance(step, Roll) else game.apply(step)
@@ -279,7 +295,7 @@ def _cmd_perft(args: argparse.Namespace) -> int:
                           "nodes": list(table.nodes), "calls": list(table.calls)}))  # fmt: skip
         return 0
     rows = [[d + 1, n, c] for d, (n, c) in enumerate(zip(table.nodes, table.calls, strict=True))]
-    print(format_table(["depth", "sequences", "ending in a call"], rows))
+    print(format_table([tr("depth"), tr("sequences"), tr("ending in a call")], rows))
     return 0
 
 

@@ -157,7 +157,7 @@ class TerminalGame:
     def show_state(self) -> None:
         """Print the round, dice counts, your dice, the bids and the odds of the standing bid."""
         g = self.game
-        pal = ", palifico" if g.palifico else ""
+        pal = tr(", palifico") if g.palifico else ""
         wild = g.space.wild
         name = ptr("wild", g.rules.wild_name)
         wild_text = (
@@ -256,7 +256,9 @@ class TerminalGame:
 
     def ask_call(self) -> Action | None:
         """Offer the human an out-of-turn call; ``None`` when they pass."""
-        calls = (" " + tr("or") + " ").join(str(a) for a in out_of_turn_calls(self.game, self.seat))
+        calls = (" " + tr("or") + " ").join(
+            tr(str(a)) for a in out_of_turn_calls(self.game, self.seat)
+        )
         return self._read(tr("{calls} now? (Enter to pass)", calls=calls) + "> ", bids=False)
 
     def _read(self, prompt: str, bids: bool) -> Action | None:
@@ -315,7 +317,7 @@ class TerminalGame:
             else:
                 action = bot.choose(g, to_move)
                 if action is None:  # pragma: no cover - bots always act on their turn
-                    raise ValueError(f"the bot of seat {to_move} did not act")
+                    raise ValueError(tr("the bot of seat {seat} did not act", seat=to_move))
         if action.player != self.seat:
             self.write(f"   {self._name(action.player)}: {action}")
         if isinstance(action, Dudo | Calza) and g.is_legal(action):
@@ -348,7 +350,7 @@ def _read_line(stream: TextIO, out: TextIO) -> Callable[[str], str | None]:
         try:
             line = stream.readline()
         except UnicodeDecodeError:
-            raise PerudoError("the input is not valid UTF-8; the game stops here") from None
+            raise PerudoError(tr("the input is not valid UTF-8; the game stops here")) from None
         if not line:
             return None
         if stream is not sys.stdin or not stream.isatty():
@@ -473,15 +475,16 @@ def _save_and_tell(record: dict[str, Any], path: Path, stem: str, stop: str) -> 
     if where is not None:
         shown = display_path(where)
         _tell(
-            f"perudo-rules: error: {stop}{why}; the record is saved to {shown} instead "
-            f"(check it: perudo-rules referee {shown})",
+            tr("perudo-rules: error: {stop}{why}; the record is saved to {file} instead "
+               "(check it: perudo-rules referee {file})", stop=stop, why=why, file=shown),
             sys.stderr,
         )
         return False
+    folders = (" " + tr("or") + " ").join(map(display_path, fallback_folders()))
     _tell(
-        f"perudo-rules: error: {stop}{why}, and no fresh file could be written in "
-        f"{' or '.join(map(display_path, fallback_folders())) or 'any folder'}; "
-        "the record follows on standard error, as one line of JSON",
+        tr("perudo-rules: error: {stop}{why}, and no fresh file could be written in {folders}; "
+           "the record follows on standard error, as one line of JSON", stop=stop, why=why,
+           folders=folders or tr("any folder")),
         sys.stderr,
     )
     _tell(json.dumps(record), sys.stderr)
@@ -493,7 +496,7 @@ def _run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     game = Game.new(variant, args.players, seed=seed)
     if not 0 <= args.seat < args.players:
-        raise ValueError(f"--seat must be 0 to {args.players - 1}")
+        raise ValueError(tr("--seat must be 0 to {most}", most=args.players - 1))
     bots: list[Bot | None] = [
         None if s == args.seat else make_bot(args.bot, derive_seed(seed, "bot", s))
         for s in range(args.players)
@@ -536,13 +539,15 @@ def _run(args: argparse.Namespace) -> int:
             except _Stopped as exc:  # arrived between the game's end and the disarm
                 stopped = exc
         try:
-            stop = "" if stopped is None else f"stopped by {signal.Signals(stopped.signum).name}; "
+            name = None if stopped is None else signal.Signals(stopped.signum).name
+            stop = "" if name is None else tr("stopped by {signal}", signal=name) + "; "
             saved = _save_and_tell(to_record(tg.game), path, stem, stop)
         finally:
             guard.restore()
     if stopped is not None:
         if saved:
-            _tell(f"perudo-rules: stopped by {signal.Signals(stopped.signum).name}", sys.stderr)
+            name = signal.Signals(stopped.signum).name
+            _tell(tr("perudo-rules: stopped by {signal}", signal=name), sys.stderr)
         return 128 + stopped.signum
     return 0 if saved else 2
 

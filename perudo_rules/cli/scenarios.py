@@ -9,9 +9,10 @@ from typing import Any
 
 import jsonschema
 
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.output import Outputs, write_text
 from perudo_rules.base.safetext import display_path
+from perudo_rules.base.schematext import schema_problem
 from perudo_rules.conform.scenarios import (
     ScenarioError,
     default_paths,
@@ -26,7 +27,7 @@ __all__ = ["register"]
 def _cmd_export(args: argparse.Namespace) -> int:
     inputs = args.files or default_paths()
     if args.out == "-" and args.schema == "-":
-        raise ValueError("the document and --schema cannot both go to standard output")
+        raise ValueError(tr("the document and --schema cannot both go to standard output"))
     # every output is checked before the work: writable, and neither an input nor the other
     outputs = Outputs(inputs)
     targets = [(args.out, "OUT"), (args.schema, "--schema")]
@@ -40,7 +41,11 @@ def _cmd_export(args: argparse.Namespace) -> int:
     except jsonschema.ValidationError as exc:
         where = "/".join(str(p) for p in exc.absolute_path)
         raise ScenarioError(
-            f"the exported document does not validate at {where}: {exc.message}"
+            tr(
+                "the exported document does not validate at {where}: {problem}",
+                where=where,
+                problem=schema_problem(exc),
+            )
         ) from None
     texts = {
         "OUT": json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
@@ -53,9 +58,17 @@ def _cmd_export(args: argparse.Namespace) -> int:
             write_text(name, texts[what])
     if args.out != "-":
         count = len(doc["scenarios"])
-        print(f"wrote {count} scenarios to {display_path(args.out)}", file=sys.stderr)
+        print(
+            ntr(
+                "wrote {n} scenario to {file}",
+                "wrote {n} scenarios to {file}",
+                count,
+                file=display_path(args.out),
+            ),
+            file=sys.stderr,
+        )
     if args.schema not in (None, "-"):
-        print(f"wrote the schema to {display_path(args.schema)}", file=sys.stderr)
+        print(tr("wrote the schema to {file}", file=display_path(args.schema)), file=sys.stderr)
     return 0
 
 
@@ -65,16 +78,16 @@ def register(subparsers: Any) -> None:
         "export-scenarios",
         help=tr("write every conformance scenario as one JSON document"),
         description=(
-            tr("Write the scenarios of spec/scenarios/ (or FILE...) as one JSON document that "
-            "validates against spec/scenario.schema.json, with the knob values of each "
-            "variant they use, so other implementations can test themselves. Output files "
-            "are checked before the work and written whole or not at all; neither may be "
-            "an input or the other output.")
+            tr(
+                "Write the scenarios of spec/scenarios/ (or FILE...) as one JSON document that "
+                "validates against spec/scenario.schema.json, with the knob values of each "
+                "variant they use, so other implementations can test themselves. Output files "
+                "are checked before the work and written whole or not at all; neither may be "
+                "an input or the other output."
+            )
         ),
     )
-    p.add_argument(
-        "out", metavar="OUT.json", help=tr("output file ('-' for standard output)")
-    )
+    p.add_argument("out", metavar="OUT.json", help=tr("output file ('-' for standard output)"))
     p.add_argument(
         "files", nargs="*", metavar="FILE.yaml", help=tr("scenario files (default: all)")
     )

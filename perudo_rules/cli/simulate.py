@@ -9,7 +9,7 @@ import sys
 from perudo_rules.analysis.bots import BOTS
 from perudo_rules.analysis.simstats import comparison_rows, metric_label, plot, plot_format
 from perudo_rules.analysis.simulate import AUTO_WORKERS_GAMES, UNIFORM, auto_workers, simulate
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.base.output import Outputs
 from perudo_rules.base.safetext import display_path, json_text, printable
@@ -23,9 +23,11 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            tr("not a whole number: {text}", text=repr(text))
+        ) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+        raise argparse.ArgumentTypeError(tr("must be at least 1, not {value}", value=value))
     return value
 
 
@@ -33,9 +35,11 @@ def _non_negative(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            tr("not a whole number: {text}", text=repr(text))
+        ) from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+        raise argparse.ArgumentTypeError(tr("must be 0 or more, not {value}", value=value))
     return value
 
 
@@ -45,11 +49,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "simulate",
         help=tr("play bot games and report statistics per variant"),
         description=(
-            tr("Play GAMES games of each VARIANT with bots and report, per variant: rounds per "
-            "game, bids per round, share of palifico rounds, Calza calls and success rate, "
-            "Dudo success rate, and win rates by seat and by starting position, each with a "
-            "95% confidence interval. The same --seed gives the same numbers whatever "
-            "--workers.")
+            tr(
+                "Play GAMES games of each VARIANT with bots and report, per variant: rounds per "
+                "game, bids per round, share of palifico rounds, Calza calls and success rate, "
+                "Dudo success rate, and win rates by seat and by starting position, each with a "
+                "95% confidence interval. The same --seed gives the same numbers whatever "
+                "--workers."
+            )
         ),
     )
     p.add_argument("variants", nargs="+", metavar="VARIANT", help=tr("variant id or YAML file"))
@@ -66,8 +72,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=sorted([*BOTS, UNIFORM]),
         default="baseline",
         help=(
-            tr("bot for every seat (default baseline); 'uniform' plays a uniformly random legal "
-            "action of any seat on the fast path")
+            tr(
+                "bot for every seat (default baseline); 'uniform' plays a uniformly random legal "
+                "action of any seat on the fast path"
+            )
         ),
     )
     p.add_argument(
@@ -103,7 +111,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     ids = [v.id for v in variants]
     if len(set(ids)) < len(ids):
         # their columns, and with --save-records their record files, would be one another's
-        raise ValueError(f"two variants share the id {ids!r}; give each file its own id")
+        raise ValueError(
+            tr("two variants share the id {ids}; give each file its own id", ids=repr(ids))
+        )
     # every output is checked before the games are played
     outputs = Outputs(v.file for v in variants if v.file)
     if args.plot:
@@ -136,10 +146,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         first = stats[0]
         print(
-            tr(
-                "{games} games per variant, {players} players, {bot} bots, seed {seed}; "
+            ntr(
+                "{n} game per variant, {players} players, {bot} bots, seed {seed}; "
                 "value [95% interval]",
-                games=first.games, players=first.players, bot=first.bot, seed=first.seed,
+                "{n} games per variant, {players} players, {bot} bots, seed {seed}; "
+                "value [95% interval]",
+                first.games, players=first.players, bot=first.bot, seed=first.seed,
             )
         )  # fmt: skip
         rows = [[metric_label(name), *cells] for name, *cells in comparison_rows(stats)]

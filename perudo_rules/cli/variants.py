@@ -186,9 +186,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
     elif interps:
         print(
             "\n"
-            + tr(
+            + ntr(
+                "{n} rule records an interpretation; add --interpretations to read it.",
                 "{n} rules record an interpretation; add --interpretations to read them.",
-                n=len(interps),
+                len(interps),
             )
         )
     return 0
@@ -289,12 +290,14 @@ def _tally(ws: Sequence[Witness]) -> str:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     if len(args.variants) < 2:
-        raise ValueError("compare needs at least two variants (e.g. compare italian spanish)")
+        raise ValueError(tr("compare needs at least two variants (e.g. compare italian spanish)"))
     check_count("--max-dice", args.max_dice, 1, MAX_WITNESS_DICE)
     variants = [load_variant(r) for r in args.variants]
     ids = [v.id for v in variants]
     if len(set(ids)) < len(ids):
-        raise ValueError(f"two variants share the id {ids!r}; give each file its own id")
+        raise ValueError(
+            tr("two variants share the id {ids}; give each file its own id", ids=repr(ids))
+        )
     rows = diff_variants(variants, include_all=args.all)
     pairs = list(itertools.combinations(variants, 2))
     witnesses: list[tuple[Variant, Variant, list[Witness]]] = []
@@ -318,7 +321,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         return 0
     differ = sum(1 for r in rows if r["differs"])
     agree = len(variants[0].knobs) - differ
-    header = ["rule", *ids]
+    header = [tr("rule"), *ids]
     body = [
         [
             r["rule"] + ("" if r["differs"] else " " + tr("(same)")),
@@ -329,7 +332,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if rows:
         print(format_table(header, body))
         print()
-    print(tr("{differ} rules differ, {agree} agree.", differ=differ, agree=agree))
+    print(
+        ntr("{n} rule differs", "{n} rules differ", differ)
+        + ", "
+        + ntr("{n} agrees.", "{n} agree.", agree)
+    )
     if rows:
         print("\n" + tr("What each edition says:"))
         indent = max(len(i) for i in ids) + 4

@@ -24,6 +24,8 @@ from perudo_rules.base.actions import (
     parse_action,
 )
 from perudo_rules.base.errors import ActionSyntaxError
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.texts import Text, plain, tx
 from perudo_rules.conform.observe import Judged, Point, judge, short_json
 from perudo_rules.conform.process import Channel, HarnessError
 from perudo_rules.editions.variant import Variant
@@ -72,7 +74,9 @@ class Session:
 
     def _expect_ok(self, reply: dict[str, Any], cmd: str) -> None:
         if reply.get("ok") is not True:
-            raise HarnessError(f"the engine answered {cmd!r} with {short_json(reply)}")
+            raise HarnessError(
+                tr("the engine answered {cmd} with {reply}", cmd=repr(cmd), reply=short_json(reply))
+            )
 
     def legal(self, seat: int) -> list[str]:
         """The engine's legal actions of ``seat``, as texts (each one an action)."""
@@ -139,25 +143,24 @@ class Session:
         for seat in seats:
             listed = self.legal(seat)
             ok = not listed
-            detail = (
-                ""
-                if ok
-                else (
-                    f"seat {seat}'s legal actions after the game is over: the engine lists "
-                    f"{', '.join(listed[:3])}"
-                )
-            )
+            detail = plain("") if ok else tx(
+                "seat {seat}'s legal actions after the game is over: the engine lists {actions}",
+                seat=seat, actions=", ".join(listed[:3]),
+            )  # fmt: skip
             found.append(self._end_judged(ok, detail, seat=seat))
         action = rng_action or Dudo(game.winner)
         reply = self.engine.ask({"cmd": "act", "action": format_action(action)})
         took = "illegal" not in reply
-        detail = f"the engine takes {format_action(action)} after the game is over" if took else ""
+        detail = plain("")
+        if took:
+            detail = tx("the engine takes {action} after the game is over",
+                        action=format_action(action))  # fmt: skip
         found.append(self._end_judged(not took, detail, action=action))
         if took:
             self.broken = True
         return found
 
-    def _end_judged(self, ok: bool, detail: str, **what: Any) -> Judged:
+    def _end_judged(self, ok: bool, detail: Text, **what: Any) -> Judged:
         assert self.round_start is not None
         obs = Point(self.round_start, tuple(self.round_steps), "end", self.variant,
                           self.source, **what)  # fmt: skip
@@ -182,12 +185,16 @@ def listed_actions(engine: Channel, seat: int) -> list[str]:
     reply = engine.ask({"cmd": "legal", "seat": seat})
     actions = reply.get("actions")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise HarnessError(f"the engine answered 'legal' with {short_json(reply)}")
+        raise HarnessError(
+            tr("the engine answered {cmd} with {reply}", cmd="'legal'", reply=short_json(reply))
+        )
     for text in actions:
         try:
             parse_action(text)
         except ActionSyntaxError:
-            raise HarnessError(f"the engine lists {short_json(text)}: not an action") from None
+            raise HarnessError(
+                tr("the engine lists {text}: not an action", text=short_json(text))
+            ) from None
     return actions
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perudo_rules.conform.flips import UNFLIPPED, alternatives, flipped
-from perudo_rules.conform.observe import Judged, Point, judge, reach
+from perudo_rules.conform.observe import FIELD_ORDER, Judged, Point, judge, reach
 from perudo_rules.conform.probes import Probe, distinguishing
 from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import Variant
@@ -76,7 +76,7 @@ def difference_kind(found: Judged) -> tuple[str, ...]:
     it), or the outcome field that differs first."""
     obs = found.observation
     if obs.kind == "legal" or (obs.kind == "end" and obs.action is None):
-        detail = found.detail
+        detail = found.detail.text("en")
         how = (
             "allows"
             if "the engine lists" in detail and "does not list" not in detail
@@ -85,7 +85,9 @@ def difference_kind(found: Judged) -> tuple[str, ...]:
     elif obs.kind in ("act", "end"):
         how = "allows" if obs.engine or obs.kind == "end" else "refuses"
     else:
-        how = found.detail.split(" ", 1)[0]
+        got, want = obs.engine, found.reference
+        fields = FIELD_ORDER if isinstance(got, dict) and isinstance(want, dict) else ()
+        how = next((f for f in fields if got.get(f) != want.get(f)), "no outcome")
     return (found.rule, how)
 
 

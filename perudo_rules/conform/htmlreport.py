@@ -187,7 +187,7 @@ def _failure(i: int, j: int, edition: str, fail: Failure, checks: int) -> str:
     cited = _citation(edition, fail.rule)
     if cited:
         parts.append(f"<blockquote>{_e(cited)}</blockquote>")
-    parts.append(_p(fail.detail))
+    parts.append(_p(str(fail.detail)))
     parts.append(_p(tr("({n} of {checks} checks, first in {source})", n=fail.count,
                        checks=checks, source=fail.source)))  # fmt: skip
     if fail.consequences:

@@ -23,6 +23,8 @@ from typing import Any
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError, IllegalAction
+from perudo_rules.base.i18n import N_
+from perudo_rules.base.texts import Text, joined, ntx, plain, refusal_text, tx
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.position import Position, Roll, Step
@@ -33,6 +35,19 @@ __all__ = ["FIELD_ORDER", "Judged", "Point", "judge", "outcome_of", "reach", "sh
 #: lost decide who is out and the winner; who opens next and whether that round is
 #: palifico follow.
 FIELD_ORDER: tuple[str, ...] = ("delta", "eliminated", "winner", "next", "palifico")
+
+
+_NO_DETAIL = plain("")
+
+#: How an outcome field of the engine differs from the reference's, per field (the
+#: protocol's key, data, stays out of the sentence).
+_FIELD_DIFFERS = {
+    "delta": N_("the dice each seat loses or gains are {got}, expected {want}"),
+    "eliminated": N_("the seats out of the game are {got}, expected {want}"),
+    "winner": N_("the winner is {got}, expected {want}"),
+    "next": N_("the seat that opens the next round is {got}, expected {want}"),
+    "palifico": N_("whether the next round is palifico: {got}, expected {want}"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +75,14 @@ class Point:
 class Judged:
     """An observation held against an edition: ``ok`` when the edition answers as the
     engine did. ``rules`` are the rule ids that decided the edition's answer (on a
-    difference, the first names it); ``detail`` says how the engine differed, and
+    difference, the first names it); ``detail`` says how the engine differed (a
+    :class:`~perudo_rules.base.texts.Text`: said in the reader's language), and
     ``consequences`` the outcome fields that follow from the first difference."""
 
     observation: Point
     ok: bool
     rules: tuple[str, ...]
-    detail: str = ""
+    detail: Text = _NO_DETAIL
     reference: Any = None
     consequences: tuple[str, ...] = ()
 
@@ -143,17 +159,25 @@ def _judge_legal(game: Game, obs: Point, credit: bool) -> Judged:
     for text in missing:
         rule = game.decision(parse_action(text)).rule
         rules_of.append(rule)
-        parts.append(f"the reference allows {text} ({rule}), the engine does not list it")
+        parts.append(
+            tx("the reference allows {action} ({rule}), the engine does not list it",
+               action=text, rule=rule)
+        )  # fmt: skip
     for text, a in extra:
         rule = _action_rule(game, a, obs.seat)
         rules_of.append(rule)
-        parts.append(f"the engine lists {text}, which the reference refuses ({rule})")
+        parts.append(
+            tx("the engine lists {action}, which the reference refuses ({rule})",
+               action=text, rule=rule)
+        )  # fmt: skip
     # the rule most of the differences share names the difference
     first = max(rules_of, key=lambda r: (rules_of.count(r), -rules_of.index(r)))
     order = [first, *dict.fromkeys(r for r in rules_of if r != first)]
-    shown = "; ".join(parts[:3]) + (f"; and {len(parts) - 3} more" if len(parts) > 3 else "")
-    return Judged(obs, False, tuple(order), f"seat {obs.seat}'s legal actions: {shown}",
-                  sorted(ref))  # fmt: skip
+    shown = joined("; ", parts[:3])
+    if len(parts) > 3:
+        shown = joined("; ", [shown, ntx("and {n} more", "and {n} more", len(parts) - 3)])
+    detail = tx("seat {seat}'s legal actions: {shown}", seat=obs.seat, shown=shown)
+    return Judged(obs, False, tuple(order), detail, sorted(ref))
 
 
 def _judge_act(game: Game, obs: Point) -> Judged:
@@ -164,11 +188,16 @@ def _judge_act(game: Game, obs: Point) -> Judged:
     if obs.engine == decision.legal:
         return Judged(obs, True, decision.rules, reference=decision.legal)
     if decision.legal:
-        detail = f"the engine refuses {text}, which the reference allows ({decision.rule})"
+        detail = tx("the engine refuses {action}, which the reference allows ({rule})",
+                    action=text, rule=decision.rule)  # fmt: skip
     else:
         bad = game.violation(action)
-        why = "" if bad is None else f": {bad.message}"
-        detail = f"the engine takes {text}, which the reference refuses ({decision.rule}{why})"
+        if bad is None:
+            detail = tx("the engine takes {action}, which the reference refuses ({rule})",
+                        action=text, rule=decision.rule)  # fmt: skip
+        else:
+            detail = tx("the engine takes {action}, which the reference refuses ({rule}: {why})",
+                        action=text, rule=decision.rule, why=refusal_text(bad))  # fmt: skip
     return Judged(obs, False, decision.rules, detail, decision.legal)
 
 
@@ -184,13 +213,13 @@ def _judge_outcome(game: Game, obs: Point) -> Judged:
     every = tuple(dict.fromkeys(r for f in FIELD_ORDER for r in decided[f]))
     if not isinstance(got, dict):
         rules = decided["delta"]
-        return Judged(obs, False, rules, "the engine's reply carries no outcome", want)
+        return Judged(obs, False, rules, tx("the engine's reply carries no outcome"), want)
     differ = [f for f in FIELD_ORDER if got.get(f) != want[f]]
     if not differ:
         return Judged(obs, True, every, reference=want)
     root = differ[0]
     rules = tuple(dict.fromkeys([*decided[root], *every]))
-    detail = f"{root} is {short_json(got.get(root))}, expected {short_json(want[root])}"
+    detail = tx(_FIELD_DIFFERS[root], got=short_json(got.get(root)), want=short_json(want[root]))
     return Judged(obs, False, rules, detail, want, tuple(differ[1:]))
 
 

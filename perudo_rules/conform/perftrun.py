@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from perudo_rules.base.actions import Bid, Reroll, format_action, parse_action
+from perudo_rules.base.i18n import tr
 from perudo_rules.conform.check import listed_actions
 from perudo_rules.conform.observe import Judged, Point, judge
 from perudo_rules.conform.perft import rolled_as_before
@@ -63,12 +64,14 @@ def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
             if isinstance(step, Roll):
                 request: dict[str, Any] = {"cmd": "roll", "dice": [list(c) for c in step.dice]}
                 if engine.ask(request).get("ok") is not True:
-                    raise HarnessError("perft: the engine refuses a re-roll's roll")
+                    raise HarnessError(tr("perft: the engine refuses a re-roll's roll"))
                 ref = ref.roll(dice=step.dice)
                 continue
             text = format_action(step)
             if engine.ask({"cmd": "act", "action": text}).get("ok") is not True:
-                raise HarnessError(f"perft: the engine refuses {text}, which it listed")
+                raise HarnessError(
+                    tr("perft: the engine refuses {action}, which it listed", action=text)
+                )
             if ref.violation(step) is not None:  # listed, refused: counted, not walked
                 return
             ref = ref.apply(step)

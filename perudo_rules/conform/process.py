@@ -19,6 +19,8 @@ import time
 from typing import IO, Any, Protocol
 
 from perudo_rules.base.errors import PerudoError
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.limits import os_reason
 from perudo_rules.base.safetext import printable
 
 __all__ = ["MAX_LINE", "Channel", "Engine", "HarnessError"]
@@ -46,9 +48,9 @@ class Engine:
         try:
             argv = shlex.split(command)
         except ValueError as exc:
-            raise HarnessError(f"cannot read the engine command: {exc}") from None
+            raise HarnessError(tr("cannot read the engine command: {error}", error=exc)) from None
         if not argv:
-            raise HarnessError("the engine command is empty")
+            raise HarnessError(tr("the engine command is empty"))
         self.command = command
         self.timeout = timeout
         self._err: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
@@ -62,7 +64,13 @@ class Engine:
             )
         except OSError as exc:
             self._err.close()
-            raise HarnessError(f"cannot start the engine {printable(argv[0])}: {exc}") from None
+            raise HarnessError(
+                tr(
+                    "cannot start the engine {name}: {reason}",
+                    name=printable(argv[0]),
+                    reason=os_reason(exc),
+                )
+            ) from None
         assert self._proc.stdout is not None
         self._out = self._proc.stdout.fileno()
         self._buf = b""
@@ -76,13 +84,20 @@ class Engine:
             reply = json.loads(line)
         except (ValueError, RecursionError):
             raise HarnessError(
-                f"the engine answered {request.get('cmd')!r} with something that is not JSON: "
-                f"{printable(line[:80].decode('utf-8', 'replace'))}"
+                tr(
+                    "the engine answered {cmd} with something that is not JSON: {line}",
+                    cmd=repr(request.get("cmd")),
+                    line=printable(line[:80].decode("utf-8", "replace")),
+                )
             ) from None
         if not isinstance(reply, dict):
-            raise HarnessError(f"the engine answered {request.get('cmd')!r} with a non-object")
+            raise HarnessError(
+                tr("the engine answered {cmd} with a non-object", cmd=repr(request.get("cmd")))
+            )
         if "error" in reply:
-            raise HarnessError(f"the engine reports an error: {printable(str(reply['error']))}")
+            raise HarnessError(
+                tr("the engine reports an error: {error}", error=printable(str(reply["error"])))
+            )
         return reply
 
     def send(self, request: dict[str, Any]) -> None:
@@ -101,12 +116,22 @@ class Engine:
         while b"\n" not in self._buf:
             if len(self._buf) > MAX_LINE:
                 raise HarnessError(
-                    f"the engine floods its output: over {MAX_LINE} bytes without a newline "
-                    f"in reply to {cmd!r}"
+                    tr(
+                        "the engine floods its output: over {most} bytes without a newline "
+                        "in reply to {cmd}",
+                        most=MAX_LINE,
+                        cmd=repr(cmd),
+                    )
                 )
             left = deadline - time.monotonic()
             if left <= 0:
-                raise HarnessError(f"the engine did not answer {cmd!r} within {self.timeout:g} s")
+                raise HarnessError(
+                    tr(
+                        "the engine did not answer {cmd} within {seconds} s",
+                        cmd=repr(cmd),
+                        seconds=f"{self.timeout:g}",
+                    )
+                )
             ready, _, _ = select.select([self._out], [], [], left)
             if not ready:
                 continue
@@ -116,7 +141,9 @@ class Engine:
             self._buf += chunk
         line, _, self._buf = self._buf.partition(b"\n")
         if len(line) > MAX_LINE:
-            raise HarnessError(f"the engine's reply to {cmd!r} is over {MAX_LINE} bytes")
+            raise HarnessError(
+                tr("the engine's reply to {cmd} is over {most} bytes", cmd=repr(cmd), most=MAX_LINE)
+            )
         return line
 
     def _died(self, cmd: str) -> HarnessError:
@@ -127,8 +154,15 @@ class Engine:
         self._err.seek(0)
         tail = self._err.read()[-2000:].decode("utf-8", "replace").strip().splitlines()
         last = f": {printable(tail[-1][:200])}" if tail else ""
-        status = "closed its output" if code is None else f"exited with status {code}"
-        return HarnessError(f"the engine {status} while answering {cmd!r}{last}")
+        if code is None:
+            said = tr("the engine closed its output while answering {cmd}", cmd=repr(cmd))
+        else:
+            said = tr(
+                "the engine exited with status {code} while answering {cmd}",
+                code=code,
+                cmd=repr(cmd),
+            )
+        return HarnessError(said + last)
 
     def close(self) -> None:
         """Ask the engine to quit; kill it if it has not exited within a second."""

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.conform.flips import UNFLIPPED, flipped
 from perudo_rules.conform.process import Channel, Engine, HarnessError
 from perudo_rules.conform.report import EditionReport, Failure, Report
@@ -107,7 +108,7 @@ def _profile(engine: Channel, games: int, seed: int, out: Profile,
              say: Callable[[str], None]) -> None:  # fmt: skip
     looks: list[tuple[tuple[int, int, int], str, EditionReport]] = []
     for ref in available_variants():
-        say(f"profile: {ref}")
+        say(tr("profile: {edition}", edition=ref))
         # the probes tell most; the witnesses wait for the edition chosen
         rep = examine(engine, ref, load_variant(ref), 0, seed, shrunk=False)
         looks.append((_differences(rep), ref, rep))
@@ -132,7 +133,8 @@ def _profile(engine: Channel, games: int, seed: int, out: Profile,
             for p in f.knob:
                 shown.setdefault(p, f)
         variant = attempt
-        say(f"profile: round {n + 2}, {len(played)} knobs set")
+        say(ntr("profile: round {round}, {n} knob set", "profile: round {round}, {n} knobs set",
+                len(played), round=n + 2))  # fmt: skip
         rep = examine(engine, base_ref, variant, games, seed + n + 1, shrunk=False)
     values = variant.values()
     decided = {r for r in KNOB_PATHS if rep.status(r) in ("passed", "failed")} | set(played)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from perudo_rules.base.texts import Text, text_from_json, text_json
 from perudo_rules.conform.protocol import UNCLAIMED_KNOBS
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
@@ -71,7 +72,7 @@ class Failure:
     """
 
     rule: str
-    detail: str
+    detail: str | Text
     witness: dict[str, Any]
     source: str
     knob: dict[str, Any] = field(default_factory=dict)
@@ -82,17 +83,34 @@ class Failure:
 
     def to_json(self) -> dict[str, Any]:
         """The failure as JSON."""
-        return {"rule": self.rule, "detail": self.detail, "source": self.source,
+        return {"rule": self.rule, "detail": _english(self.detail), "source": self.source,
                 "knob": self.knob, "edition_values": self.edition_values,
                 "consequences": self.consequences, "count": self.count,
-                "decided_by": self.decided_by, "witness": self.witness}  # fmt: skip
+                "decided_by": self.decided_by, "witness": self.witness,
+                **({"detail_text": text_json(self.detail)} if isinstance(self.detail, Text)
+                   else {})}  # fmt: skip
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Failure:
         """The failure :meth:`to_json` wrote."""
-        return cls(doc["rule"], doc["detail"], doc["witness"], doc["source"], doc["knob"],
+        return cls(doc["rule"], _detail(doc), doc["witness"], doc["source"], doc["knob"],
                    doc["edition_values"], doc["consequences"], doc["count"],
                    list(doc.get("decided_by", ())))  # fmt: skip
+
+
+def _english(detail: str | Text) -> str:
+    """A failure's detail in English (the JSON report's ``detail``)."""
+    return detail.text("en") if isinstance(detail, Text) else detail
+
+
+def _detail(doc: dict[str, Any]) -> str | Text:
+    """A failure's detail as :meth:`Failure.to_json` wrote it: the text as data when it
+    kept it (``detail_text``, said in the reader's language), else the English."""
+    if "detail_text" in doc:
+        found = text_from_json(doc["detail_text"])
+        if isinstance(found, Text):
+            return found
+    return str(doc["detail"])
 
 
 @dataclass

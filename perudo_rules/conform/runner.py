@@ -25,6 +25,8 @@ from perudo_rules.base.actions import (
     Dudo,
     Leave,
 )
+from perudo_rules.base.i18n import language, tr, use_language
+from perudo_rules.base.texts import tx
 from perudo_rules.conform.check import Session, out_of_range
 from perudo_rules.conform.diagnose import COUNT, Root, diagnose
 from perudo_rules.conform.observe import Judged, reach
@@ -170,13 +172,14 @@ class _Run:
         then, engine, reference = then_of(found)
         detail = found.detail
         if root.scope == COUNT:
-            detail = "the engine counts as if no face were wild: " + detail
+            detail = tx("the engine counts as if no face were wild: {detail}", detail=detail)
         knob = {} if root.scope else dict(root.knob)
         says = {} if root.scope else dict(root.edition)
         scoped = {"scope": root.scope, "knob": root.knob} if root.scope else {"knob": knob}
         witness = witness_document(
             self.ref, overrides, obs.start, obs.steps, then, ask=obs.kind, rule=root.rule,
-            edition_values=says, engine=engine, reference=reference, detail=detail, **scoped,
+            edition_values=says, engine=engine, reference=reference, detail=detail.text("en"),
+            **scoped,
         )  # fmt: skip
         decided: list[str] = []
         game = reach(obs, obs.variant) if obs.kind == "outcome" else None
@@ -444,10 +447,10 @@ def greet(engine: Channel, report: Report) -> list[Any]:
     hello = engine.ask({"cmd": "hello", "protocol": PROTOCOL})
     name, claims = hello.get("name"), hello.get("claims")
     if not isinstance(name, str) or not name:
-        raise HarnessError("the engine's hello reply has no name")
+        raise HarnessError(tr("the engine's hello reply has no name"))
     problem = claims_problem(claims)
     if problem is not None:
-        raise HarnessError(f"the engine's claims are malformed: {problem}")
+        raise HarnessError(tr("the engine's claims are malformed: {problem}", problem=problem))
     assert isinstance(claims, list)
     report.engine = name[:200]
     return claims
@@ -498,11 +501,11 @@ def _run_only(engine: Channel, rep: EditionReport, ref: str, variant: Variant,
     if only.witness is not None:
         under, case = only.witness
         if under is variant or claim_covers(claims, under.values()):
-            say(f"{rep.edition}: witness")
+            say(tr("{edition}: witness", edition=rep.edition))
             run.replay_case(under, case)
     for sc, under, expect_as in scenarios_for(ref, variant, all_scenarios):
         if sc.id in only.scenarios and (under is variant or claim_covers(claims, under.values())):
-            say(f"{rep.edition}: scenario {sc.id}")
+            say(tr("{edition}: scenario {id}", edition=rep.edition, id=sc.id))
             run.scenario(sc, under, expect_as)
     run.finish(only.known)
 
@@ -527,18 +530,18 @@ def _run_edition(
     rep.unread = unread_rules(variant)
     for sc, under, expect_as in scenarios_for(ref, variant, all_scenarios):
         if under is variant or claim_covers(claims, under.values()):
-            say(f"{rep.edition}: scenario {sc.id}")
+            say(tr("{edition}: scenario {id}", edition=rep.edition, id=sc.id))
             run.scenario(sc, under, expect_as)
-    say(f"{rep.edition}: targeted probes")
+    say(tr("{edition}: targeted probes", edition=rep.edition))
     run.probes(probes_for(variant))
     rng = random.Random(f"{seed}:{rep.edition}")
     for n in range(1, games + 1):
-        say(f"{rep.edition}: random game {n}/{games}")
+        say(tr("{edition}: random game {n}/{games}", edition=rep.edition, n=n, games=games))
         run.game(rng, n)
     for entry in perft_positions(ref, variant, perft_nodes):
-        say(f"{rep.edition}: perft {entry['name']}")
+        say(tr("{edition}: perft {name}", edition=rep.edition, name=entry["name"]))
         run.perft(entry, perft_nodes)
-    say(f"{rep.edition}: diagnosis")
+    say(tr("{edition}: diagnosis", edition=rep.edition))
     run.finish()
 
 
@@ -557,41 +560,37 @@ def _in_workers(
 ) -> None:
     """The editions in ``workers`` processes, reported in order as one engine would: up to
     and including the first edition that met a harness error, which is raised again."""
-    args = (command, timeout, claims, scenarios, games, seed, perft_nodes)
+    args = (command, timeout, claims, scenarios, games, seed, perft_nodes, language())
     with ProcessPoolExecutor(max_workers=min(workers, len(editions))) as pool:
         futures = [pool.submit(_edition_in_worker, ref, *args) for ref in editions]
         for ref, fut in zip(editions, futures, strict=True):
             rep, error = fut.result()
             report.editions.append(rep)
-            say(f"{rep.edition or ref}: done")
+            say(tr("{edition}: done", edition=rep.edition or ref))
             if error is not None:
                 for rest in futures:
                     rest.cancel()
                 raise HarnessError(error)
 
 
-def _edition_in_worker(
-    ref: str,
-    command: str,
-    timeout: float,
-    claims: list[Any],
-    scenarios: Sequence[Scenario] | None,
-    games: int,
-    seed: int,
-    perft_nodes: int,
-) -> tuple[EditionReport, str | None]:
-    """One edition in a worker process, against an engine of its own (greeted first)."""
-    variant = _edition(ref)
-    rep = _edition_report(ref, variant, claims)
-    if not rep.claimed:
+def _edition_in_worker(ref: str, command: str, timeout: float, claims: list[Any],
+                       scenarios: Sequence[Scenario] | None, games: int, seed: int,
+                       perft_nodes: int, lang: str = "en",
+                       ) -> tuple[EditionReport, str | None]:  # fmt: skip
+    """One edition in a worker process, against an engine of its own (greeted first), its
+    errors in ``lang`` (the language of the run)."""
+    with use_language(lang):
+        variant = _edition(ref)
+        rep = _edition_report(ref, variant, claims)
+        if not rep.claimed:
+            return rep, None
+        all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
+        try:
+            with Engine(command, timeout=timeout) as engine:
+                greet(engine, Report(engine="?", command=command, editions=[]))
+                _run_edition(engine, rep, ref, variant, claims, all_scenarios, games, seed,
+                             perft_nodes, lambda text: None)  # fmt: skip
+        except HarnessError as exc:
+            rep.complete = False
+            return rep, str(exc)
         return rep, None
-    all_scenarios = load_scenarios() if scenarios is None else list(scenarios)
-    try:
-        with Engine(command, timeout=timeout) as engine:
-            greet(engine, Report(engine="?", command=command, editions=[]))
-            _run_edition(engine, rep, ref, variant, claims, all_scenarios, games, seed,
-                         perft_nodes, lambda text: None)  # fmt: skip
-    except HarnessError as exc:
-        rep.complete = False
-        return rep, str(exc)
-    return rep, None

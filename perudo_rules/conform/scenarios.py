@@ -39,8 +39,10 @@ import jsonschema
 
 from perudo_rules.base.actions import Bid, Dudo, Leave, Reroll
 from perudo_rules.base.errors import ActionSyntaxError, IllegalAction, LocatedError, VariantError
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.memo import Memo, content_digest
 from perudo_rules.base.messages import Refusal
+from perudo_rules.base.schematext import schema_problem
 from perudo_rules.base.version import __version__
 from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.variant import Variant
@@ -202,14 +204,16 @@ def _schema_check(doc: YamlDoc) -> None:
                 e.context,
                 key=lambda c: (c.validator == "type" and not c.relative_path, -len(c.path)),
             )
-        message = e.message
+        message = schema_problem(e)
         if e.validator == "pattern" and isinstance(e.instance, str):
             try:
                 parse_step(e.instance)
             except ActionSyntaxError as exc:
                 message = str(exc)
         path = list(e.absolute_path)
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
+        more = ""
+        if len(errors) > 1:
+            more = " " + ntr("(and {n} more problem)", "(and {n} more problems)", len(errors) - 1)
         raise ScenarioError(
             message + more,
             file=doc.file,
@@ -311,7 +315,7 @@ def _named_files(refs: Iterable[str], file: str) -> dict[str, str] | None:
 def _read(path: Path) -> list[Scenario]:
     """The scenarios of one file: parsed and checked once per content (and while each
     variant they name resolves to the same file), a copy of their own at each call."""
-    raw = read_yaml_bytes(path, ScenarioError, "no such scenario file")
+    raw = read_yaml_bytes(path, ScenarioError, tr("no such scenario file"))
     key = (str(path), content_digest(raw))
     hit = _READ.get(key)
     if hit is not None and _named_files(hit[1], str(path)) == hit[1]:

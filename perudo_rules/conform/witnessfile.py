@@ -18,6 +18,7 @@ from typing import Any
 
 from perudo_rules.base.actions import Action, format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError, PositionError
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import read_bounded
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
@@ -85,7 +86,7 @@ def read_witness(path: str | Path) -> WitnessFile:
     """Read a witness file (:class:`~perudo_rules.base.errors.PositionError` naming the
     file and key when it is not one; a bad edition raises the loader's error)."""
     name = str(path)
-    raw = read_bounded(path, _MAX_BYTES, PositionError, "cannot read the witness: no such file")
+    raw = read_bounded(path, _MAX_BYTES, PositionError, tr("cannot read the witness: no such file"))
     try:
         doc = json.loads(raw)
     except ValueError as exc:

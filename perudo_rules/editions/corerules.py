@@ -16,8 +16,8 @@ from typing import Any
 from perudo_rules.base.errors import VariantError
 from perudo_rules.base.i18n import ptr, tr
 from perudo_rules.base.yamlfile import load_yaml_file
+from perudo_rules.editions.datafiles import data_dir
 from perudo_rules.editions.variant import Variant
-from perudo_rules.editions.variantfile import data_dir
 
 __all__ = ["Citation", "cite", "core_rule_details", "core_rules", "rule_text"]
 
@@ -72,8 +72,9 @@ class Citation:
     ``quote`` the rulebook's own words (in the rulebook's ``language``), where the
     edition has them; ``rulebook`` the rulebook's title; ``set_in`` the ``file:line`` of a
     house-rules value set without a source; ``interpreted`` whether the edition records
-    an interpretation of it. A fixed rule every edition shares (``shared``) cites no
-    section.
+    an interpretation of it. A fixed rule every edition shares (``shared``) keeps the
+    core rule's statement and cites the section and words where the edition's rulebook
+    states it (the variant file's ``core`` mapping), or no section where it names none.
     """
 
     rule: str
@@ -119,23 +120,41 @@ class Citation:
         }
 
 
+def _folded(text: str | None) -> str | None:
+    return " ".join(text.split()) if text else None
+
+
 def cite(rule_id: str, variant: Variant) -> Citation:
     """The :class:`Citation` of ``rule_id`` in ``variant``: a knob's statement, rulebook
-    section and quote, or a fixed rule's statement (``KeyError`` for an unknown id)."""
+    section and quote, or a fixed rule's statement with the section and words where the
+    edition's rulebook states it (the variant file's ``core`` entry; none without one).
+    ``KeyError`` for an unknown id."""
     fixed = core_rules()
-    if rule_id in fixed:
-        return Citation(rule_id, fixed[rule_id], shared=True)
-    knob = variant.knob(rule_id)
     book = variant.rulebook or {}
+    rulebook = _folded(book.get("title"))
+    if rule_id in fixed:
+        stated = variant.core.get(rule_id)
+        if stated is None:
+            return Citation(rule_id, fixed[rule_id], shared=True)
+        return Citation(
+            rule=rule_id,
+            statement=fixed[rule_id],
+            source=_folded(stated.source),
+            quote=_folded(stated.quote),
+            rulebook=rulebook,
+            language=book.get("language"),
+            shared=True,
+        )
+    knob = variant.knob(rule_id)
     set_in = None
     if knob.source is None and knob.file is not None:
         set_in = Path(knob.file).name + (f":{knob.line}" if knob.line else "")
     return Citation(
         rule=rule_id,
         statement=" ".join(knob.text.split()) if knob.text else f"{rule_id} = {knob.value!r}",
-        source=" ".join(knob.source.split()) if knob.source else None,
-        quote=" ".join(knob.quote.split()) if knob.quote else None,
-        rulebook=" ".join(book["title"].split()) if book.get("title") else None,
+        source=_folded(knob.source),
+        quote=_folded(knob.quote),
+        rulebook=rulebook,
         language=book.get("language"),
         set_in=set_in,
         interpreted=knob.interpretation is not None,

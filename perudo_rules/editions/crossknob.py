@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_BIDS, MAX_PLAYERS
 
 __all__ = ["knob_conflicts", "set_aside_choices"]
@@ -38,49 +39,70 @@ def knob_conflicts(v: Mapping[str, Any]) -> list[tuple[str, tuple[str, ...]]]:
         out.append((message, paths))
 
     if v["players.min"] > v["players.max"]:
-        fail("players.min is larger than players.max", "players.min", "players.max")
+        fail(tr("players.min is larger than players.max"), "players.min", "players.max")
     if v["players.max"] > MAX_PLAYERS:
-        fail(f"players.max is above the limit of {MAX_PLAYERS}", "players.max")
+        fail(tr("players.max is above the limit of {most}", most=MAX_PLAYERS), "players.max")
     bids = v["dice.faces"] * v["players.max"] * v["dice.max_per_player"]
     if bids > MAX_BIDS:
         fail(
-            f"{v['players.max']} seats x {v['dice.max_per_player']} dice x {v['dice.faces']} "
-            f"faces makes {bids} bids a round; the limit is {MAX_BIDS}",
+            tr(
+                "{seats} seats x {dice} dice x {faces} faces makes {bids} bids a round; "
+                "the limit is {most}",
+                seats=v["players.max"],
+                dice=v["dice.max_per_player"],
+                faces=v["dice.faces"],
+                bids=bids,
+                most=MAX_BIDS,
+            ),
             "dice.max_per_player",
             "players.max",
             "dice.faces",
         )
     if v["dice.per_player"] > v["dice.max_per_player"]:
         fail(
-            "more starting dice than dice.max_per_player "
-            f"({v['dice.per_player']} > {v['dice.max_per_player']})",
+            tr(
+                "more starting dice than dice.max_per_player ({start} > {most})",
+                start=v["dice.per_player"],
+                most=v["dice.max_per_player"],
+            ),
             "dice.per_player",
             "dice.max_per_player",
         )
     wild = v["wild.face"]
     if isinstance(wild, int) and wild > v["dice.faces"]:
         fail(
-            f"wild face {wild} is not a face of a d{v['dice.faces']}", "wild.face", "dice.faces"
+            tr("wild face {wild} is not a face of a d{faces}", wild=wild, faces=v["dice.faces"]),
+            "wild.face",
+            "dice.faces",
         )
     if v["calza.gain_cap"] > v["dice.max_per_player"]:
         fail(
-            "calza.gain_cap exceeds dice.max_per_player", "calza.gain_cap", "dice.max_per_player"
+            tr("calza.gain_cap exceeds dice.max_per_player"),
+            "calza.gain_cap",
+            "dice.max_per_player",
         )
     order = v["bidding.order"]
     if order != "quantity_then_face" and v["bidding.wild_worth"] != 1:
-        fail(f"{order} needs bidding.wild_worth 1", "bidding.wild_worth", "bidding.order")
+        fail(tr("{order} needs bidding.wild_worth 1", order=order), "bidding.wild_worth",
+             "bidding.order")  # fmt: skip
     if v["end.condition"] == "single_round":
         if v["players.max"] != 2:
-            fail("single_round games need players.max 2", "end.condition", "players.max")
+            fail(tr("single_round games need players.max 2"), "end.condition", "players.max")
         if v["calza.enabled"]:
-            fail("single_round games cannot enable calza", "end.condition", "calza.enabled")
+            fail(tr("single_round games cannot enable calza"), "end.condition", "calza.enabled")
     if v["reroll.enabled"]:
         most = v["dice.max_per_player"]
         choices = set_aside_choices(v["dice.faces"], most)
         if choices > MAX_BIDS:
             fail(
-                f"a re-roll may offer {choices} different sets of dice to set aside (a cup of "
-                f"{most} dice of {v['dice.faces']} faces); the limit is {MAX_BIDS}",
+                tr(
+                    "a re-roll may offer {choices} different sets of dice to set aside (a cup "
+                    "of {dice} dice of {faces} faces); the limit is {most}",
+                    choices=choices,
+                    dice=most,
+                    faces=v["dice.faces"],
+                    most=MAX_BIDS,
+                ),
                 "reroll.enabled",
                 "reroll.min_hidden",
                 "dice.max_per_player",

@@ -11,11 +11,33 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS, KNOBS, SECTIONS
 
 __all__ = ["SCHEMA_ID", "schema_json", "variant_schema"]
 
 SCHEMA_ID = "https://perudo-rules.invalid/spec/variant.schema.json"
+
+
+_QUOTE = {
+    "type": "string",
+    "maxLength": 120,
+    "description": "A few words of the rulebook, where the exact wording decides.",
+}
+
+
+def _core_citations() -> dict[str, Any]:
+    """The optional ``core`` mapping: where the edition's rulebook states a fixed rule."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "description": (
+            "Where the rulebook states a fixed rule of spec/core-rules.yaml: its rule id to "
+            "the section (source) and, where the words exist, a quote. The statement stays "
+            "the core rule's. A file with 'extends' replaces the entries it names."
+        ),
+        "properties": {rule: {"$ref": "#/$defs/citation"} for rule in core_rules()},
+    }
 
 
 def _documented(value_schema: dict[str, Any]) -> dict[str, Any]:
@@ -31,11 +53,7 @@ def _documented(value_schema: dict[str, Any]) -> dict[str, Any]:
                 "minLength": 1,
                 "description": "The rulebook section heading the rule comes from.",
             },
-            "quote": {
-                "type": "string",
-                "maxLength": 120,
-                "description": "A few words of the rulebook, where the exact wording decides.",
-            },
+            "quote": _QUOTE,
             "interpretation": {"$ref": "#/$defs/interpretation"},
         },
     }
@@ -93,6 +111,7 @@ def variant_schema() -> dict[str, Any]:
                     "language": {"type": "string"},
                 },
             },
+            "core": _core_citations(),
             **sections,
         },
         "if": {"not": {"required": ["extends"]}},
@@ -101,6 +120,19 @@ def variant_schema() -> dict[str, Any]:
             "properties": required_knobs,
         },
         "$defs": {
+            "citation": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["source"],
+                "properties": {
+                    "source": {
+                        "type": "string",
+                        "minLength": 1,
+                        "description": "The rulebook section heading that states the rule.",
+                    },
+                    "quote": _QUOTE,
+                },
+            },
             "interpretation": {
                 "type": "object",
                 "additionalProperties": False,
@@ -123,7 +155,7 @@ def variant_schema() -> dict[str, Any]:
                         "description": "Why no knob value plays the alternative reading.",
                     },
                 },
-            }
+            },
         },
     }
 

@@ -21,6 +21,7 @@ from perudo_rules.editions.ruleset import Ruleset
 __all__ = [
     "Interpretation",
     "Knob",
+    "RuleSource",
     "Variant",
     "differing_knobs",
     "format_value",
@@ -85,13 +86,29 @@ class Knob:
         return self.text is not None and self.source is not None
 
 
+@dataclass(frozen=True, slots=True)
+class RuleSource:
+    """Where an edition's rulebook states a fixed rule (``spec/core-rules.yaml``): an
+    entry of a variant file's ``core`` mapping.
+
+    ``source`` is the rulebook section heading, ``quote`` a few of its words where they
+    exist; ``file`` and ``line`` say where the entry was written.
+    """
+
+    source: str
+    quote: str | None = None
+    file: str | None = field(default=None, compare=False)
+    line: int | None = field(default=None, compare=False)
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Variant:
     """A complete, validated variant: metadata plus one :class:`Knob` per rule.
 
     ``v["calza.enabled"]`` gives a knob's value, ``v.knob(path)`` the whole
-    knob, ``v.rules`` the typed :class:`Ruleset` the engine runs on. Its
-    ``repr`` is the call that loads it again.
+    knob, ``v.rules`` the typed :class:`Ruleset` the engine runs on. ``core`` maps a fixed
+    rule's id to the :class:`RuleSource` where the edition's rulebook states it (only the
+    rules it states). Its ``repr`` is the call that loads it again.
     """
 
     id: str
@@ -103,6 +120,7 @@ class Variant:
     rulebook: Mapping[str, str] | None = None
     ref: str = ""
     overrides: Mapping[str, Any] | None = None
+    core: Mapping[str, RuleSource] = field(default_factory=dict)
     rules: Ruleset = field(init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -1,11 +1,13 @@
 """Variant files: loading, validating and merging edition files.
 
 A variant file is YAML: top-level ``id``, ``name``, ``description``,
-optional ``extends`` and ``rulebook``, and one mapping per section of knobs
+optional ``extends``, ``rulebook`` and ``core`` (where the rulebook states a fixed rule:
+rule id to ``{source, quote?}``), and one mapping per section of knobs
 (see :mod:`perudo_rules.editions.knobs`). A knob is a bare value or a documented mapping
 ``{value, text, source, quote?, interpretation?}``. A file with ``extends``
-overrides whole knobs of its base; a file without it must set every knob. A file loads as
-a :class:`~perudo_rules.editions.variant.Variant` (:func:`load_variant`).
+overrides whole knobs (and whole ``core`` entries) of its base; a file without it must
+set every knob. A file loads as a :class:`~perudo_rules.editions.variant.Variant`
+(:func:`load_variant`).
 
 Loading checks, in order: safe YAML (no duplicate keys, anchors or object
 tags), the JSON Schema, the ``extends`` chain (no cycles), completeness and
@@ -33,7 +35,6 @@ from __future__ import annotations
 import copy
 import errno
 import functools
-import importlib.resources
 import os
 import stat
 from collections.abc import Hashable, Mapping, Sequence
@@ -43,17 +44,19 @@ from typing import Any
 import jsonschema
 
 from perudo_rules.base.errors import VariantError
-from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth
+from perudo_rules.base.i18n import N_, ntr, tr
+from perudo_rules.base.limits import MAX_EXTENDS, MAX_FILE_BYTES, check_depth, os_reason
 from perudo_rules.base.memo import Memo, content_digest, frozen_key
+from perudo_rules.base.schematext import schema_problem
 from perudo_rules.base.yamlfile import YamlDoc, parse_yaml_bytes, read_yaml_bytes
 from perudo_rules.editions.crossknob import knob_conflicts
+from perudo_rules.editions.datafiles import data_dir as data_dir  # its callers' old home
 from perudo_rules.editions.knobs import KNOB_PATHS, SECTIONS
 from perudo_rules.editions.schema import variant_schema
-from perudo_rules.editions.variant import Interpretation, Knob, Variant
+from perudo_rules.editions.variant import Interpretation, Knob, RuleSource, Variant
 
 __all__ = [
     "available_variants",
-    "data_dir",
     "extends_chain",
     "load_variant",
     "named_variant_file",
@@ -66,18 +69,6 @@ __all__ = [
 _META_KEYS = ("id", "name", "description", "extends", "rulebook")
 
 
-def data_dir(name: str) -> Path:
-    """The directory of bundled data: ``"variants"`` or ``"spec"``.
-
-    Installed wheels carry it as ``perudo_rules/_data/<name>``; a source
-    checkout uses the top-level folder of the same name.
-    """
-    packaged = importlib.resources.files("perudo_rules") / "_data" / name
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2] / name
-
-
 def available_variants() -> list[str]:
     """Sorted ids of the bundled variants."""
     return sorted(p.stem for p in data_dir("variants").glob("*.yaml"))
@@ -88,7 +79,9 @@ def variant_path(variant_id: str) -> Path:
     known = available_variants()
     if variant_id not in known:  # never a file name built from input: any text is safe here
         shown = variant_id if len(variant_id) <= 60 else variant_id[:57] + "..."
-        raise VariantError(f"unknown variant {shown!r} (bundled: {', '.join(known)})")
+        raise VariantError(
+            tr("unknown variant {id} (bundled: {known})", id=repr(shown), known=", ".join(known))
+        )
     return data_dir("variants") / f"{variant_id}.yaml"
 
 
@@ -120,21 +113,20 @@ def _schema_problems(doc: YamlDoc) -> list[VariantError]:
     located: list[tuple[int, str, str]] = []
     for e in _validator().iter_errors(doc.data):
         path: list[str | int] = list(e.absolute_path)
-        found = [(path, e.message)]
+        found = [(path, schema_problem(e))]
         schema = e.schema if isinstance(e.schema, dict) else {}
         if e.validator == "additionalProperties" and isinstance(e.instance, dict):
             allowed = schema.get("properties", {})
             known = ", ".join(sorted(allowed)) or "none"
             extra = [k for k in e.instance if k not in allowed]
             if extra:
-                found = [
-                    ([*path, str(k)], f"unknown key {k!r} (allowed here: {known})") for k in extra
-                ]
+                here = N_("unknown key {key} (allowed here: {keys})")
+                found = [([*path, str(k)], tr(here, key=repr(k), keys=known)) for k in extra]
         elif e.validator == "required" and isinstance(e.validator_value, list):
             instance = e.instance if isinstance(e.instance, dict) else {}
             missing = [k for k in e.validator_value if k not in instance]
             if missing:
-                found = [(path, f"missing required key {k!r}") for k in missing]
+                found = [(path, tr("missing required key {key}", key=repr(k))) for k in missing]
         for where, message in found:
             line = doc.line(where)
             located.append((line or 0, ".".join(str(p) for p in where), message))
@@ -151,7 +143,8 @@ def _schema_errors(doc: YamlDoc) -> None:
     first = problems[0]
     message = first.message
     if len(problems) > 1:
-        message += f" (and {len(problems) - 1} more problem(s))"
+        more = len(problems) - 1
+        message += " " + ntr("(and {n} more problem)", "(and {n} more problems)", more)
     raise VariantError(message, file=first.file, key_path=first.key_path, line=first.line)
 
 
@@ -216,6 +209,20 @@ def _knobs_of(doc: YamlDoc) -> dict[str, Knob]:
     return out
 
 
+def _core_of(doc: YamlDoc) -> dict[str, RuleSource]:
+    """The ``core`` entries of ``doc``: where its rulebook states a fixed rule."""
+    entries: Mapping[str, Any] = doc.data.get("core") or {}
+    return {
+        rule: RuleSource(
+            source=raw["source"],
+            quote=raw.get("quote"),
+            file=doc.file,
+            line=doc.line(["core", rule]),
+        )
+        for rule, raw in entries.items()
+    }
+
+
 #: A file's memo key: its path and the digest of its bytes.
 _Key = tuple[str, str]
 #: Variant files by memo key: the parsed document (shared: nothing changes it), whether it
@@ -228,7 +235,7 @@ _SCALARS = (str, int, float, bool, type(None))
 
 def _parsed(path: Path) -> tuple[YamlDoc, _Key]:
     """A variant file read and parsed (once per content), and its memo key."""
-    raw = read_yaml_bytes(path, VariantError, "no such variant file")
+    raw = read_yaml_bytes(path, VariantError, tr("no such variant file"))
     key = (str(path), content_digest(raw))
     hit = _DOCS.get(key)
     if hit is not None:
@@ -302,13 +309,15 @@ def _chain(doc: YamlDoc, path: Path | None) -> list[tuple[YamlDoc, Path | None]]
 
 
 def _merge(chain: list[tuple[YamlDoc, Path | None]]) -> tuple[dict[str, Knob], dict[str, Any]]:
-    """The knobs and metadata of a chain from :func:`_chain`: each file over its base."""
+    """The knobs and metadata of a chain from :func:`_chain`: each file over its base (a
+    ``core`` entry, in ``meta["core"]``, over the base's entry for the same rule)."""
     knobs: dict[str, Knob] = {}
-    meta: dict[str, Any] = {}
+    meta: dict[str, Any] = {"core": {}}
     for doc, path in reversed(chain):
         data: dict[str, Any] = doc.data
         meta.pop("id", None)  # an id names its own file only
         knobs.update(_knobs_of(doc))
+        meta["core"].update(_core_of(doc))
         for key in _META_KEYS:
             if key in data:
                 meta[key] = data[key]
@@ -340,7 +349,7 @@ def _consistency_problems(
     if missing:
         return [
             VariantError(
-                f"incomplete variant: no value for {', '.join(missing)}",
+                tr("incomplete variant: no value for {paths}", paths=", ".join(missing)),
                 file=file,
                 key_path=missing[0],
             )
@@ -392,6 +401,7 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         doc = YamlDoc(data, None, "<overrides>")
         _schema_errors(doc)
         knobs.update(_knobs_of(doc))
+        meta["core"].update(_core_of(doc))
         for key in ("name", "description"):
             if key in data:
                 meta[key] = data[key]
@@ -407,6 +417,7 @@ def load_variant(ref: str | Path, overrides: Mapping[str, Any] | None = None) ->
         rulebook=_rulebook(meta),
         ref=ref_str,
         overrides=dict(overrides) if overrides else None,
+        core=meta["core"],
     )
 
 
@@ -439,6 +450,7 @@ def variant_from_document(data: Mapping[str, Any], file: str = "<variant>") -> V
         knobs=_own(tuple(knobs[p] for p in KNOB_PATHS)),
         extends=meta.get("extends"),
         rulebook=_rulebook(meta),
+        core=meta["core"],
     )
 
 
@@ -511,13 +523,13 @@ def named_variant_file(ref: object, naming_file: str | Path | None) -> Path:
     try:
         info = os.stat(target)
     except (FileNotFoundError, NotADirectoryError):
-        raise VariantError(f"no such variant file: {_shown(ref)}") from None
+        raise VariantError(tr("no such variant file: {file}", file=_shown(ref))) from None
     except OSError as exc:
-        why = {errno.ENAMETOOLONG: "file name too long", errno.ELOOP: "a symbolic-link loop"}
-        reason = why.get(exc.errno or 0, exc.strerror or str(exc))
-        raise VariantError(f"cannot read {_shown(ref)}: {reason}") from None
+        reason = os_reason(exc)
+        why = tr("cannot read {file}: {reason}", file=_shown(ref), reason=reason)
+        raise VariantError(why) from None
     if stat.S_ISDIR(info.st_mode):
-        raise VariantError(f"{_shown(ref)} is a directory, not a variant file")
+        raise VariantError(tr("{file} is a directory, not a variant file", file=_shown(ref)))
     if not stat.S_ISREG(info.st_mode):
         raise VariantError(f"{_shown(ref)} is not a regular file (a device, pipe or socket)")
     if info.st_size > MAX_FILE_BYTES:

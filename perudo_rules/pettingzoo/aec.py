@@ -30,10 +30,13 @@ the environment for its users; in short:
   turn-based conversion (one decision per parallel step).
 * **Rewards** (zero-sum, :func:`perudo_rules.engine.settlement.returns`, as the OpenSpiel
   adapter's returns): over a game the winner collects ``+1`` and every other seat
-  ``-1/(players-1)``. A seat that is eliminated gets its ``-1/(players-1)`` when
-  it loses its last die; at the end the winner gets ``+1`` and any other seat
-  still in ``-1/(players-1)``. A game stopped by ``max_rounds`` truncates every
-  seat still in with ``0``.
+  ``-1/(players-1)``; a game stopped by ``max_rounds`` is a draw, ``0`` to every seat
+  (those eliminated before the stop too). Without ``max_rounds`` a seat that is
+  eliminated gets its ``-1/(players-1)`` when it loses its last die, and leaves; at the
+  end the winner gets ``+1`` and any other seat still in ``-1/(players-1)``. With
+  ``max_rounds`` an eliminated seat's value is settled only when the game ends, so it
+  stays among the agents (never selected, its mask all zeros) until then; the stop
+  truncates every seat still in, and terminates every seat out, with ``0``.
 * **Bounds**: the observation array holds at most
   :data:`~perudo_rules.pettingzoo.observation.MAX_OBSERVATION`
   entries; a larger game (seats x faces x dice) or ``past_rounds`` is refused
@@ -78,9 +81,10 @@ Obs = dict[str, "npt.NDArray[Any]"]
 OBSERVATION_MODES = ("dict", "flat")
 
 
-def _integer(value: object, what: str) -> int:
-    """``value`` as an ``int`` if it is a whole number (Python's or NumPy's, a 0-d integer
-    array too); ``TypeError`` for anything else (a float, a bool, a list, a string)."""
+def integer_value(value: object, what: str) -> int:
+    """``value`` (an action id, a seed) as an ``int`` if it is a whole number (Python's or
+    NumPy's, a 0-d integer array too); ``TypeError`` for anything else (a float, a bool, a
+    list, a string)."""
     if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
         return int(value)
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
@@ -211,7 +215,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         """Start a new game; ``seed`` (``None`` or an integer, NumPy's too) fixes it and every
         game after it until the next seed. Another seed raises ``TypeError``."""
         if seed is not None:
-            self._rng = random.Random(_integer(seed, "seed"))
+            self._rng = random.Random(integer_value(seed, "seed"))
         elif self._rng is None:
             self._rng = random.Random()
         self._begin(Game.new(self.variant, self.players, seed=self._rng.getrandbits(63)))
@@ -285,7 +289,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is still playing: give an action id, not None")
-        aid = _integer(action, "an action id")
+        aid = integer_value(action, "an action id")
         seat = self._seat[agent]
         move = self._checked(agent, seat, aid)
         self._cumulative_rewards[agent] = 0.0
@@ -341,9 +345,10 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             self.game = game.roll(rng=self._rng)
             return
         n = self.players
-        for seat, (was, now) in enumerate(zip(before, game.dice_counts, strict=True)):
-            if was and not now:  # a loser's value, whoever wins: any other seat as winner
-                self._finish(seat, returns((seat + 1) % n, n)[seat])
+        if self.max_rounds is None:  # every game has a winner: a loser's value is settled
+            for seat, (was, now) in enumerate(zip(before, game.dice_counts, strict=True)):
+                if was and not now:  # a loser's value, whoever wins: any other seat as winner
+                    self._finish(seat, returns((seat + 1) % n, n)[seat])
         if game.winner is not None:
             values = game.returns()
             for agent in self.agents:
@@ -352,8 +357,12 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
                     self._finish(seat, values[seat])
             return
         if self.max_rounds is not None and game.round >= self.max_rounds:
+            # a draw (settlement.returns without a winner): 0 to every seat, those out too
             for agent in self.agents:
-                self.truncations[agent] = True
+                if game.dice_counts[self._seat[agent]]:
+                    self.truncations[agent] = True
+                else:
+                    self._finish(self._seat[agent], 0.0)
             return
         assert self._rng is not None
         self.game = game.roll(rng=self._rng)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from perudo_rules.base.actions import Bid, Leave, Reroll
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import N_, tr
 from perudo_rules.base.texts import Arg, Text, concat, joined, ntx, tx
 from perudo_rules.engine.rounds import RoundResult
 from perudo_rules.records.position import Step
@@ -24,6 +24,17 @@ __all__ = [
     "seat_name",
     "seat_text",
 ]
+
+
+#: The calls as a sentence names them: ``dudo`` and ``calza`` in English, and in each
+#: language as its rulebook writes them (the Italian rulebook's capitalised Dudo and Calza).
+_CALL_NAMES: dict[str, str] = {"dudo": N_("dudo"), "calza": N_("calza")}
+
+
+def _call_name(kind: str) -> Arg:
+    """A call's name (``"dudo"``, ``"calza"``) as a text said in the reader's language;
+    any other kind as it is."""
+    return Text(_CALL_NAMES[kind]) if kind in _CALL_NAMES else kind
 
 
 def seat_name(seat: int) -> str:
@@ -79,9 +90,10 @@ def describe_step(
         return tr("{who} sets {faces} aside and re-rolls the rest", who=who, faces=faces)
     if hasattr(step, "player"):
         who = name(step.player)
+        call = _call_name(str(step))
         if gerund:
-            return tr("{who} calling {call}", who=who, call=step)
-        return tr("{who} calls {call}", who=who, call=step)
+            return tr("{who} calling {call}", who=who, call=call)
+        return tr("{who} calls {call}", who=who, call=call)
     cups = ", ".join(f"{name(s)}: {list(c)}" for s, c in enumerate(step.dice) if c)
     if rerolled:
         return tr("the re-rolled dice come up ({cups})", cups=cups)
@@ -175,7 +187,7 @@ def result_text(
                 "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups "
                 "({seats})",
                 caller=caller,
-                kind=result.kind,
+                kind=_call_name(result.kind),
                 bid=bid,
                 bidder=name(bid.player),
                 counted=counted,

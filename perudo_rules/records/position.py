@@ -34,8 +34,8 @@ from typing import Any
 
 from perudo_rules.base.actions import Action, format_action, parse_action
 from perudo_rules.base.errors import ActionSyntaxError, PositionError, VariantError
-from perudo_rules.base.i18n import tr
-from perudo_rules.base.limits import MAX_POSITION_BYTES, MAX_STEPS, read_bounded
+from perudo_rules.base.i18n import ntr, tr
+from perudo_rules.base.limits import MAX_POSITION_BYTES, MAX_STEPS, json_problem, read_bounded
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant, named_variant_file
 from perudo_rules.engine.game import Game
@@ -93,13 +93,13 @@ def parse_step(text: str) -> Step:
         dice = json.loads(stripped[4:])
     except (json.JSONDecodeError, RecursionError):
         raise ActionSyntaxError(
-            f"not a roll: {text[:60]!r} (write roll [[1, 2], [], [6]])"
+            tr("not a roll: {text} (write roll [[1, 2], [], [6]])", text=repr(text[:60]))
         ) from None
     if not isinstance(dice, list) or not all(
         isinstance(c, list) and all(type(d) is int and d >= 1 for d in c) for c in dice
     ):
         raise ActionSyntaxError(
-            f"not a roll: {text[:60]!r} (one list of faces, 1 or more, per seat)"
+            tr("not a roll: {text} (one list of faces, 1 or more, per seat)", text=repr(text[:60]))
         )
     return Roll(tuple(tuple(c) for c in dice))
 
@@ -181,7 +181,12 @@ class Position:
         if used:
             listed = ", ".join(map(str, used))
             seats = tr("seats {list}", list=listed) if len(used) > 1 else tr("seat {n}", n=listed)
-            text += "; " + tr("{seats} already had a palifico round", seats=seats)
+            text += "; " + ntr(
+                "{seats} already had a palifico round",
+                "{seats} already had a palifico round",
+                len(used),
+                seats=seats,
+            )
         return text
 
     def to_json(self, steps: Sequence[Step] = ()) -> dict[str, Any]:
@@ -213,7 +218,10 @@ def _fail(key: str, message: str) -> PositionError:
 
 def _int(value: Any, key: str, lo: int) -> int:
     if type(value) is not int or value < lo:
-        raise _fail(key, f"expected an integer of at least {lo}, not {str(value)[:40]}")
+        raise _fail(
+            key,
+            tr("expected an integer of at least {lo}, not {value}", lo=lo, value=str(value)[:40]),
+        )
     return value
 
 
@@ -224,30 +232,30 @@ def parse_line(data: Any) -> tuple[Position, tuple[Step, ...]]:
     check the rules. Raises :class:`~perudo_rules.base.errors.PositionError`.
     """
     if not isinstance(data, Mapping):
-        raise PositionError("a position must be a JSON object")
+        raise PositionError(tr("a position must be a JSON object"))
     for key in data:
         if key not in _KEYS:
-            raise _fail(str(key)[:60], f"unknown key (allowed: {', '.join(_KEYS)})")
+            raise _fail(str(key)[:60], tr("unknown key (allowed: {keys})", keys=", ".join(_KEYS)))
     for key in ("dice", "first_player"):
         if key not in data:
-            raise PositionError(f"missing required key {key!r}")
+            raise PositionError(tr("missing required key {key}", key=repr(key)))
     dice = data["dice"]
     if not isinstance(dice, list) or not all(
         isinstance(c, list) and all(type(d) is int for d in c) for c in dice
     ):
-        raise _fail("dice", "expected one list of integers per seat")
+        raise _fail("dice", tr("expected one list of integers per seat"))
     variant = data.get("variant")
     if variant is not None and not isinstance(variant, str):
-        raise _fail("variant", "expected a variant id or file name")
+        raise _fail("variant", tr("expected a variant id or file name"))
     palifico = data.get("palifico", False)
     if type(palifico) is not bool:
-        raise _fail("palifico", "expected true or false")
+        raise _fail("palifico", tr("expected true or false"))
     used = data.get("palifico_used", [])
     if not isinstance(used, list):
-        raise _fail("palifico_used", "expected a list of seats")
+        raise _fail("palifico_used", tr("expected a list of seats"))
     actions = data.get("actions", [])
     if not isinstance(actions, list):
-        raise _fail("actions", "expected a list of action texts")
+        raise _fail("actions", tr("expected a list of action texts"))
     steps = []
     for i, text in enumerate(actions):
         try:
@@ -283,21 +291,23 @@ def read_position(path: str | Path) -> tuple[Position, tuple[Step, ...]]:
     or if its ``variant`` names a file that :func:`position_variant_file` refuses)."""
     name = str(path)
     raw = read_bounded(
-        path, MAX_POSITION_BYTES, PositionError, "cannot read the position: no such file"
+        path, MAX_POSITION_BYTES, PositionError, tr("cannot read the position: no such file")
     )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise PositionError("cannot read the position: not valid UTF-8", file=name) from None
+        raise PositionError(tr("cannot read the position: not valid UTF-8"), file=name) from None
     try:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
-        raise PositionError(f"invalid JSON: {exc}"[:200], file=name) from None
+        raise PositionError(json_problem(exc), file=name) from None
     try:
         position, steps = parse_line(data)
     except PositionError as exc:
         raise PositionError(exc.message, file=name, key_path=exc.key_path) from None
     if len(steps) > MAX_STEPS:
-        raise PositionError(f"more than {MAX_STEPS} actions", file=name, key_path="actions")
+        raise PositionError(
+            tr("more than {most} actions", most=MAX_STEPS), file=name, key_path="actions"
+        )
     position_variant_file(position, path)
     return position, steps

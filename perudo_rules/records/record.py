@@ -126,8 +126,9 @@ def _knob_doc(knob: Knob) -> Any:
 
 def record_variant(variant: Variant) -> str | dict[str, Any]:
     """How a record names ``variant``: its id if it is an unmodified bundled edition,
-    else the complete variant document (id, name, description, rulebook, and every knob
-    with its value and documentation), from which the same variant loads again.
+    else the complete variant document (id, name, description, rulebook, where the
+    rulebook states the fixed rules, and every knob with its value and documentation), from
+    which the same variant loads again.
 
     An id that a variant document cannot hold (a file name outside
     ``[a-z0-9_-]``) is written as a slug of it, the one thing that does not come back.
@@ -137,8 +138,9 @@ def record_variant(variant: Variant) -> str | dict[str, Any]:
     # built once per variant and copied through its JSON text (a quarter of the cost);
     # name, description and rulebook are in the key: Variant equality ignores them
     rulebook = None if variant.rulebook is None else tuple(variant.rulebook.items())
+    core = tuple((rid, src.source, src.quote) for rid, src in variant.core.items())
     try:
-        text = _document_text(variant, variant.name, variant.description, rulebook)
+        text = _document_text(variant, variant.name, variant.description, rulebook, core)
     except TypeError:  # a value that cannot be hashed (a variant built by hand)
         return _document(variant)
     doc: dict[str, Any] = json.loads(text)
@@ -153,6 +155,11 @@ def _document(variant: Variant) -> dict[str, Any]:
     }
     if variant.rulebook is not None:
         doc["rulebook"] = dict(variant.rulebook)
+    if variant.core:  # where its rulebook states the fixed rules, for their citations
+        doc["core"] = {
+            rid: {"source": src.source, **({"quote": src.quote} if src.quote else {})}
+            for rid, src in variant.core.items()
+        }
     for path in KNOB_PATHS:
         section, knob = path.split(".", 1)
         doc.setdefault(section, {})[knob] = _knob_doc(variant.knob(path))
@@ -161,7 +168,11 @@ def _document(variant: Variant) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=64)
 def _document_text(
-    variant: Variant, name: str, description: str, rulebook: tuple[tuple[str, str], ...] | None
+    variant: Variant,
+    name: str,
+    description: str,
+    rulebook: tuple[tuple[str, str], ...] | None,
+    core: tuple[tuple[str, str, str | None], ...],
 ) -> str:
     return json.dumps(_document(variant))
 

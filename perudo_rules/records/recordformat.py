@@ -25,14 +25,17 @@ from perudo_rules.base.actions import (
     ROLL_PATTERN,
 )
 from perudo_rules.base.errors import LocatedError, PerudoError
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import (
     MAX_NODES,
     MAX_PLAYERS,
     MAX_RECORD_BYTES,
     MAX_RECORD_NODES,
+    json_problem,
     read_bounded,
 )
 from perudo_rules.base.messages import Refusal, format_message
+from perudo_rules.base.schematext import json_kind
 
 __all__ = [
     "FORMAT",
@@ -329,7 +332,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise RecordError(f"duplicate key {key!r}")
+            raise RecordError(tr("duplicate key {key}", key=repr(key)))
         out[key] = value
     return out
 
@@ -340,28 +343,29 @@ def load_record(source: str | Path) -> dict[str, Any]:
     Only the JSON is read here; :func:`replay` and the referee check the rest.
     """
     name = str(source)
-    raw = read_bounded(source, MAX_RECORD_BYTES, RecordError, "no such record file")
+    raw = read_bounded(source, MAX_RECORD_BYTES, RecordError, tr("no such record file"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError("file is not valid UTF-8", file=name) from None
+        raise RecordError(tr("file is not valid UTF-8"), file=name) from None
     return parse_record(text, name)
 
 
 def parse_record(text: str, file: str | None = None) -> dict[str, Any]:
     """Parse the JSON text of a record (``RecordError`` if it is not a JSON object)."""
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"record too large (limit {MAX_RECORD_BYTES} bytes)", file=file)
+        too_large = tr("record too large (limit {limit} bytes)", limit=MAX_RECORD_BYTES)
+        raise RecordError(too_large, file=file)
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates)
     except RecordError as exc:
         raise RecordError(exc.message, file=file) from None
     except json.JSONDecodeError as exc:
-        raise RecordError(f"invalid JSON: {exc.msg} (line {exc.lineno})", file=file) from None
+        raise RecordError(json_problem(exc), file=file) from None
     except (ValueError, RecursionError) as exc:
-        raise RecordError(f"invalid JSON: {exc}"[:200], file=file) from None
+        raise RecordError(json_problem(exc), file=file) from None
     if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object", file=file)
+        raise RecordError(tr("a record must be a JSON object"), file=file)
     return data
 
 
@@ -389,12 +393,14 @@ def _count_nodes(data: Any, file: str | None) -> None:
             items = node.values() if isinstance(node, Mapping) else node
             count += len(items)
             if count > MAX_RECORD_NODES:
-                raise RecordError(f"record too large (over {MAX_RECORD_NODES} values)", file=file)
+                raise RecordError(
+                    tr("record too large (over {most} values)", most=MAX_RECORD_NODES), file=file
+                )
             nested.extend(v for v in items if isinstance(v, Mapping | list))
         if not nested:
             return
         level = nested
-    raise RecordError("record nested too deeply", file=file)
+    raise RecordError(tr("record nested too deeply"), file=file)
 
 
 _TOP_KEYS = (
@@ -429,22 +435,24 @@ class _Shape:
         self, value: Any, path: str, keys: Sequence[str], required: Sequence[str]
     ) -> Mapping[str, Any]:
         if not isinstance(value, Mapping):
-            raise self.fail(path, f"expected an object, not {_kind(value)}")
+            raise self.fail(path, tr("expected an object, not {kind}", kind=json_kind(value)))
         for key in value:
             if key not in keys:
                 shown = repr(str(key)[:60])
-                raise self.fail(path, f"unknown key {shown} (allowed: {', '.join(keys)})")
+                raise self.fail(
+                    path, tr("unknown key {key} (allowed: {keys})", key=shown, keys=", ".join(keys))
+                )
         for key in required:
             if key not in value:
-                raise self.fail(path, f"missing required key {key!r}")
+                raise self.fail(path, tr("missing required key {key}", key=repr(key)))
         return value
 
     def integer(self, value: Any, path: str, lo: int, hi: int | None = None) -> int:
         if type(value) is not int:
-            raise self.fail(path, f"expected an integer, not {_kind(value)}")
+            raise self.fail(path, tr("expected an integer, not {kind}", kind=json_kind(value)))
         if value < lo or (hi is not None and value > hi):
-            bound = f"{lo} to {hi}" if hi is not None else f"at least {lo}"
-            raise self.fail(path, f"{value} is out of range ({bound})")
+            bound = tr("at least {lo}", lo=lo) if hi is None else tr("{lo} to {hi}", lo=lo, hi=hi)
+            raise self.fail(path, tr("{value} is out of range ({bound})", value=value, bound=bound))
         return value
 
     def seat(self, value: Any, path: str, nullable: bool = False) -> None:
@@ -454,43 +462,44 @@ class _Shape:
 
     def boolean(self, value: Any, path: str) -> None:
         if type(value) is not bool:
-            raise self.fail(path, f"expected true or false, not {_kind(value)}")
+            raise self.fail(path, tr("expected true or false, not {kind}", kind=json_kind(value)))
 
     def array(self, value: Any, path: str, min_items: int = 0) -> Sequence[Any]:
         if not isinstance(value, list):
-            raise self.fail(path, f"expected an array, not {_kind(value)}")
+            raise self.fail(path, tr("expected an array, not {kind}", kind=json_kind(value)))
         if len(value) < min_items:
-            raise self.fail(path, f"expected at least {min_items} item(s)")
+            raise self.fail(path, ntr("expected at least {n} item", "expected at least {n} items",
+                                      min_items))  # fmt: skip
         return value
 
     def text(self, value: Any, path: str, pattern: re.Pattern[str] | None = None) -> str:
         if not isinstance(value, str):
-            raise self.fail(path, f"expected a string, not {_kind(value)}")
+            raise self.fail(path, tr("expected a string, not {kind}", kind=json_kind(value)))
         if pattern is not None and not pattern.fullmatch(value):
-            raise self.fail(path, f"{value[:60]!r} is not in the expected form")
+            raise self.fail(path, tr("{value} is not in the expected form", value=repr(value[:60])))
         return value
 
     def record(self, data: Any) -> None:
         top = self.obj(data, "", _TOP_KEYS, ("format", "version", "variant", "seats", "rounds"))
         if top["format"] != FORMAT:
-            raise self.fail("format", f"expected {FORMAT!r}")
+            raise self.fail("format", tr("expected {value}", value=repr(FORMAT)))
         if type(top["version"]) is not int or top["version"] != VERSION:
-            raise self.fail("version", f"this library reads version {VERSION}")
+            raise self.fail("version", tr("this library reads version {version}", version=VERSION))
         variant = top["variant"]
         if isinstance(variant, str):
             self.text(variant, "variant", _ID_RE)
         elif not isinstance(variant, Mapping):
-            raise self.fail("variant", "expected a bundled variant id or a variant document")
+            raise self.fail("variant", tr("expected a bundled variant id or a variant document"))
         self.integer(top["seats"], "seats", 2, MAX_PLAYERS)
         if "viewer" in top:
             self.seat(top["viewer"], "viewer")
             if top["viewer"] >= top["seats"]:
-                raise self.fail("viewer", f"seat {top['viewer']} does not exist")
+                raise self.fail("viewer", tr("seat {seat} does not exist", seat=top["viewer"]))
             self.redacted = True
         if "names" in top:
             for i, name in enumerate(self.array(top["names"], "names")):
                 if len(self.text(name, f"names.{i}")) > 200:
-                    raise self.fail(f"names.{i}", "a name has at most 200 characters")
+                    raise self.fail(f"names.{i}", tr("a name has at most 200 characters"))
         if "setup" in top:
             setup = self.obj(top["setup"], "setup", ("palifico_used",), ())
             if "palifico_used" in setup:
@@ -500,7 +509,12 @@ class _Shape:
                     if s >= top["seats"]:
                         raise self.fail(
                             f"setup.palifico_used.{i}",
-                            f"seat {s} does not exist: the game has {top['seats']} seats",
+                            ntr(
+                                "seat {seat} does not exist: the game has {n} seat",
+                                "seat {seat} does not exist: the game has {n} seats",
+                                top["seats"],
+                                seat=s,
+                            ),
                         )
         for r, rnd in enumerate(self.array(top["rounds"], "rounds", 1)):
             self.round(rnd, f"rounds.{r}")
@@ -515,24 +529,26 @@ class _Shape:
         for i, cup in enumerate(self.array(rnd["dice"], f"{path}.dice")):
             for j, die in enumerate(self.array(cup, f"{path}.dice.{i}")):
                 if type(die) is not int and not (die is None and self.redacted):
-                    hidden = " (a hidden die is null only in a redacted record)"
-                    raise self.fail(
-                        f"{path}.dice.{i}.{j}",
-                        f"expected an integer, not {_kind(die)}{hidden if die is None else ''}",
-                    )
+                    hidden = " " + tr("(a hidden die is null only in a redacted record)")
+                    kind = tr("expected an integer, not {kind}", kind=json_kind(die))
+                    raise self.fail(f"{path}.dice.{i}.{j}", kind + (hidden if die is None else ""))
         for i, action in enumerate(self.array(rnd["actions"], f"{path}.actions")):
             roll = _HIDDEN_ROLL_RE if self.redacted else _ROLL_RE
             if not isinstance(action, str) or not (
                 _ACTION_RE.fullmatch(action) or roll.fullmatch(action)
             ):
-                shown = repr(action[:60]) if isinstance(action, str) else _kind(action)
+                shown = repr(action[:60]) if isinstance(action, str) else json_kind(action)
                 hidden = ""
                 if isinstance(action, str) and _HIDDEN_ROLL_RE.fullmatch(action):
-                    hidden = " (a hidden die is null only in a redacted record)"
+                    hidden = " " + tr("(a hidden die is null only in a redacted record)")
                 raise self.fail(
                     f"{path}.actions.{i}",
-                    f"not an action: {shown} (write seat:QxF, seat:dudo, seat:calza, "
-                    f"seat:leave, seat:reroll F,F or roll [[F, F], []]){hidden}",
+                    tr(
+                        "not an action: {shown} (write seat:QxF, seat:dudo, seat:calza, "
+                        "seat:leave, seat:reroll F,F or roll [[F, F], []])",
+                        shown=shown,
+                    )
+                    + hidden,
                 )
         if "result" in rnd:
             self.result(rnd["result"], f"{path}.result")
@@ -557,19 +573,6 @@ class _Shape:
             self.boolean(res["next_palifico"], f"{path}.next_palifico")
 
 
-def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean"}
-    if value is None:
-        return "null"
-    if type(value) in names:
-        return names[type(value)]
-    if isinstance(value, float):
-        return f"the number {value!r}"
-    if isinstance(value, int):
-        return f"the number {value}"
-    return type(value).__name__
-
-
 def check_shape(data: Any, file: str | None = None) -> None:
     """Check that ``data`` has the shape of a record (:class:`RecordError` if not).
 
@@ -578,13 +581,14 @@ def check_shape(data: Any, file: str | None = None) -> None:
     checks the rest). Rules are not checked here.
     """
     if not isinstance(data, Mapping):
-        raise RecordError(f"a record must be a JSON object, not {_kind(data)}", file=file)
+        not_one = tr("a record must be a JSON object, not {kind}", kind=json_kind(data))
+        raise RecordError(not_one, file=file)
     _count_nodes(data, file)
     _Shape(file).record(data)
     ref = data["variant"]
     if isinstance(ref, Mapping) and _count_values(ref) > MAX_NODES:
         raise RecordError(
-            f"the embedded variant is too large (over {MAX_NODES} values)",
+            tr("the embedded variant is too large (over {most} values)", most=MAX_NODES),
             file=file,
             key_path="variant",
         )

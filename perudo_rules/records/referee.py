@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from perudo_rules.base.actions import Calza, Dudo
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.editions.corerules import Citation, cite
 from perudo_rules.records.decided import citations_json, decided_by
 from perudo_rules.records.describe import describe_result
@@ -94,19 +94,31 @@ class Verdict:
             return tr("violation: {what}", what=self.violation)
         won = self.winner is not None
         end = tr("seat {n} wins", n=self.winner) if won else tr("game not finished")
-        facts = {"end": end, "variant": self.variant, "seats": self.seats, "n": len(self.rounds)}
+        n = len(self.rounds)
+        facts = {"end": end, "variant": self.variant, "seats": self.seats}
         if self.viewer is None:
-            return tr("valid: {end} ({variant}, {seats} seats, {n} rounds)", **facts)
+            return ntr(
+                "valid: {end} ({variant}, {seats} seats, {n} round)",
+                "valid: {end} ({variant}, {seats} seats, {n} rounds)",
+                n,
+                **facts,
+            )
         if not self.unchecked:
-            return tr(
+            return ntr(
+                "legal, all checked: {end} ({variant}, {seats} seats, {n} round; redacted "
+                "for seat {viewer}, no die hidden)",
                 "legal, all checked: {end} ({variant}, {seats} seats, {n} rounds; redacted "
                 "for seat {viewer}, no die hidden)",
+                n,
                 viewer=self.viewer,
                 **facts,
             )
-        return tr(
+        return ntr(
+            "legal, counts unchecked: {end} ({variant}, {seats} seats, {n} round; redacted "
+            "for seat {viewer}, not checked: {missing})",
             "legal, counts unchecked: {end} ({variant}, {seats} seats, {n} rounds; redacted "
             "for seat {viewer}, not checked: {missing})",
+            n,
             viewer=self.viewer,
             missing="; ".join(self.unchecked),
             **facts,

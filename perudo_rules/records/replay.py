@@ -17,6 +17,7 @@ from typing import Any
 
 from perudo_rules.base.actions import Bid, Leave
 from perudo_rules.base.errors import IllegalAction, VariantError
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_RECORD_BIDS
 from perudo_rules.base.messages import Refusal
 from perudo_rules.editions.variant import Variant
@@ -49,9 +50,8 @@ def _variant_of(data: Mapping[str, Any], file: str | None) -> Variant:
     if isinstance(ref, str):
         if ref not in available_variants():
             known = ", ".join(available_variants())
-            raise RecordError(
-                f"unknown variant {ref!r} (bundled: {known})", file=file, key_path="variant"
-            )
+            unknown = tr("unknown variant {id} (bundled: {known})", id=repr(ref), known=known)
+            raise RecordError(unknown, file=file, key_path="variant")
         variant = bundled_variant(ref)
         assert variant is not None
         return variant
@@ -77,8 +77,11 @@ def check_record(data: Any, file: str | None = None) -> Variant:
     work = sum(faces * sum(len(cup) for cup in rnd["dice"]) for rnd in data["rounds"])
     if work > MAX_RECORD_BIDS:
         raise RecordError(
-            f"record too large to referee: its rounds rank {work} bids in all "
-            f"(limit {MAX_RECORD_BIDS})",
+            tr(
+                "record too large to referee: its rounds rank {n} bids in all (limit {most})",
+                n=work,
+                most=MAX_RECORD_BIDS,
+            ),
             file=file,
         )
     return variant
@@ -108,6 +111,20 @@ _RESULT_RULES = {
 }
 
 
+#: The sentence of each field of a result the record states otherwise than the rules.
+_RESULT_MESSAGES = {
+    "kind": "record-result-kind",
+    "caller": "record-result-caller",
+    "bid": "record-result-bid",
+    "count": "record-result-count",
+    "loser": "record-result-loser",
+    "gainer": "record-result-gainer",
+    "revealed": "record-result-revealed",
+    "next_player": "record-result-next-player",
+    "next_palifico": "record-result-next-palifico",
+}
+
+
 def _check_result(
     stated: Mapping[str, Any], res: RoundResult, number: int, hidden: bool = False
 ) -> None:
@@ -123,10 +140,17 @@ def _check_result(
                 rule = "play.leave"
             if key == "next_player":
                 rule = _starter_rule(res)
-            said = {"key": key, "stated": json.dumps(value), "actual": json.dumps(actual[key])}
-            raise RecordViolation(
-                Violation(number, 0, None, Refusal(rule, "record-result-differs", said))
-            )
+            said = {"stated": _shown(value, key), "actual": _shown(actual[key], key)}
+            refusal = Refusal(rule, _RESULT_MESSAGES[key], said)
+            raise RecordViolation(Violation(number, 0, None, refusal))
+
+
+def _shown(value: Any, key: str) -> str:
+    """A value of a result in a sentence: a call by its name (Dudo, Calza), a text (a bid)
+    as it is, anything else as its JSON."""
+    if key == "kind" and value in ("dudo", "calza"):
+        return str(value).capitalize()
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _start_round(
@@ -340,9 +364,12 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
 def _not_redacted(record: Mapping[str, Any], file: str | None) -> None:
     if "viewer" in record:
         raise RecordError(
-            f"the record is redacted for seat {record['viewer']}: the dice that seat never "
-            "saw are hidden (null), and a game cannot be rebuilt without them (referee() "
-            "checks a redacted record as far as it can)",
+            tr(
+                "the record is redacted for seat {seat}: the dice that seat never saw are "
+                "hidden (null), and a game cannot be rebuilt without them (referee() checks a "
+                "redacted record as far as it can)",
+                seat=record["viewer"],
+            ),
             file=file,
             key_path="viewer",
         )

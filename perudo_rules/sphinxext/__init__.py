@@ -51,6 +51,9 @@ file it reads, so editing a variant file rebuilds the pages that show it):
 ``.. perudo-terms::``
     The words of the game in the Italian and Spanish rulebooks, with the section where
     each stands, and the words of our translations (``spec/terms.yaml``).
+``.. perudo-english-only::``
+    At the top of a page kept in English (the developer pages): a note saying so, in the
+    Italian and Spanish builds only.
 
 Every directive speaks the build's ``language`` (``-D language=it``): see
 :func:`in_build_language`.
@@ -99,6 +102,7 @@ from perudo_rules.sphinxext.editions import (
     EditionsDirective,
     VariantDirective,
 )
+from perudo_rules.sphinxext.englishonly import EnglishOnlyDirective
 from perudo_rules.sphinxext.fileformat import FormatDirective
 from perudo_rules.sphinxext.interpretations import InterpretationsDirective
 from perudo_rules.sphinxext.knobvalues import KnobValuesDirective
@@ -131,6 +135,7 @@ DIRECTIVES = {
     "perudo-terms": TermsDirective,
     "perudo-layers": LayersDirective,
     "perudo-api": ApiDirective,
+    "perudo-english-only": EnglishOnlyDirective,
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.editions.knobs import KNOBS
 from perudo_rules.editions.variant import Variant, format_value
 from perudo_rules.sphinxext.base import PerudoDirective
@@ -57,7 +58,7 @@ class CompareDirective(PerudoDirective):
     def run(self) -> list[nodes.Node]:
         variants = self.load_all(self.arguments)
         if not variants:
-            return [self.error_node("No variant to compare.")]
+            return [self.error_node(tr("No variant to compare."))]
         only_diff = "differences" in self.options
         rows: list[list[Cell]] = []
         row_classes = []
@@ -87,15 +88,21 @@ class CompareDirective(PerudoDirective):
             row_classes.append(["perudo-differs"] if differs else ["perudo-same"])
             cell_classes.append(classes)
         n_diff = sum(1 for c in row_classes if c == ["perudo-differs"])
+        counts = ", ".join([
+            ntr("{n} variant", "{n} variants", len(variants)),
+            ntr("{n} rule", "{n} rules", len(KNOBS)),
+            ntr("{n} differs", "{n} differ", n_diff),
+        ])  # fmt: skip
+        caption = tr(
+            "Rows marked ≠ differ; a highlighted value differs from the most common value in "
+            "its row; * marks a value that rests on an interpretation. Each value links to the "
+            "rule on the variant's page."
+        )
         summary = nodes.paragraph(
-            text=f"{len(variants)} variants, {len(KNOBS)} rules, {n_diff} differ. Rows marked "
-            "≠ differ; a highlighted value differs from the most common value in its row; * "
-            "marks a value that rests on an interpretation. Each value links to the rule on "
-            "the variant's page.",
-            classes=["perudo-compare-summary"],
+            text=f"{counts}. {caption}", classes=["perudo-compare-summary"]
         )
         matrix = table(
-            ["Rule", "", *[vid for vid, _ in variants]],
+            [tr("Rule"), "", *[vid for vid, _ in variants]],
             rows,
             classes=["perudo-compare"],
             row_classes=row_classes,

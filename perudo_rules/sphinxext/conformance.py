@@ -28,11 +28,13 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from perudo_rules.base.errors import VariantError
+from perudo_rules.base.i18n import N_, ntr, tr
 from perudo_rules.conform.perft import published
 from perudo_rules.conform.report import SEEN_AS, EditionReport, Report, rule_ids
 from perudo_rules.conform.runner import conform
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.harness import Harness
+from perudo_rules.records.describe import seat_name
 from perudo_rules.sphinxext.base import PerudoDirective
 from perudo_rules.sphinxext.events import note_lists_every_file, note_variant_files, variant_files
 from perudo_rules.sphinxext.shared import Cell, para, scrolling, self_link, table
@@ -47,16 +49,17 @@ __all__ = [
     "families",
     "family_cell",
     "missing_peers",
+    "perft_position",
 ]
 
 #: The built-in harnesses the page certifies: name, module, class, what it is.
 HARNESSES: tuple[tuple[str, str, str, str], ...] = (
-    ("stepapi", "stepapi", "StepHarness", "the step API (the reference)"),
-    ("fastplay", "fastplay", "FastHarness", "the fast path's kernel tables"),
-    ("pettingzoo", "pettingzoo", "PettingZooHarness", "the PettingZoo environment"),
-    ("openspiel", "openspiel", "OpenSpielHarness", "the OpenSpiel adapter"),
-    ("pyspiel", "pyspiel_liars_dice", "LiarsDiceHarness", "OpenSpiel's own liars_dice"),
-    ("textarena", "textarena", "TextArenaHarness", "TextArena's LiarsDiceEnv"),
+    ("stepapi", "stepapi", "StepHarness", N_("the step API (the reference)")),
+    ("fastplay", "fastplay", "FastHarness", N_("the fast path's kernel tables")),
+    ("pettingzoo", "pettingzoo", "PettingZooHarness", N_("the PettingZoo environment")),
+    ("openspiel", "openspiel", "OpenSpielHarness", N_("the OpenSpiel adapter")),
+    ("pyspiel", "pyspiel_liars_dice", "LiarsDiceHarness", N_("OpenSpiel's own liars_dice")),
+    ("textarena", "textarena", "TextArenaHarness", N_("TextArena's LiarsDiceEnv")),
 )
 #: The peer libraries a harness imports and the extra that installs them. ``make spec``
 #: installs none (the docs build needs none): the page certifies the harnesses whose peers
@@ -128,12 +131,14 @@ def family_cell(rep: EditionReport, family: str, impl: str, label: str | None = 
     failed = [r for r, s in zip(rules, statuses, strict=True) if s == "failed"]
     passed = statuses.count("passed")
     if failed:
-        return para(self_link(f"failed {len(failed)} ({', '.join(failed)})",
+        shown = tr("failed {n} ({rules})", n=len(failed), rules=", ".join(failed))
+        return para(self_link(shown,
                               _anchor(impl, label or rep.edition,
                                       SEEN_AS.get(failed[0], failed[0]))))  # fmt: skip
     if passed:
-        return f"passed {passed}/{len(rules)}"
-    return "not observed" if all(s == "not observed" for s in statuses) else "not reached"
+        return tr("passed {n}/{total}", n=passed, total=len(rules))
+    unseen = all(s == "not observed" for s in statuses)
+    return tr("not observed") if unseen else tr("not reached")
 
 
 class ConformanceDirective(PerudoDirective):
@@ -164,10 +169,13 @@ class ConformanceDirective(PerudoDirective):
         games = self.options.get("games", 1)
         seed = self.options.get("seed", 0)
         basis = (variant_inputs(paths), source_digest())  # the inputs of every run
-        out: list[nodes.Node] = [nodes.paragraph(
-            text=f"Computed when these docs were built: {games} random game(s) per edition, "
-            f"seed {seed}, every scenario that applies, and the perft tables below."
-        )]  # fmt: skip
+        out: list[nodes.Node] = [nodes.paragraph(text=ntr(
+            "Computed when these docs were built: {n} random game per edition, seed {seed}, "
+            "every scenario that applies, and the perft tables below.",
+            "Computed when these docs were built: {n} random games per edition, seed {seed}, "
+            "every scenario that applies, and the perft tables below.",
+            games, seed=seed,
+        ))]  # fmt: skip
         known = {h[0]: h for h in HARNESSES}
         for name in names.split():
             if name == "js":
@@ -175,10 +183,12 @@ class ConformanceDirective(PerudoDirective):
                 continue
             if name not in known:
                 raise self.error(f"perudo-conformance: no harness {name!r}")
-            _, module, cls, what = known[name]
+            _, module, cls, english = known[name]
+            what = tr(english)
             if missing := missing_peers(name):
-                out.append(para(nodes.strong(text=f"{what}: "), "not certified in this build (",
-                                f"{', '.join(missing)} not installed: ",
+                why = tr("{modules} not installed", modules=", ".join(missing))
+                out.append(para(nodes.strong(text=f"{what}: "),
+                                tr("not certified in this build") + f" ({why}: ",
                                 nodes.literal(text=f"pip install 'perudo-rules[{PEERS[name][1]}]'"),
                                 ")."))  # fmt: skip
                 continue
@@ -193,7 +203,8 @@ class ConformanceDirective(PerudoDirective):
                 report = self._stored([name, command, editions, games, seed], basis, run)
             except ImportError as exc:
                 why = exc.msg.split(":")[0]
-                out.append(para(nodes.strong(text=f"{what}: "), f"not certified here ({why})."))
+                out.append(para(nodes.strong(text=f"{what}: "),
+                                tr("not certified here ({why}).", why=why)))  # fmt: skip
                 continue
             out += self._report(name, what, report, labels)
         return out
@@ -210,9 +221,10 @@ class ConformanceDirective(PerudoDirective):
     def _js(self, editions: list[str], games: int, seed: int, basis: _Basis,
             labels: dict[str, str]) -> list[nodes.Node]:  # fmt: skip
         node = shutil.which("node") or shutil.which("nodejs")
-        what = "a JavaScript engine under Node (harnesses/js/perudo.js)"
+        what = tr("a JavaScript engine under Node ({file})", file="harnesses/js/perudo.js")
         if node is None or not JS.is_file():
-            return [para(nodes.strong(text=f"{what}: "), "not certified here (no Node.js).")]
+            return [para(nodes.strong(text=f"{what}: "),
+                         tr("not certified here ({why}).", why=tr("no Node.js")))]  # fmt: skip
         command = f"{node} {JS}"
         binary = os.stat(Path(node).resolve())  # another Node is another run
 
@@ -230,22 +242,26 @@ class ConformanceDirective(PerudoDirective):
         for rep in report.editions:
             label = labels.get(rep.edition, rep.edition)
             if not rep.claimed:
-                rows.append([label, "not claimed", *([""] * (len(fams) + 1))])
+                rows.append([label, tr("not claimed"), *([""] * (len(fams) + 1))])
                 continue
-            perft: Cell = "none"
+            perft: Cell = tr("none published")
             if rep.perft:
                 counted = f"{sum(1 for p in rep.perft if p.ok)}/{len(rep.perft)}"
                 # perudo-perft publishes the bundled editions' tables: those run by id
                 bundled = rep.edition in available_variants()
                 perft = para(self_link(counted, f"perft-{rep.edition}")) if bundled else counted
-            result = "conforms" if rep.conforms else ("differs" if rep.tested else "untested")
+            result = (tr("conforms") if rep.conforms
+                      else tr("differs") if rep.tested else tr("untested"))  # fmt: skip
             rows.append([label, result,
                          *(family_cell(rep, f, impl, label) for f in fams), perft])  # fmt: skip
         head = para(nodes.strong(text=f"{report.engine}"), f": {what}.")
         if report.error is not None:
-            head += nodes.Text(f" Harness error: {report.error}")
+            head += nodes.Text(" " + tr("Harness error: {error}", error=report.error))
+        # the families are the first part of rule ids: identifiers, shown as code
+        headers: list[Cell] = [tr("edition"), tr("result"),
+                               *(nodes.literal(text=f) for f in fams), "perft"]  # fmt: skip
         out: list[nodes.Node] = [head, scrolling(
-            table(["edition", "result", *fams, "perft"], rows, classes=["perudo-conformance"])
+            table(headers, rows, classes=["perudo-conformance"])
         )]  # fmt: skip
         for rep in report.editions:
             label = labels.get(rep.edition, rep.edition)
@@ -255,13 +271,30 @@ class ConformanceDirective(PerudoDirective):
                 cause = ""
                 if fail.knob:
                     plays = ", ".join(f"{p}: {json.dumps(v)}" for p, v in fail.knob.items())
-                    cause = f" The engine plays {plays}."
-                box += para(nodes.strong(text=f"{label}, {fail.rule}: "), fail.detail,
-                            f" ({fail.source}).{cause} Witness:")  # fmt: skip
+                    cause = " " + tr("The engine plays {plays}.", plays=plays)
+                # the kit's own report line (perudo-rules conform prints it so), as code
+                box += para(nodes.strong(text=f"{label}, {fail.rule}: "),
+                            nodes.literal(text=str(fail.detail), classes=["perudo-report-line"]),
+                            f" ({fail.source}).{cause} " + tr("Witness:"))  # fmt: skip
                 text = json.dumps(fail.witness)
                 box += nodes.literal_block(text, text)
                 out.append(box)
         return out
+
+
+def perft_position(position: dict[str, Any]) -> str:
+    """A published perft position in words (``2 seats, 1 die each, seat 0 opens``), in
+    the language of the context."""
+    cups = [len(c) for c in position["dice"]]
+    opener = seat_name(int(position["first_player"]))
+    seats = ntr("{n} seat", "{n} seats", len(cups))
+    if position.get("palifico"):
+        return tr("{seats}, {opener} opens its palifico round", seats=seats, opener=opener)
+    if len(set(cups)) == 1:
+        each = ntr("{n} die each", "{n} dice each", cups[0])
+    else:
+        each = tr("dice per seat: {counts}", counts=", ".join(map(str, cups)))
+    return tr("{seats}, {each}, {opener} opens", seats=seats, each=each, opener=opener)
 
 
 class PerftDirective(PerudoDirective):
@@ -276,13 +309,13 @@ class PerftDirective(PerudoDirective):
             box = nodes.container(ids=[f"perft-{vid}"], classes=["perudo-perft"])
             box += para(nodes.strong(text=vid))
             for e in entries:
-                box += para(nodes.literal(text=e["name"]), f": {e['description']}. ",
+                box += para(nodes.literal(text=e["name"]), f": {perft_position(e['position'])}. ",
                             nodes.literal(text=json.dumps(e["position"])))  # fmt: skip
                 rows: list[list[Cell]] = [
                     [str(d + 1), str(n), str(c)]
                     for d, (n, c) in enumerate(zip(e["nodes"], e["calls"], strict=True))
                 ]
-                box += table(["depth", "sequences", "ending in a call"], rows,
+                box += table([tr("depth"), tr("sequences"), tr("ending in a call")], rows,
                              classes=["perudo-perft-table"])  # fmt: skip
             out.append(box)
         return out

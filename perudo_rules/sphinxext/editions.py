@@ -31,7 +31,7 @@ __all__ = ["CoreRulesDirective", "EditionsDirective", "VariantDirective", "core_
 #: The section titles of an edition page (one per knob section), for the catalogues.
 SECTION_TITLES = (
     N_("Players"), N_("Dice"), N_("Wild"), N_("Setup"), N_("Bidding"), N_("Challenge"),
-    N_("Calza"), N_("Palifico"), N_("Round"), N_("End"),
+    N_("Calza"), N_("Palifico"), N_("Round"), N_("End"), N_("Reroll"), N_("Leave"),
 )
 
 

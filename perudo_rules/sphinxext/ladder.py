@@ -8,6 +8,7 @@ from docutils import nodes
 from docutils.parsers.rst import directives
 
 from perudo_rules.base.actions import Bid
+from perudo_rules.base.i18n import ntr, ptr, tr
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.ranks import BidSpace, bid_space
 from perudo_rules.sphinxext.base import OneVariantDirective
@@ -15,15 +16,43 @@ from perudo_rules.sphinxext.shared import Cell, table
 
 __all__ = ["LadderDirective", "bid_words"]
 
-_FACE_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+def _face_words(face: int, n: int) -> str:
+    """``n`` dice of the ordinary ``face``: ``3 fours``, ``1 six``."""
+    words = {
+        1: lambda: ntr("{n} one", "{n} ones", n),
+        2: lambda: ntr("{n} two", "{n} twos", n),
+        3: lambda: ntr("{n} three", "{n} threes", n),
+        4: lambda: ntr("{n} four", "{n} fours", n),
+        5: lambda: ntr("{n} five", "{n} fives", n),
+        6: lambda: ntr("{n} six", "{n} sixes", n),
+    }
+    said = words.get(face)
+    if said:
+        return said()
+    return ntr("{n} die of face {face}", "{n} dice of face {face}", n, face=face)
+
+
+def _wild_words(name: str, n: int) -> str:
+    """``n`` wilds called ``name`` (an edition's ``wild.name``): ``2 Aztecs``, ``1 Paco``."""
+    words = {
+        "Aztec": lambda: ntr("{n} Aztec", "{n} Aztecs", n),
+        "Paco": lambda: ntr("{n} Paco", "{n} Pacos", n),
+        "star": lambda: ntr("{n} star", "{n} stars", n),
+        "ace": lambda: ntr("{n} ace", "{n} aces", n),
+        "wild": lambda: ntr("{n} wild", "{n} wilds", n),
+    }
+    said = words.get(name)
+    if said:
+        return said()
+    return ntr("{n} {wild}", "{n} {wild}s", n, wild=ptr("wild", name))
 
 
 def bid_words(bid: Bid, wild: int | None, wild_name: str) -> str:
-    """``3 fours``, ``1 six``, ``2 Aztecs``: a bid in words."""
-    name = wild_name if bid.face == wild else _FACE_WORDS.get(bid.face, f"face-{bid.face}")
-    if bid.quantity != 1:
-        name += "es" if name.endswith("x") else "s"
-    return f"{bid.quantity} {name}"
+    """``3 fours``, ``1 six``, ``2 Aztecs``: a bid in words (in the language of the
+    context)."""
+    if bid.face == wild:
+        return _wild_words(wild_name, bid.quantity)
+    return _face_words(bid.face, bid.quantity)
 
 
 def _rank(space: BidSpace, bid: Bid) -> int:
@@ -51,7 +80,7 @@ def _window_table(space: BidSpace, first: Bid, last: Bid, wild_name: str) -> nod
         rows.append([str(r), nodes.literal(text=str(bid)), bid_words(bid, space.wild, wild_name)])
         row_classes.append(["perudo-wild-row"] if bid.face == space.wild else [])
     return table(
-        ["Rank", "Bid", "Reads"],
+        [tr("Rank"), tr("Bid"), tr("Reads")],
         rows,
         classes=["perudo-ladder-table"],
         widths=[1, 1, 3],
@@ -88,13 +117,18 @@ class LadderDirective(OneVariantDirective):
         if window:
             if len(window) != 2:
                 raise self.error(":window: takes two bids, the first and the last")
-            mode = "a palifico round" if palifico else "an ordinary round"
-            out.append(
-                nodes.paragraph(
-                    text=f"{variant.name}, {mode} with {dice} dice in play "
-                    f"({space.size} bids, ranks 0 to {space.size - 1}):"
-                )
-            )
+            name, last = tr(variant.name), space.size - 1
+            if palifico:
+                text = tr(
+                    "{edition}, a palifico round with {dice} dice in play ({n} bids, ranks 0 "
+                    "to {last}):", edition=name, dice=dice, n=space.size, last=last,
+                )  # fmt: skip
+            else:
+                text = tr(
+                    "{edition}, an ordinary round with {dice} dice in play ({n} bids, ranks 0 "
+                    "to {last}):", edition=name, dice=dice, n=space.size, last=last,
+                )  # fmt: skip
+            out.append(nodes.paragraph(text=text))
             out.append(_window_table(space, window[0], window[1], wild_name))
         return out
 

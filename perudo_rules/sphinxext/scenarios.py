@@ -10,14 +10,16 @@ from typing import Any, ClassVar
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from perudo_rules.base.errors import PerudoError
+from perudo_rules.base.errors import ActionSyntaxError, PerudoError
 from perudo_rules.base.i18n import N_, ptr, tr
 from perudo_rules.conform.scenarios import Scenario, ScenarioStep, default_paths
 from perudo_rules.editions.corerules import core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import format_value
-from perudo_rules.records.position import Position
+from perudo_rules.records.describe import describe_steps, seat_name
+from perudo_rules.records.position import Position, parse_step
 from perudo_rules.sphinxext.base import PerudoDirective, warn_located
+from perudo_rules.sphinxext.expectations import expectation_text
 from perudo_rules.sphinxext.shared import (
     Cell,
     join,
@@ -65,14 +67,10 @@ def start_node(start: Position) -> nodes.paragraph:
         seats = ", ".join(tr("seat {n}", n=s) for s in start.palifico_used)
         out += nodes.Text("; " + tr("already had palifico: {seats}", seats=seats))
     out += nodes.Text(". " + tr("Dice:") + " ")
-    cups = (
-        nodes.literal(
-            text=f"{seat}: [{', '.join(map(str, cup))}]" if cup else f"{seat}: {tr('out')}",
-            classes=["perudo-cup"],
-        )
-        for seat, cup in enumerate(start.dice)
-    )
-    join(out, cups, " ")
+    for seat, cup in enumerate(start.dice):
+        out += nodes.Text(("; " if seat else "") + seat_name(seat) + " ")
+        held = f"[{', '.join(map(str, cup))}]" if cup else tr("out")
+        out += nodes.literal(text=held, classes=["perudo-cup"])
     return out
 
 
@@ -96,7 +94,7 @@ def _expect_items(expect: Mapping[str, Any], probe: bool, implicit_legal: bool) 
                 )
             )
         else:
-            items.append(para(f"{key}: ", nodes.literal(text=describe_value(value))))
+            items.append(para(expectation_text(key, value)))
     return items
 
 
@@ -116,6 +114,16 @@ def expect_node(step: ScenarioStep, variants: Sequence[str]) -> nodes.container:
             inner += node
         box += inner
     return box
+
+
+def _steps_said(s: Scenario) -> list[Cell]:
+    """Each step of ``s`` as a sentence (``seat 0 bids 3x4``, in the build's language); a
+    step that does not parse (the loader refuses those) as written."""
+    try:
+        steps = [parse_step(step.action) for step in s.steps]
+    except ActionSyntaxError:
+        return [para(nodes.literal(text=str(step.action))) for step in s.steps]
+    return [para(text) for text in describe_steps(steps)]
 
 
 def _meta(s: Scenario) -> nodes.paragraph:
@@ -210,8 +218,8 @@ class ScenariosDirective(PerudoDirective):
             )
         box += start_node(s.start)
         rows: list[list[Cell]] = [
-            [str(i), para(nodes.literal(text=str(step.action))), expect_node(step, s.variants)]
-            for i, step in enumerate(s.steps, 1)
+            [str(i), said, expect_node(step, s.variants)]
+            for i, (step, said) in enumerate(zip(s.steps, _steps_said(s), strict=True), 1)
         ]
         headers = ["#", tr("Action"), tr("Expected")]
         box += table(headers, rows, classes=["perudo-steps"], widths=[1, 4, 9])

@@ -155,7 +155,7 @@ def interpretation_node(interp: Interpretation) -> nodes.container:
 
 
 def table(
-    headers: Sequence[str],
+    headers: Sequence[Cell],
     rows: Iterable[Sequence[Cell]],
     classes: Sequence[str] = (),
     widths: Sequence[int] | None = None,
@@ -163,7 +163,8 @@ def table(
     cell_classes: Sequence[Sequence[Sequence[str]]] | None = None,
     header_classes: Sequence[Sequence[str]] | None = None,
 ) -> nodes.table:
-    """A table with a header row; ``widths`` are relative column widths; ``row_classes``,
+    """A table with a header row (each header text, or an inline node such as the code of
+    an identifier); ``widths`` are relative column widths; ``row_classes``,
     ``cell_classes`` and ``header_classes`` class the body rows, body cells and header cells."""
     given = ["colwidths-given"] if widths else []
     out = nodes.table(classes=["perudo-table", *given, *classes])
@@ -174,8 +175,9 @@ def table(
     head = nodes.thead()
     row = nodes.row()
     for k, h in enumerate(headers):
+        head_cell = nodes.paragraph(text=h) if isinstance(h, str) else para(h)
         row += nodes.entry(
-            "", nodes.paragraph(text=h), classes=list(header_classes[k]) if header_classes else []
+            "", head_cell, classes=list(header_classes[k]) if header_classes else []
         )
     head += row
     group += head

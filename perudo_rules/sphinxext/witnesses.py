@@ -76,10 +76,12 @@ def _head(w: Witness, pair: Sequence[tuple[str, Variant]]) -> nodes.paragraph:
     status = tr("confirmed in both engines") if w.confirmed else tr("not confirmed")
     if w.together:
         status += ", " + tr("together with {rules}", rules=", ".join(w.together))
-    if w.kind == "none":
+    if w.kind == "none":  # the status says it all: no kind of divergence to name
         proved = tr("no difference in play, proved")
-        status = proved if w.proved else tr("no difference found in play")
-    head += nodes.inline(text=f"{tr(w.kind)}: {status}", classes=["perudo-badge"])
+        badge = proved if w.proved else tr("no difference found in play")
+    else:
+        badge = f"{tr(w.kind)}: {status}"
+    head += nodes.inline(text=badge, classes=["perudo-badge"])
     return head
 
 
