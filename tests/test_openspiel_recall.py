@@ -120,9 +120,7 @@ def test_every_history_of_a_two_round_spanish_duel() -> None:
     [("italian", 2, 150), ("italian", 3, 50), ("spanish", 3, 50), ("bluff", 2, 300)],
     ids=str,
 )
-def test_random_games_keep_information_states_apart(
-    variant: str, players: int, games: int
-) -> None:
+def test_random_games_keep_information_states_apart(variant: str, players: int, games: int) -> None:
     v = load_variant(variant, overrides={"dice.per_player": 2})
     game = load_game(v, players)
     seen = _random_games(game, games, seed=players)
@@ -167,3 +165,46 @@ def test_max_game_length_is_reached_where_every_round_costs_a_die() -> None:
     for vid in ("textarena-liars-dice", "bluff"):  # a partial order, several dice a Dudo
         game = load_game(vid)
         assert _longest_game(game, 1)[0] <= game.max_game_length()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("italian", 3), ("spanish", 3), ("openspiel-liars-dice", 2), ("bluff", 2)],
+    ids=str,
+)
+def test_a_tensor_filled_from_the_last_one_is_the_tensor_filled_anew(
+    variant: str, players: int
+) -> None:
+    """An observer fills a bid's or a pass's tensor from the position before it (the
+    common step of an RL loop): the same tensor as a new observer fills, for every kind of
+    view and every seat, step by step."""
+    dice = {"openspiel-liars-dice": 5}.get(variant, 2)
+    game = load_game(load_variant(variant, overrides={"dice.per_player": dice}), players)
+    kinds = [
+        pyspiel.IIGObservationType(perfect_recall=True),
+        pyspiel.IIGObservationType(perfect_recall=False),
+        pyspiel.IIGObservationType(
+            perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+        ),
+        pyspiel.IIGObservationType(perfect_recall=True, private_info=pyspiel.PrivateInfoType.NONE),
+    ]
+    kept = [game.make_py_observer(kind) for kind in kinds]
+    rng = random.Random(players)
+    compared = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for kind, observer in zip(kinds, kept, strict=True):
+                for p in range(players):
+                    observer.set_from(state, p)
+                    fresh = game.make_py_observer(kind)
+                    fresh.set_from(state, p)
+                    assert observer.tensor.tolist() == fresh.tensor.tolist(), (str(state), p)
+                    compared += 1
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+    assert compared > 200

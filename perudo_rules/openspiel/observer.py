@@ -217,8 +217,9 @@ class Observer:
         # each finished round's row for a seat, by the identity of its record (kept alive
         # by the entry, so an id is never reused while it is here)
         self._rows: dict[tuple[int, int], tuple[RoundRecord, list[int]]] = {}
-        # the first node's tensor, by seat
+        # the first node's tensor, by seat; the last node filled and its tensor, by seat
         self._start: dict[int, Any] = {}
+        self._last: dict[int, tuple[Node, Any]] = {}
 
     def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
         """:func:`own_cup` of ``cups`` (a game's, never changed, or a roll's so far: a new
@@ -242,7 +243,47 @@ class Observer:
                 start = self._start[player] = x.copy()
             x[:] = start
             return
-        self._fill(node, player)
+        if not self.public:
+            self._fill(node, player)
+            return
+        last = self._last.get(player)
+        if last is None or node.parent is not last[0] or not self._step(last[1], node):
+            self._fill(node, player)
+        self._last[player] = (node, x.copy())
+
+    def _step(self, before: Any, node: Node) -> bool:
+        """Fill ``tensor`` for ``node`` from its parent's (``before``, same seat) where the
+        move between them was a bid or a pass within a round without re-rolls (the common
+        step of an RL loop): only the bids, who acts and the offer change. False (nothing
+        written) for any other move."""
+        parent = node.parent
+        assert parent is not None
+        game, was = node.game, parent.game
+        if node.phase != Phase.PLAY or parent.phase != Phase.PLAY or game is None or was is None:
+            return False
+        bid = game is not was
+        if bid and (game.round != was.round or len(game.bids) != len(was.bids) + 1):
+            return False
+        if game.reroll is not None:
+            return False
+        x, at = self.tensor, self.at
+        x[:] = before
+        if bid:
+            amap = self.spec.amap
+            b = game.bids[-1]
+            if self.recall:
+                x[at["bids"] + b.player * amap.num_bids + amap.bid_id(b.quantity, b.face)] = 1.0
+            else:
+                if was.bids:
+                    old = was.bids[-1]
+                    x[at["standing_bid"] + amap.bid_id(old.quantity, old.face)] = 0.0
+                    x[at["bidder"] + old.player] = 0.0
+                x[at["standing_bid"] + amap.bid_id(b.quantity, b.face)] = 1.0
+                x[at["bidder"] + b.player] = 1.0
+        x[at["to_act"] + parent.player] = 0.0
+        x[at["to_act"] + node.player] = 1.0
+        x[at["offer"]] = float(bool(node.pending))
+        return True
 
     def _fill(self, node: Node, player: int) -> None:
         x = self.tensor
