@@ -683,7 +683,7 @@ def test_check_takes_calls(capsys: Capsys, tmp_path: Path) -> None:
     path.write_text(json.dumps(position), encoding="utf-8")
     code, out, _ = run(capsys, "check", "italian", "--position", str(path), "--bids", "3x4 dudo")
     assert code == 0 and "3 seats holding 2 2 2 dice (6 in play)" in out
-    assert "seat 1 calls dudo on 3x4 by seat 0: 3 dice count in the lifted cups" in out
+    assert "Seat 1 calls dudo on 3x4 by seat 0: 3 dice count in the lifted cups" in out
     assert "seat 1 loses a die (1 left)" in out
     code, out, _ = run(
         capsys, "check", "italian", "--position", str(path), "--bids", "3x4 dudo", "--json"

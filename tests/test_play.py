@@ -127,7 +127,7 @@ def test_refused_raise_names_the_rule_and_odds_are_exact() -> None:
     assert "the standing bid 3x5 holds with probability 0.210" in text
     assert "seat 0 (you) shows 2 2 3 4 6" in text and "seat 1 shows 5 5 5 5 5" in text
     assert (
-        "seat 1 calls dudo on 5x2 by seat 0 (you): 2 dice count in the lifted cups (seat 0 (you), "
+        "Seat 1 calls dudo on 5x2 by seat 0 (you): 2 dice count in the lifted cups (seat 0 (you), "
         "seat 1); seat 0 (you) loses a die (4 left); seat 0 (you) opens an ordinary round"
     ) in text
     assert final.dice_counts == (4, 5) and final.history[0].actions[1] == Bid(0, 5, 2)

@@ -19,6 +19,7 @@ from typing import Any
 
 from perudo_rules.analysis.divergence import NewGame, Start
 from perudo_rules.base.actions import Action
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.texts import Text, text_from_json, text_json
 from perudo_rules.editions.variant import format_value
 from perudo_rules.records.describe import describe_step, describe_steps
@@ -80,30 +81,35 @@ class Witness:
     def describe(self) -> str:
         """One readable paragraph (its texts in the language of the context)."""
         a, b = self.variants
-        vals = f"{a} has {format_value(self.values[a])}, {b} has {format_value(self.values[b])}"
+        vals = tr("{a} has {va}, {b} has {vb}", a=a, va=format_value(self.values[a]), b=b,
+                  vb=format_value(self.values[b]))  # fmt: skip
         head = f"{self.rule} ({vals})"
         note = "" if self.note is None else self.note.text()
         if self.kind == "none":
             return f"{head}: {note}"
         assert self.start is not None
         out_a, out_b = self.outcomes[a].text(), self.outcomes[b].text()
+        said = {"a": a, "b": b, "out_a": out_a, "out_b": out_b}
         if self.kind == "setup":
-            text = f"{head}: {self.start.describe()}: under {a} {out_a}; under {b} {out_b}."
+            text = tr("{head}: {start}: under {a} {out_a}; under {b} {out_b}.", head=head,
+                      start=self.start.describe(), **said)  # fmt: skip
         else:
             assert self.action is not None
             steps = ", ".join(describe_steps(self.actions))
             if self.kind == "legality":
                 act = describe_step(self.action, gerund=True)
-                sentence = f"{act} is {out_a} under {a} but {out_b} under {b}."
+                sentence = tr("{act} is {out_a} under {a} but {out_b} under {b}.", act=act,
+                              **said)  # fmt: skip
                 if steps:
-                    sentence = f"After {steps}, {sentence}"
+                    sentence = tr("After {steps}, {sentence}", steps=steps, sentence=sentence)
             else:
                 act = describe_step(self.action)
-                sentence = f"{steps}, then {act}" if steps else act
-                sentence += f". Under {a}: {out_a}. Under {b}: {out_b}."
+                sentence = tr("{steps}, then {act}", steps=steps, act=act) if steps else act
+                sentence = tr("{sentence}. Under {a}: {out_a}. Under {b}: {out_b}.",
+                              sentence=sentence, **said)  # fmt: skip
             text = f"{head}: {self.start.describe()}. {sentence[0].upper()}{sentence[1:]}"
         if not self.confirmed:
-            text += f" (Not confirmed in the full variants: {note})"
+            text += " " + tr("(Not confirmed in the full variants: {note})", note=note)
         elif note:
             text += f" ({note[0].upper()}{note[1:]}.)"
         return text

@@ -37,7 +37,7 @@ from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import seats_verdict
 from perudo_rules.records.decided import citations_json, decided_by
-from perudo_rules.records.describe import describe_result
+from perudo_rules.records.describe import describe_result, sentence
 from perudo_rules.records.position import (
     Position,
     Roll,
@@ -405,7 +405,7 @@ def _run(args: argparse.Namespace) -> int:
     if ended is not None and args.position is not None:  # a call ended the round: how
         result = describe_result(ended.result, game.dice_counts, winner=game.winner)
         print()
-        print(printable(f"{result}."))
+        print(printable(sentence(f"{result}.")))
         call = next((v for v in reversed(verdicts) if v.decided_by), None)
         if call is not None:  # the rules that decided it: statement, section, words
             print(tr("Decided by these rules:"))

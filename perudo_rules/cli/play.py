@@ -53,7 +53,7 @@ from perudo_rules.editions.corerules import Citation
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.records.decided import decided_by
-from perudo_rules.records.describe import describe_result
+from perudo_rules.records.describe import describe_result, sentence
 from perudo_rules.records.record import to_record
 
 __all__ = [
@@ -215,7 +215,7 @@ class TerminalGame:
             dice = " ".join(map(str, cup)) or "-"
             self.write("     " + tr("{who} shows {dice}", who=self._name(s), dice=dice))
         text = describe_result(res, g.dice_counts, name=self._name, winner=g.winner)
-        self.write(f"   {text}")
+        self.write(f"   {sentence(text)}")
         if self.decided:  # each rule that decided it, with its section and the book's words
             cited = [f"{c.rule} [{c.where()}]" if c.where() else c.rule for c in self.decided]
             self.write("   " + tr("Decided by: {rules}", rules="; ".join(cited)))

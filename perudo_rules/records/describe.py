@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from perudo_rules.base.actions import Bid, Leave, Reroll
-from perudo_rules.base.i18n import N_, tr
+from perudo_rules.base.actions import Bid, Dudo, Leave, Reroll
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.texts import Arg, Text, concat, joined, ntx, tx
 from perudo_rules.engine.rounds import RoundResult
 from perudo_rules.records.position import Step
@@ -23,18 +23,15 @@ __all__ = [
     "result_text",
     "seat_name",
     "seat_text",
+    "sentence",
 ]
 
 
-#: The calls as a sentence names them: ``dudo`` and ``calza`` in English, and in each
-#: language as its rulebook writes them (the Italian rulebook's capitalised Dudo and Calza).
-_CALL_NAMES: dict[str, str] = {"dudo": N_("dudo"), "calza": N_("calza")}
-
-
-def _call_name(kind: str) -> Arg:
-    """A call's name (``"dudo"``, ``"calza"``) as a text said in the reader's language;
-    any other kind as it is."""
-    return Text(_CALL_NAMES[kind]) if kind in _CALL_NAMES else kind
+def sentence(text: str) -> str:
+    """``text`` as a sentence that starts a line: its first letter a capital (``"seat 1
+    calls dudo ..."`` is ``"Seat 1 calls dudo ..."``, ``"il posto 1 ..."`` ``"Il posto 1
+    ..."``); the rest as it is."""
+    return text[:1].upper() + text[1:]
 
 
 def seat_name(seat: int) -> str:
@@ -90,10 +87,12 @@ def describe_step(
         return tr("{who} sets {faces} aside and re-rolls the rest", who=who, faces=faces)
     if hasattr(step, "player"):
         who = name(step.player)
-        call = _call_name(str(step))
+        # one sentence a call: the rulebooks say Dudo and ask for Calza in other words
+        if type(step) is Dudo:
+            return tr("{who} calling dudo", who=who) if gerund else tr("{who} calls dudo", who=who)
         if gerund:
-            return tr("{who} calling {call}", who=who, call=call)
-        return tr("{who} calls {call}", who=who, call=call)
+            return tr("{who} calling calza", who=who)
+        return tr("{who} calls calza", who=who)
     cups = ", ".join(f"{name(s)}: {list(c)}" for s, c in enumerate(step.dice) if c)
     if rerolled:
         return tr("the re-rolled dice come up ({cups})", cups=cups)
@@ -182,18 +181,19 @@ def result_text(
         if result.next_player is not None:
             parts.append(tx("the round is called off"))
     else:
-        parts = [
-            tx(
-                "{caller} calls {kind} on {bid} by {bidder}: {counted} in the lifted cups "
-                "({seats})",
-                caller=caller,
-                kind=_call_name(result.kind),
-                bid=bid,
-                bidder=name(bid.player),
-                counted=counted,
-                seats=_seats(result.revealed, name),
-            )
-        ]
+        said = {
+            "caller": caller,
+            "bid": bid,
+            "bidder": name(bid.player),
+            "counted": counted,
+            "seats": _seats(result.revealed, name),
+        }
+        if result.kind == "dudo":  # one sentence a call, each in its rulebook's words
+            parts = [tx("{caller} calls dudo on {bid} by {bidder}: {counted} in the lifted "
+                        "cups ({seats})", **said)]  # fmt: skip
+        else:
+            parts = [tx("{caller} calls calza on {bid} by {bidder}: {counted} in the lifted "
+                        "cups ({seats})", **said)]  # fmt: skip
     if gone:
         pass  # the seat's loss is said above
     elif result.loser is not None:
