@@ -32,7 +32,8 @@ ROWS: tuple[tuple[str, str, float | None, float | None], ...] = (
     ("A", "step API, whole games", 0.6, 1.0),
     ("B", "fastplay, whole games", 1.8, 3.0),
     ("R1", "PettingZoo raw_env, AEC loop (steps)", None, None),
-    ("R2", "OpenSpiel adapter, rl_environment (steps)", None, None),
+    ("R2", "OpenSpiel adapter, rl_environment (steps)", 0.6, 1.0),
+    ("R3", "reference: OpenSpiel's python_kuhn_poker vs kuhn_poker", None, None),
 )
 
 

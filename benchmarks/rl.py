@@ -11,6 +11,8 @@ that RL code runs, our adapters against pyspiel's own ``liars_dice`` (``numdice=
   (every time step carries each player's information-state tensor and legal actions; the
   environment samples the chance nodes), on the game of our OpenSpiel adapter
   (:func:`perudo_rules.openspiel.load_game`) and on pyspiel's ``liars_dice``.
+* **R3, reference**: the same loop on OpenSpiel's own ``python_kuhn_poker`` against its C++
+  ``kuhn_poker``: what a game written in Python reaches in ``rl_environment`` at best.
 
 A step is one decision of a live agent; the figure is steps per second of CPU time. The
 random legal action comes from one ``random.Random(seed)`` per run, as in A and B. Each
@@ -112,4 +114,11 @@ def runners() -> tuple[dict[str, dict[str, Runner]], list[str]]:
         }
     except ImportError as exc:
         notes.append(f"R2: {exc.name or exc} not installed")
+    # R3, a reference: OpenSpiel's own Python game against its C++ twin, the same loop
+    import open_spiel.python.games  # noqa: F401  # registers python_kuhn_poker
+
+    out["R3"] = {
+        "pyspiel": rl_environment_loop(pyspiel.load_game("kuhn_poker")),
+        "ours": rl_environment_loop(pyspiel.load_game("python_kuhn_poker")),
+    }
     return out, notes

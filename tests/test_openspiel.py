@@ -24,9 +24,10 @@ from hypothesis import strategies as st  # noqa: E402
 from strategies import random_variants  # noqa: E402
 
 from perudo_rules import Bid, Calza, Dudo, Game, load_variant  # noqa: E402
-from perudo_rules.engine.actionmap import action_map  # noqa: E402
+from perudo_rules.engine.actionmap import action_map, most_offers  # noqa: E402
 from perudo_rules.engine.settlement import most_dice_per_seat  # noqa: E402
 from perudo_rules.openspiel import game_name, load_game  # noqa: E402
+from perudo_rules.openspiel.spec import family_name  # noqa: E402
 
 EDITIONS = [(v, n) for v in ("italian", "spanish") for n in (2, 3, 6)]
 
@@ -51,7 +52,12 @@ def test_names_are_unique_per_variant_seats_and_knob_values() -> None:
     assert game_name(again) == game_name(five)
     g1, g2 = load_game(five), load_game(again)
     assert str(g1) == str(g2)
-    assert pyspiel.load_game(game_name(five)).num_distinct_actions() == 10 * 6 + 3
+    # OpenSpiel's liars_dice has bids then Liar: no Calza, no Pass (nobody is ever offered)
+    assert pyspiel.load_game(game_name(five)).num_distinct_actions() == 10 * 6 + 1
+    assert family_name("italian") == "perudo_italian"
+    assert family_name(five).startswith("perudo_openspiel_liars_dice_")
+    assert family_name(five) != family_name(four)
+    assert str(g1) == f"{family_name(five)}(max_rounds=1,players=2)"
 
 
 def test_bad_seat_counts_and_round_caps_are_refused() -> None:
@@ -116,12 +122,24 @@ def test_action_ids_follow_the_bid_rank_at_every_table_size() -> None:
             assert [amap.to_action(i, 0) for i in ids] == [
                 Bid(0, *game.space.bid(r)) for r in range(game.space.size)
             ]
-    amap = action_map("spanish", 2)
+    amap = action_map("spanish", 3)
     assert amap.name(amap.bid_id(3, 1)) == "3x1"
     assert amap.to_action(amap.calza, 1) == Calza(1)
     assert amap.to_action(amap.pass_, 1) is None
     with pytest.raises(ValueError):
         amap.to_action(amap.num_actions, 0)
+    # heads-up only the player to move may call: nobody is offered a call, no PASS id
+    duel = action_map("spanish", 2)
+    assert (duel.dudo, duel.calza, duel.pass_, duel.num_actions) == (60, 61, -1, 62)
+    with pytest.raises(ValueError, match="no PASS"):
+        duel.to_id(None)
+    with pytest.raises(ValueError, match="no action id -1"):
+        duel.to_action(duel.pass_, 0)
+    # without Calza (OpenSpiel's liars_dice) the ids are the bids, then Dudo (Liar)
+    liar = action_map("openspiel-liars-dice", 2)
+    assert (liar.dudo, liar.calza, liar.pass_, liar.num_actions) == (12, -1, -1, 13)
+    with pytest.raises(ValueError, match="no Calza"):
+        liar.to_id(Calza(0))
 
 
 def _to_play(state: Any, rng: random.Random) -> None:
@@ -407,8 +425,14 @@ def test_openspiel_checks_pass_on_house_rules_nobody_wrote(variant: Any, data: A
     players = data.draw(st.integers(rules.players_min, rules.players_max), label="players")
     game = load_game(variant, players, max_rounds=6)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
-    rerolls = len(game.action_map.set_asides)
-    assert game.num_distinct_actions() == game.action_map.num_bids + 3 + rerolls
+    amap = game.action_map
+    rerolls = len(amap.set_asides)
+    # Calza where the variant has it, PASS where some seat can be offered a call: an id
+    # no position can take is left out (random_sim_test met every legal id it drew)
+    assert amap.has_calza == rules.calza_enabled
+    assert amap.has_pass == (most_offers(rules, (rules.dice_per_player,) * players) > 0)
+    calls = 1 + amap.has_calza + amap.has_pass
+    assert game.num_distinct_actions() == amap.num_bids + calls + rerolls
     held = most_dice_per_seat(rules)
     assert (rerolls > 0) == (rules.reroll_enabled and held > rules.reroll_min_hidden)
     assert game.max_chance_outcomes() == max(

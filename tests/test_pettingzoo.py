@@ -296,9 +296,9 @@ def test_bad_arguments_and_a_house_rules_file(tmp_path: Path) -> None:
     e = raw_env(house, 2, past_rounds=3)
     e.reset(seed=0)
     assert e.variant.id == "house"
-    assert (
-        e.ids.num_actions == action_map("italian", 2).num_actions
-    )  # Calza keeps its id, never legal
+    # no Calza in the house rules: its id is left out (as in OpenSpiel's liars_dice)
+    assert e.ids.calza == -1
+    assert e.ids.num_actions == action_map("italian", 2).num_actions - 1
     assert sum(1 for s in e.layout if s.name.endswith(".present")) == 3
     totals = _play_out(e, random.Random(0))
     assert sorted(totals.values()) == [-1.0, 1.0]  # two seats: -1/(2-1)

@@ -20,14 +20,16 @@ from pathlib import Path
 from typing import NamedTuple
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.game import Game
+from perudo_rules.engine.kernel import round_rules
 from perudo_rules.engine.ranks import BidSpace, bid_space
 from perudo_rules.engine.settlement import most_dice_per_seat
 from perudo_rules.engine.start import seats_verdict
 
-__all__ = ["ActionMap", "RoundIds", "action_map", "check_players"]
+__all__ = ["ActionMap", "RoundIds", "action_map", "check_players", "most_offers"]
 
 
 class RoundIds(NamedTuple):
@@ -47,15 +49,17 @@ class ActionMap:
 
     ``space`` is the :class:`~perudo_rules.engine.ranks.BidSpace` of the largest
     table (``max_dice`` dice in play, ordinary round); a bid's id is its rank
-    there. ``dudo``, ``calza`` and ``pass_`` follow the bids, then the re-rolls
-    (``set_asides``, from ``reroll``); ``num_actions`` is their total (the size of a
-    ``Discrete`` action space).
+    there. ``dudo``, ``calza`` (if ``has_calza``) and ``pass_`` (if ``has_pass``) follow
+    the bids, then the re-rolls (``set_asides``, from ``reroll``); ``num_actions`` is their
+    total (the size of a ``Discrete`` action space). An id the game leaves out is ``-1``.
     """
 
     players: int
     max_dice: int
     space: BidSpace
     set_asides: tuple[tuple[int, ...], ...] = ()
+    has_calza: bool = True
+    has_pass: bool = True
     _reroll_ids: dict[tuple[int, ...], int] = field(default_factory=dict, init=False, repr=False)
     _round_cache: dict[tuple[int, int | None], RoundIds] = field(
         default_factory=dict, init=False, repr=False
@@ -73,23 +77,23 @@ class ActionMap:
 
     @property
     def calza(self) -> int:
-        """The id of Calza."""
-        return self.space.size + 1
+        """The id of Calza (``-1`` in a game without Calza)."""
+        return self.space.size + 1 if self.has_calza else -1
 
     @property
     def pass_(self) -> int:
-        """The id of passing on an out-of-turn call."""
-        return self.space.size + 2
+        """The id of passing on an out-of-turn call (``-1`` in a game that offers none)."""
+        return self.space.size + 1 + self.has_calza if self.has_pass else -1
 
     @property
     def reroll(self) -> int:
         """The id of the first re-roll (``num_actions`` when nobody may re-roll)."""
-        return self.space.size + 3
+        return self.space.size + 1 + self.has_calza + self.has_pass
 
     @property
     def num_actions(self) -> int:
         """Number of distinct action ids (the size of a ``Discrete`` action space)."""
-        return self.space.size + 3 + len(self.set_asides)
+        return self.reroll + len(self.set_asides)
 
     def reroll_id(self, set_aside: tuple[int, ...]) -> int:
         """The id of the re-roll that sets ``set_aside`` aside (``ValueError`` if none)."""
@@ -159,12 +163,16 @@ class ActionMap:
         """The id of an engine action (the seat is implied); ``None`` (declining an offered
         call) is ``PASS``."""
         if action is None:
+            if not self.has_pass:
+                raise ValueError("no seat is ever offered a call in this game: no PASS")
             return self.pass_
         if isinstance(action, Bid):
             return self.bid_id(action.quantity, action.face)
         if isinstance(action, Dudo):
             return self.dudo
         if isinstance(action, Calza):
+            if not self.has_calza:
+                raise ValueError("no Calza in this game")
             return self.calza
         if isinstance(action, Reroll):
             return self.reroll_id(action.set_aside)
@@ -172,7 +180,9 @@ class ActionMap:
 
     def to_action(self, action_id: int, player: int) -> Action | None:
         """The engine action of ``action_id`` taken by ``player``; ``None`` for ``PASS``."""
-        if 0 <= action_id < self.space.size:
+        if action_id < 0:
+            raise ValueError(f"no action id {action_id} (ids run 0..{self.num_actions - 1})")
+        if action_id < self.space.size:
             q, f = self.space.bid(action_id)
             return Bid(player, q, f)
         if action_id == self.dudo:
@@ -187,7 +197,9 @@ class ActionMap:
 
     def name(self, action_id: int) -> str:
         """A short name: ``3x4``, ``Dudo``, ``Calza``, ``Pass`` or ``reroll 5,5``."""
-        if 0 <= action_id < self.space.size:
+        if action_id < 0:
+            raise ValueError(f"no action id {action_id} (ids run 0..{self.num_actions - 1})")
+        if action_id < self.space.size:
             q, f = self.space.bid(action_id)
             return f"{q}x{f}"
         if self.reroll <= action_id < self.num_actions:
@@ -207,7 +219,36 @@ def action_map(variant: str | Path | Variant, players: int = 2) -> ActionMap:
     space = bid_space(rules, most, False)
     kept = most_dice_per_seat(rules) - rules.reroll_min_hidden
     aside = _multisets(rules.dice_faces, kept) if rules.reroll_enabled else ()
-    return ActionMap(players=players, max_dice=most, space=space, set_asides=aside)
+    offers = most_offers(rules, (rules.dice_per_player,) * players)
+    return ActionMap(
+        players=players,
+        max_dice=most,
+        space=space,
+        set_asides=aside,
+        has_calza=rules.calza_enabled,
+        has_pass=offers > 0,
+    )
+
+
+def most_offers(rules: Ruleset, start_counts: tuple[int, ...]) -> int:
+    """The most seats offered an out-of-turn call after one bid: the seats other than the
+    player to move that the kernel lets call (:meth:`RoundRules.calls
+    <perudo_rules.engine.kernel.RoundRules.calls>`) at the full starting table, in an
+    ordinary round or a palifico one. Who may call depends only on being the bidder or the
+    player to move (and on the round's kind), so a table with fewer seats offers no more."""
+    if len(start_counts) < 2:
+        return 0
+    most = 0
+    # an ordinary round, and a palifico one (challenge.who may differ there: seat 0 at one
+    # die, its palifico round)
+    palifico_counts = (1, *start_counts[1:])
+    for counts, palifico, player in ((start_counts, False, None), (palifico_counts, True, 0)):
+        rr = round_rules(rules, counts, palifico, 2, player, frozenset())
+        bidder = 0
+        to_move = rr.next_seat(bidder)
+        calls = rr.calls(to_move, bidder)
+        most = max(most, len({call.player for call in calls} - {to_move}))
+    return most
 
 
 def _multisets(faces: int, most: int) -> tuple[tuple[int, ...], ...]:

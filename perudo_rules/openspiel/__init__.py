@@ -1,9 +1,15 @@
 """OpenSpiel adapter: any variant, with a seat count, as a ``pyspiel`` game.
 
-``load_game(variant, players)`` registers a Python game with OpenSpiel (once
-per variant and seat count) and returns it, so OpenSpiel's algorithms (MCTS,
-CFR, ...) and its test harness (``pyspiel.random_sim_test``) run on our
-editions. It needs the optional extra: ``pip install 'perudo-rules[openspiel]'``.
+``load_game(variant, players)`` returns a variant as a Python game of OpenSpiel, so
+OpenSpiel's algorithms (MCTS, CFR, Deep CFR, NFSP...) and its test harness
+(``pyspiel.random_sim_test``) run on our editions. Importing this module registers every
+bundled edition with OpenSpiel, its seat count a game parameter:
+``pyspiel.load_game("perudo_italian", {"players": 3})`` or
+``pyspiel.load_game("perudo_italian(players=3)")``
+(:func:`~perudo_rules.openspiel.spec.family_name`; the names of earlier releases,
+``perudo_italian_3p``, still load); any other variant is
+registered by ``load_game``. Games and states pickle (a ``multiprocessing`` pool maps over
+them). It needs the optional extra: ``pip install 'perudo-rules[openspiel]'``.
 Importing :mod:`perudo_rules` never imports this module or ``pyspiel``.
 
 The game, move by move:
@@ -21,7 +27,9 @@ The game, move by move:
   ``(q, f)`` has the id of its rank among all bids of the largest possible
   table (``BidSpace`` with the most dice that can ever be in play, ordinary
   ranking); rank order is the same at any smaller cap, so ids grow with rank.
-  Then ``DUDO = number of bids``, ``CALZA = DUDO + 1``, ``PASS = DUDO + 2``.
+  Then ``DUDO = number of bids``, ``CALZA = DUDO + 1`` where the variant has Calza, then
+  ``PASS`` where a seat can be offered an out-of-turn call: an id no position can take is
+  left out, so ``openspiel-liars-dice`` has ``liars_dice``'s ids (the bids, then Liar).
 * **Decision nodes.** The player to move chooses among its legal bids, Dudo
   (when ``challenge.who`` allows it) and Calza (when ``calza.who`` allows the
   player to move). Out-of-turn calls are explicit decisions: after every bid,
@@ -43,21 +51,28 @@ The game, move by move:
   OpenSpiel's ``liars_dice``). An exact Calza gives a die back or changes
   nothing, so a game with Calza has no length bound; the game parameter
   ``max_rounds`` caps it (default: ``10 x`` the starting dice with Calza,
-  else the natural bound ``starting dice - 1``, which is never reached). A
-  game stopped by the cap is a draw: every return is 0.
+  else the natural bound ``starting dice - 1``, which is never reached; one round for
+  ``end.condition: single_round``; ``0`` stands for the default). A game stopped by the
+  cap is a draw: every return is 0. ``max_game_length`` counts decisions (not chance
+  outcomes) as OpenSpiel does, round by round on each round's own bid table
+  (:func:`~perudo_rules.openspiel.spec.game_length`): no game is longer, and a
+  single-round game has ``liars_dice``'s figure.
 * **Bounds.** OpenSpiel holds a game's length in a 32-bit ``int``, so ``max_rounds``
   x the most moves of a round must stay below ``2**31``
   (:data:`~perudo_rules.openspiel.spec.MAX_GAME_LENGTH`): ``max_rounds`` runs from 1 to
   that bound (``ValueError`` otherwise, and for anything but a whole number), and the
   default is lowered to it on very large tables (hundreds of seats), where a game
   without Calza may then stop as a draw before its natural end.
-* **Observations.** The information-state string is perfect recall: the
-  seat's own dice of every round, every public action, every lifted cup and
-  who is to act. The information-state tensor holds the seat, its dice, the
-  dice counts, the palifico state, the round's opener, every bid of the
-  current round by bidder and who is to act; earlier rounds appear only
-  through their effects (dice counts, palifico state). The observation string
-  and tensor show the same public state but only the standing bid.
+* **Observations.** The information-state string and tensor are perfect recall: the
+  seat's own dice of every round, every public action, every lifted cup and who is to
+  act. The tensor holds the seat, its dice, the dice counts, the palifico state, the
+  round's opener, every bid of the current round by bidder and who is to act, then one
+  row per round the game can play (``max_rounds``; one for a single-round game) for the
+  finished ones: opener, palifico, the seat's dice as dealt, the ids bid, re-rolls,
+  caller and call, the lifted cups, loser and gainer. Two histories have the same
+  tensor exactly when they have the same information-state string
+  (``tests/test_openspiel_recall.py`` walks every history of small games). The
+  observation string and tensor show the same public state but only the standing bid.
 
 With ``variants/openspiel-liars-dice.yaml`` (and overrides of
 ``dice.per_player``, ``dice.faces`` and ``bidding.order``) the game is move
@@ -86,6 +101,6 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from perudo_rules.openspiel.game import PerudoGame, PerudoState, load_game
-from perudo_rules.openspiel.spec import game_name
+from perudo_rules.openspiel.spec import family_name, game_name
 
-__all__ = ["PerudoGame", "PerudoState", "game_name", "load_game"]
+__all__ = ["PerudoGame", "PerudoState", "family_name", "game_name", "load_game"]

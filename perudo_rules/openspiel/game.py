@@ -1,42 +1,109 @@
-"""The OpenSpiel game and state classes, and registering a variant with OpenSpiel."""
+"""The OpenSpiel game and state classes, and registering variants with OpenSpiel.
+
+Importing this module registers every bundled variant twice: as ``perudo_<id>`` with the
+seat count a game parameter (``pyspiel.load_game("perudo_italian", {"players": 3})``, or
+``"perudo_italian(players=3)"``), and as ``perudo_<id>_<n>p`` for each seat count it allows
+(the names of earlier releases). So a fresh process (a ``multiprocessing`` worker, a
+deserialised game) loads them by name once :mod:`perudo_rules.openspiel` is imported, and
+games and states pickle (a game as its variant and parameters, a state as its game and
+history).
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.editions.variant import Variant
-from perudo_rules.editions.variantfile import load_variant
+from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
-from perudo_rules.engine.settlement import returns, rounds_may_keep_dice
+from perudo_rules.engine.settlement import returns
 from perudo_rules.openspiel.nodes import Phase, initial_node, legal_ids, step
 from perudo_rules.openspiel.observer import Observer, history_text
 from perudo_rules.openspiel.spec import (
-    REGISTERED,
     GameSpec,
-    build_spec,
     check_max_rounds,
+    family_name,
+    game_length,
     game_name,
+    spec_for,
 )
 
-__all__ = ["PerudoGame", "PerudoState", "load_game", "register"]
+__all__ = ["PerudoGame", "PerudoState", "load_game", "register", "register_bundled"]
+
+# The factory classes registered with OpenSpiel in this process, by short name (OpenSpiel
+# keeps every registration for the life of the process, so this table does too).
+_FACTORIES: dict[str, type[PerudoGame]] = {}
 
 
-def register(v: Variant, players: int) -> GameSpec:
-    """Register ``v`` played by ``players`` seats with OpenSpiel (once) and return its spec."""
-    name = game_name(v, players)
-    spec = REGISTERED.get(name)
-    if spec is not None:
-        return spec
-    spec = build_spec(v, players)
-    # The factory must be a class: OpenSpiel keeps it until after the interpreter has
-    # shut down, and a function or closure released then crashes the process at exit.
-    factory = type(f"PerudoGame_{name}", (PerudoGame,), {"_spec": spec, "__doc__": None})
-    pyspiel.register_game(spec.game_type, factory)
-    REGISTERED[name] = spec
-    return spec
+def _game_type(name: str, v: Variant, players: int | None) -> Any:
+    """The ``pyspiel.GameType`` of ``v``: its seat count a parameter (``players`` ``None``)
+    or fixed. ``max_rounds`` 0 stands for the default of the seat count."""
+    rules = v.rules
+    params: dict[str, int] = {"max_rounds": 0}
+    if players is None:
+        params["players"] = rules.players_min
+        low, high, seats = rules.players_min, rules.players_max, ""
+    else:
+        low = high = players
+        seats = f", {players} players"
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=f"{v.name}{seats} (perudo-rules)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=high,
+        min_num_players=low,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+def _register(name: str, v: Variant, players: int | None) -> type[PerudoGame]:
+    """Register the factory of ``name`` with OpenSpiel (once) and return it."""
+    factory = _FACTORIES.get(name)
+    if factory is None:
+        game_type = _game_type(name, v, players)
+        # The factory must be a class: OpenSpiel keeps it until after the interpreter has
+        # shut down, and a function or closure released then crashes the process at exit.
+        attrs = {
+            "_variant": v,
+            "_players": players,
+            "_game_type": game_type,
+            "_specs": {},
+            "__doc__": None,
+        }
+        factory = type(f"PerudoGame_{name}", (PerudoGame,), attrs)
+        pyspiel.register_game(game_type, factory)
+        _FACTORIES[name] = factory
+    return factory
+
+
+def register(v: Variant, players: int | None = None) -> str:
+    """Register ``v`` with OpenSpiel (once) and return its short name: with ``players``
+    ``None`` the name whose seat count is a parameter (:func:`family_name`), else the name
+    with ``players`` seats fixed (:func:`game_name`)."""
+    # game_name: ValueError for a seat count v does not allow
+    name = family_name(v) if players is None else game_name(v, players)
+    _register(name, v, players)
+    return name
+
+
+def register_bundled() -> None:
+    """Register every bundled variant under both kinds of name (done on import)."""
+    for vid in available_variants():
+        v = load_variant(vid)
+        register(v)
+        for n in range(v.rules.players_min, v.rules.players_max + 1):
+            register(v, n)
 
 
 def load_game(
@@ -45,37 +112,65 @@ def load_game(
     """``variant`` (an id, a path or a :class:`Variant`) with ``players`` seats, as a
     ``pyspiel.Game`` (a :class:`PerudoGame`).
 
-    The game is registered with OpenSpiel under :func:`game_name`, so
-    ``pyspiel.load_game(name)`` works too. ``max_rounds`` caps the length of
-    games in which Calza gives dice back (see the module docstring): a whole number
-    from 1 to the game's bound (:func:`~perudo_rules.openspiel.spec.check_max_rounds`),
-    else ``ValueError``, as for a seat count the variant does not allow.
+    The game is ``pyspiel.load_game(family_name(variant), {"players": players, ...})``;
+    a variant that is not bundled is registered first (under :func:`game_name` too).
+    ``max_rounds`` caps the length of games in which Calza gives dice back (see the module
+    docstring): a whole number from 1 to the game's bound
+    (:func:`~perudo_rules.openspiel.spec.check_max_rounds`), else ``ValueError``, as for a
+    seat count the variant does not allow.
     """
     v = variant if isinstance(variant, Variant) else load_variant(variant)
-    spec = register(v, players)
-    params: dict[str, Any] = {}
+    spec = spec_for(v, players)  # ValueError for a seat count v does not allow
+    params: dict[str, Any] = {"players": players}
     if max_rounds is not None:
         params["max_rounds"] = check_max_rounds(spec, max_rounds)
-    return pyspiel.load_game(spec.name, params)
+    register(v, players)
+    return pyspiel.load_game(register(v), params)
+
+
+def _unpickle_game(text: str, variant: Variant | None, players: int | None) -> Any:
+    """A pickled :class:`PerudoGame`: its variant registered if it is not bundled."""
+    if variant is not None:
+        register(variant, players)
+    return pyspiel.load_game(text)
+
+
+def _unpickle_state(game: Any, history: tuple[int, ...]) -> PerudoState:
+    """A pickled :class:`PerudoState`: its game's initial state, then its history."""
+    state: PerudoState = game.new_initial_state()
+    for a in history:
+        state.apply_action(a)
+    return state
 
 
 class PerudoGame(pyspiel.Game):  # type: ignore[misc]
-    """A variant as an OpenSpiel game (build it with :func:`load_game`).
+    """A variant as an OpenSpiel game (build it with :func:`load_game`, or
+    ``pyspiel.load_game`` by name).
 
-    Each registered game is a subclass that sets ``_spec``.
+    Each registered name is a subclass that sets the variant (``_variant``), the seat
+    count when fixed (``_players``) and the ``pyspiel.GameType``.
     """
 
-    _spec: GameSpec
+    _variant: ClassVar[Variant]
+    _players: ClassVar[int | None]
+    _game_type: ClassVar[Any]
+    _specs: ClassVar[dict[int, GameSpec]]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        spec = self._spec
+        cls = type(self)
         params = dict(params or {})
-        max_rounds = check_max_rounds(spec, params.get("max_rounds", spec.default_max_rounds))
-        params["max_rounds"] = max_rounds
+        fixed = cls._players
+        players = fixed if fixed is not None else int(params.get("players", 2))
+        spec = cls._specs.get(players)
+        if spec is None:
+            spec = cls._specs[players] = spec_for(cls._variant, players)
+        asked = params.get("max_rounds", 0)
+        max_rounds = spec.default_max_rounds if asked == 0 else check_max_rounds(spec, asked)
+        given: dict[str, Any] = {"max_rounds": max_rounds}
+        if fixed is None:
+            given["players"] = players
         n = spec.players
         amap = spec.amap
-        bounded = not rounds_may_keep_dice(spec.variant.rules)
-        rounds = min(max_rounds, spec.natural_rounds) if bounded else max_rounds
         info = pyspiel.GameInfo(
             num_distinct_actions=amap.num_actions,
             max_chance_outcomes=max(len(spec.die_outcomes), n if spec.roll_off else 0),
@@ -83,13 +178,22 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=min(returns(0, n)),
             max_utility=max(returns(0, n)),
             utility_sum=0.0,
-            max_game_length=rounds * spec.moves_per_round,
+            max_game_length=game_length(spec, max_rounds),
         )
-        super().__init__(spec.game_type, info, params)
+        super().__init__(cls._game_type, info, given)
         self.spec = spec
         self.max_rounds = max_rounds
         self.action_map = amap
         self.variant = spec.variant
+        # every game starts at this node (immutable, shared): OpenSpiel makes a new initial
+        # state each time it asks a tensor's shape
+        self.initial = initial_node(spec, max_rounds)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        cls = type(self)
+        bundled = cls._game_type.short_name in _BUNDLED
+        payload = (None, None) if bundled else (cls._variant, cls._players)
+        return (_unpickle_game, (str(self), *payload))
 
     def new_initial_state(self, params: Any = None) -> PerudoState:
         """The start of a game: a chance node."""
@@ -102,7 +206,9 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         return _StateObserver(
-            self.spec, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+            self.spec,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            self.max_rounds,
         )
 
 
@@ -111,10 +217,23 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: PerudoGame) -> None:
         super().__init__(game)
-        self._node = initial_node(game.spec, game.max_rounds)
+        self._node = game.initial
 
     # The only Python attribute is the immutable node, so OpenSpiel's clone (a deepcopy
-    # of each attribute) costs nothing; pickling (serialisation) replays the actions.
+    # of each attribute) costs nothing; OpenSpiel's serialisation pickles the node (its
+    # actions, replayed), and pickle itself takes the game and the history.
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unpickle_state, (self.get_game(), tuple(self.history())))
+
+    def __eq__(self, other: object) -> bool:
+        """Two states are equal when their games are and their histories are."""
+        if not isinstance(other, PerudoState):
+            return NotImplemented
+        return bool(self.history() == other.history() and self.get_game() == other.get_game())
+
+    def __hash__(self) -> int:
+        return hash((str(self.get_game()), tuple(self.history())))
 
     @property
     def perudo_game(self) -> Game | None:
@@ -132,7 +251,7 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
-        return self._node.current_player()
+        return self._node.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return legal_ids(self._node, player)
@@ -158,7 +277,7 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         """True once a seat has won or the round cap stopped the game."""
-        return self._node.phase >= Phase.OVER
+        return self._node.terminal
 
     def returns(self) -> list[float]:
         """+1 for the winner, ``-1/(players-1)`` for the others; 0 for all before the end
@@ -193,9 +312,16 @@ class _StateObserver(Observer):
     """OpenSpiel's PyObserver protocol: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
 
     def set_from(self, state: PerudoState, player: int) -> None:
-        """Fill ``tensor`` with what ``player`` sees of ``state``."""
-        self.fill(state._node, player)
+        """Fill ``tensor`` with what ``player`` sees of ``state``. OpenSpiel asks a tensor's
+        shape by filling it for a new initial state and no player (``-1``): the shape
+        is fixed, so nothing is filled then."""
+        if player >= 0:
+            self.fill(state._node, player)
 
     def string_from(self, state: PerudoState, player: int) -> str:
         """What ``player`` sees of ``state``, as text (perfect recall for info states)."""
         return self.text(state._node, player)
+
+
+register_bundled()
+_BUNDLED = frozenset(_FACTORIES)

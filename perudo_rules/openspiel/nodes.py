@@ -27,6 +27,9 @@ from perudo_rules.openspiel.spec import REGISTERED, GameSpec
 
 __all__ = ["Node", "Phase", "initial_node", "legal_ids", "node_after", "step"]
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 
 class Phase(IntEnum):
     """What a node is, in the order a game goes through them; the terminal ones last
@@ -60,8 +63,10 @@ class Node:
         "parent",
         "pending",
         "phase",
+        "player",
         "rolled",
         "spec",
+        "terminal",
     )
 
     def __init__(
@@ -86,6 +91,9 @@ class Node:
         self.opener = opener
         self.rolled = rolled
         self.pending = pending
+        # asked many times a step by OpenSpiel (legal actions, chance, terminal checks)
+        self.player = self._player()
+        self.terminal = phase >= Phase.OVER
 
     def child(
         self,
@@ -157,6 +165,9 @@ class Node:
 
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
+        return self.player
+
+    def _player(self) -> int:
         phase = self.phase
         if phase == Phase.PLAY:
             if self.pending:
@@ -164,8 +175,8 @@ class Node:
             assert self.game is not None and self.game.to_move is not None
             return self.game.to_move
         if phase <= Phase.ROLL:
-            return int(pyspiel.PlayerId.CHANCE)
-        return int(pyspiel.PlayerId.TERMINAL)
+            return _CHANCE
+        return _TERMINAL
 
 
 def initial_node(spec: GameSpec, max_rounds: int) -> Node:

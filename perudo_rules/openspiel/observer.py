@@ -1,11 +1,16 @@
 """What a seat sees of a node: information-state and observation strings and tensors.
 
 The information-state string is perfect recall: the seat's own dice of every round, every
-public action, every lifted cup and who is to act. The information-state tensor holds the
+public action, every lifted cup and who is to act. So is the information-state tensor: the
 seat, its dice, the dice counts, the palifico state, the round's opener, every bid of the
-current round by bidder and who is to act; earlier rounds appear only through their
-effects (dice counts, palifico state). The observation string and tensor show the same
-public state but only the standing bid. Everything shown is read from the engine
+current round by bidder and who is to act, then one block per finished round (``past``,
+one row per round the game can play, :func:`~perudo_rules.openspiel.spec.round_cap`): its
+opener, whether it was a palifico round, the seat's dice as dealt, its bids (which ids were
+bid: the order is their rank, the bidders the seats in turn from the opener), the caller
+and the call, the cups lifted and who lost or gained a die. The observation string and
+tensor show the same public state but only the standing bid. (A re-roll of a finished
+round, ``reroll.enabled``, no bundled edition's rule, is shown in the string, not in
+``past``.) Everything shown is read from the engine
 :class:`~perudo_rules.engine.game.Game` and its :class:`~perudo_rules.engine.game.RoundRecord`
 history, and which dice a seat (``PrivateInfoType.SINGLE_PLAYER``) or nobody's
 (``NONE``) view shows is :func:`perudo_rules.engine.views.sight`'s answer; the
@@ -21,12 +26,12 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from perudo_rules.base.actions import Action, Reroll
+from perudo_rules.base.actions import Action, Bid, Reroll
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.rounds import RoundRecord
 from perudo_rules.engine.views import sight
 from perudo_rules.openspiel.nodes import Node, Phase
-from perudo_rules.openspiel.spec import GameSpec
+from perudo_rules.openspiel.spec import GameSpec, round_cap
 
 __all__ = ["Observer", "cup_text", "history_text", "own_cup", "round_text"]
 
@@ -149,7 +154,7 @@ class Observer:
     """One kind of view (``pyspiel.IIGObservationType``) of a game's nodes: the tensor
     layout (``tensor`` and its named pieces in ``dict``), :meth:`fill` and :meth:`text`."""
 
-    def __init__(self, spec: GameSpec, iig_obs_type: Any) -> None:
+    def __init__(self, spec: GameSpec, iig_obs_type: Any, max_rounds: int) -> None:
         self.spec = spec
         self.recall = bool(iig_obs_type.perfect_recall)
         self.public = bool(iig_obs_type.public_info)
@@ -182,6 +187,18 @@ class Observer:
             pieces += [("to_act", (n,)), ("offer", (1,)), ("over", (1,))]
             if spec.variant.rules.reroll_enabled:
                 pieces.append(("set_aside", (n, faces)))
+        # the finished rounds, one row each: opener, palifico, dice (as the dice piece),
+        # the ids bid, caller, call (Dudo, Calza), the cups lifted, loser, gainer
+        dice_width = {"single": d * faces, "all": n * d * faces}.get(self.private, 0)
+        # re-rolls (reroll.enabled): per turn (the bids before it), whether its seat
+        # re-rolled, the faces it set aside (how many of each) and the dice rolled, if seen
+        self.turn = 1 + faces + d * faces
+        rerolls = (nb + 1) * self.turn if spec.variant.rules.reroll_enabled else 0
+        if self.public and self.recall and rerolls:
+            pieces += [("dealt", (dice_width,)), ("rerolls", (nb + 1, self.turn))]
+        self.block = (n, 1, dice_width, nb, rerolls, n, 2, n * d * faces, n, n)
+        if self.public and self.recall:
+            pieces.append(("past", (round_cap(spec, max_rounds), sum(self.block))))
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
@@ -197,6 +214,12 @@ class Observer:
         # the last cups asked about, and each seat's cup in them as sight() shows it to that
         # seat: every position of a round shares its game's cups, and each is observed
         self._held: tuple[object, dict[int, tuple[int, ...]]] = ((), {})
+        # each finished round's row for a seat, by the identity of its record (kept alive
+        # by the entry, so an id is never reused while it is here)
+        self._rows: dict[tuple[int, int], tuple[RoundRecord, list[int]]] = {}
+        # the first node's tensor, by seat; the last node filled and its tensor, by seat
+        self._start: dict[int, Any] = {}
+        self._last: dict[int, tuple[Node, Any]] = {}
 
     def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
         """:func:`own_cup` of ``cups`` (a game's, never changed, or a roll's so far: a new
@@ -212,6 +235,57 @@ class Observer:
     def fill(self, node: Node, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``node`` (each piece of ``dict`` is a
         view of it; the entries are written by their place in ``tensor``)."""
+        x = self.tensor
+        if node.parent is None:  # a game's first node (shared): OpenSpiel asks it often
+            start = self._start.get(player)
+            if start is None:
+                self._fill(node, player)
+                start = self._start[player] = x.copy()
+            x[:] = start
+            return
+        if not self.public:
+            self._fill(node, player)
+            return
+        last = self._last.get(player)
+        if last is None or node.parent is not last[0] or not self._step(last[1], node):
+            self._fill(node, player)
+        self._last[player] = (node, x.copy())
+
+    def _step(self, before: Any, node: Node) -> bool:
+        """Fill ``tensor`` for ``node`` from its parent's (``before``, same seat) where the
+        move between them was a bid or a pass within a round without re-rolls (the common
+        step of an RL loop): only the bids, who acts and the offer change. False (nothing
+        written) for any other move."""
+        parent = node.parent
+        assert parent is not None
+        game, was = node.game, parent.game
+        if node.phase != Phase.PLAY or parent.phase != Phase.PLAY or game is None or was is None:
+            return False
+        bid = game is not was
+        if bid and (game.round != was.round or len(game.bids) != len(was.bids) + 1):
+            return False
+        if game.reroll is not None:
+            return False
+        x, at = self.tensor, self.at
+        x[:] = before
+        if bid:
+            amap = self.spec.amap
+            b = game.bids[-1]
+            if self.recall:
+                x[at["bids"] + b.player * amap.num_bids + amap.bid_id(b.quantity, b.face)] = 1.0
+            else:
+                if was.bids:
+                    old = was.bids[-1]
+                    x[at["standing_bid"] + amap.bid_id(old.quantity, old.face)] = 0.0
+                    x[at["bidder"] + old.player] = 0.0
+                x[at["standing_bid"] + amap.bid_id(b.quantity, b.face)] = 1.0
+                x[at["bidder"] + b.player] = 1.0
+        x[at["to_act"] + parent.player] = 0.0
+        x[at["to_act"] + node.player] = 1.0
+        x[at["offer"]] = float(bool(node.pending))
+        return True
+
+    def _fill(self, node: Node, player: int) -> None:
         x = self.tensor
         at = self.at
         faces = self.faces
@@ -239,6 +313,12 @@ class Observer:
         start, width = at["counts"], self.spec.seat_dice + 1
         for s, c in enumerate(node.roll_counts()):
             x[start + s * width + c] = 1.0
+        if game is not None and game.history and "past" in at:
+            start, row = at["past"], self.dict["past"].shape[1]
+            for k, r in enumerate(game.history):
+                base = start + k * row
+                for j in self.row(r, player):
+                    x[base + j] += 1.0
         if node.phase == Phase.OPENER:
             return
         if game is None:
@@ -274,6 +354,100 @@ class Observer:
         if not rerolling:
             x[at["to_act"] + node.current_player()] = 1.0
         x[at["offer"]] = float(bool(node.pending))
+        if "rerolls" in at and game.reroll is not None:
+            for j in self.dice_places(at["dealt"], game.dealt, player):
+                x[j] = 1.0
+            rolled = game.reroll.rolled
+            for j in self.reroll_places(at["rerolls"], game.dealt, game.actions, rolled, player):
+                x[j] += 1.0
+
+    def dice_places(self, at: int, cups: Sequence[Sequence[int]], player: int) -> list[int]:
+        """The places set by the cups a seat sees (its own, or all), from ``at``."""
+        faces, d = self.faces, self.spec.seat_dice
+        if self.private == "single":
+            return [at + i * faces + f - 1 for i, f in enumerate(own_cup(cups, player))]
+        if self.private == "all":
+            return [
+                at + s * d * faces + i * faces + f - 1
+                for s, cup in enumerate(cups)
+                for i, f in enumerate(cup)
+            ]
+        return []
+
+    def reroll_places(
+        self,
+        at: int,
+        dealt: Sequence[Sequence[int]],
+        actions: Sequence[Action],
+        rolled: Sequence[tuple[int, ...]],
+        player: int,
+    ) -> list[int]:
+        """The places set by a round's re-rolls, from ``at``: per turn (the bids made before
+        it), its flag, the faces set aside (counted) and the dice it rolled where
+        :func:`~perudo_rules.engine.views.sight` shows them to ``player``."""
+        if not rolled and not any(type(a) is Reroll for a in actions):
+            return []
+        rerolls = [a for a in actions if type(a) is Reroll]
+        seer = player if self.private == "single" else None
+        seen = sight(seer, dealt, (), [a.player for a in rerolls], rolled).rolls
+        faces, width = self.faces, self.turn
+        out: list[int] = []
+        bids = k = 0
+        for a in actions:
+            if type(a) is Bid:
+                bids += 1
+            elif type(a) is Reroll:
+                base = at + bids * width
+                out.append(base)
+                for f in a.set_aside:
+                    out.append(base + f)  # counted: the place is set once per die
+                dice = seen[k] if k < len(seen) and self.private != "none" else None
+                if self.private == "all":
+                    dice = rolled[k] if k < len(rolled) else None
+                for i, f in enumerate(dice or ()):
+                    out.append(base + 1 + faces + i * faces + f - 1)
+                k += 1
+        return out
+
+    def row(self, r: RoundRecord, player: int) -> list[int]:
+        """The places set in a finished round's row of ``past``, for ``player`` (kept)."""
+        key = (id(r), player)
+        hit = self._rows.get(key)
+        if hit is not None and hit[0] is r:
+            return hit[1]
+        n, faces, d = self.spec.players, self.faces, self.spec.seat_dice
+        amap = self.spec.amap
+        widths = iter(self.block)
+        out = [r.first_player]
+        at = next(widths)
+        if r.palifico:
+            out.append(at)
+        at += next(widths)
+        out += self.dice_places(at, r.dice, player)
+        at += next(widths)
+        out += [at + amap.bid_id(a.quantity, a.face) for a in r.actions if type(a) is Bid]
+        at += next(widths)
+        out += self.reroll_places(at, r.dice, r.actions, r.rerolls, player)
+        at += next(widths)
+        res = r.result
+        if res.caller is not None:
+            out.append(at + res.caller)
+        at += next(widths)
+        out.append(at + (0 if res.kind == "dudo" else 1))
+        at += next(widths)
+        for s, cup in zip(res.revealed, res.shown, strict=True):
+            out += [at + s * d * faces + i * faces + f - 1 for i, f in enumerate(cup)]
+        at += next(widths)
+        if res.loser is not None:
+            out.append(at + res.loser)
+        at += next(widths)
+        if res.gainer is not None:
+            out.append(at + res.gainer)
+        assert n == self.block[0]
+        if len(self._rows) >= _PAST_MAX:
+            self._rows.clear()
+        self._rows[key] = (r, out)
+        return out
 
     def text(self, node: Node, player: int) -> str:
         """What ``player`` sees of ``node``, as text (perfect recall for info states)."""
