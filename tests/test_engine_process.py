@@ -5,6 +5,8 @@ process group ends with it, and its own words are echoed short."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from perudo_rules.conform.process import ECHO, ERR_TAIL, Engine, HarnessError
 
 HELLO = '{"name": "hostile", "claims": []}'
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _engine(tmp_path: Path, body: str) -> str:
@@ -106,3 +109,45 @@ def test_an_engines_long_error_is_echoed_short(tmp_path: Path) -> None:
         engine.ask({"cmd": "hello"})
     text = str(caught.value)
     assert "\n" not in text and len(text) < ECHO + 100 and text.count("boom") >= 10
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_conform_and_every_engine_of_its_workers(
+    tmp_path: Path, signum: int
+) -> None:
+    """``conform --workers 2`` stopped by SIGTERM or Ctrl-C (SIGINT to its own process):
+    it says so in one line, exits 130 at once, and leaves no engine running."""
+    pids = tmp_path / "pids"
+    launcher = tmp_path / "engine.sh"
+    launcher.write_text(
+        f"#!/bin/sh\necho $$ >> {pids}\nexec {sys.executable} -m perudo_rules.harness.stepapi\n",
+        encoding="utf-8",
+    )
+    launcher.chmod(0o755)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "perudo_rules", "conform", "--engine", str(launcher),
+         "--workers", "2", "--games", "500", "--edition", "italian", "--edition", "spanish"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        end = time.monotonic() + 120
+        while time.monotonic() < end:  # the greeting engine, then one per worker
+            if pids.exists() and len(pids.read_text().split()) >= 3:
+                break
+            time.sleep(0.1)
+        assert pids.exists() and len(pids.read_text().split()) >= 3
+        time.sleep(1.0)
+        proc.send_signal(signum)
+        signalled = time.monotonic()
+        _, err = proc.communicate(timeout=120)
+        took = time.monotonic() - signalled
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    # at once, not after the editions' 500 games (which take the better part of a minute)
+    assert took < 20, took
+    assert err.decode().strip().splitlines()[-1].startswith("perudo-rules: interrupted")
+    for pid in map(int, pids.read_text().split()):
+        assert _gone(pid), pid
