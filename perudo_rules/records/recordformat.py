@@ -142,13 +142,15 @@ class RecordError(LocatedError):
 class RecordViolation(PerudoError):
     """A well-formed record breaks a rule: raised by :func:`perudo_rules.records.replay.walk`.
 
-    ``violation`` says where (round, step, action) and which rule; ``str(error)``
-    is that one line. :func:`perudo_rules.records.replay.replay` turns it into a
+    ``violation`` says where (round, step, action) and which rule, ``key_path`` the value
+    at fault (``rounds.0.actions.3``; set by :func:`~perudo_rules.records.replay.walk`);
+    ``str(error)`` is one line. :func:`perudo_rules.records.replay.replay` turns it into a
     :class:`RecordError`; :func:`perudo_rules.records.referee.referee` into a verdict.
     """
 
-    def __init__(self, violation: Violation) -> None:
+    def __init__(self, violation: Violation, key_path: str = "") -> None:
         self.violation = violation
+        self.key_path = key_path
         super().__init__(str(violation))
 
 
