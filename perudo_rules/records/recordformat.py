@@ -440,10 +440,9 @@ class _Shape:
             raise self.fail(path, tr("expected an object, not {kind}", kind=json_kind(value)))
         for key in value:
             if key not in keys:
-                shown = repr(str(key)[:60])
-                raise self.fail(
-                    path, tr("unknown key {key} (allowed: {keys})", key=shown, keys=", ".join(keys))
-                )
+                shown, here = repr(str(key)[:60]), f"{path}.{str(key)[:60]}".lstrip(".")
+                unknown = tr("unknown key {key} (allowed: {keys})", key=shown, keys=", ".join(keys))
+                raise self.fail(here, unknown)
         for key in required:
             if key not in value:
                 raise self.fail(path, tr("missing required key {key}", key=repr(key)))

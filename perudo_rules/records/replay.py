@@ -178,7 +178,7 @@ _ROUND_KEY = {
 _CUP_MESSAGES = frozenset({"record-not-a-face", "record-too-many-dice", "record-rolled"})
 
 
-def _key_path(index: int, violation: Violation) -> str:
+def _key_path(rounds: Sequence[Mapping[str, Any]], index: int, violation: Violation) -> str:
     """The record's key path of the value ``violation`` (in the round at ``index`` of
     ``rounds``) is about: an action (``rounds.0.actions.3``), a key of the round
     (``rounds.0.first_player``, ``rounds.0.dice.2``, ``rounds.0.result.loser``), or a key
@@ -187,14 +187,22 @@ def _key_path(index: int, violation: Violation) -> str:
     if violation.step > 0:
         return f"{here}.actions.{violation.step - 1}"
     message = violation.refusal.message_id
-    if message.startswith("seats-"):
+    if message.startswith("seats-") or (
+        # every round with the same number of cups, other than seats: seats is at fault
+        message == "record-cups" and index == 0 and len({len(r["dice"]) for r in rounds}) == 1
+    ):
         return "seats"
     if message.startswith("record-winner-"):
         return "winner"
     if message == "record-round-not-ended" and index > 0:
         return f"rounds.{index - 1}.actions"  # the round before ends without a call
     if message in _CUP_MESSAGES:
-        return f"{here}.dice.{violation.refusal.params['seat']}"
+        seat = violation.refusal.params["seat"]
+        cup = rounds[index]["dice"][seat]
+        die = violation.refusal.params.get("die")
+        if message == "record-not-a-face" and die in cup:
+            return f"{here}.dice.{seat}.{cup.index(die)}"
+        return f"{here}.dice.{seat}"
     key = _ROUND_KEY.get(message)
     return f"{here}.{key}" if key else here
 
@@ -351,7 +359,7 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
         yield from _walk(data, variant, every, at)
     except RecordViolation as stop:
         if not stop.key_path:
-            stop.key_path = _key_path(at[0], stop.violation)
+            stop.key_path = _key_path(data["rounds"], at[0], stop.violation)
         raise
 
 
