@@ -40,6 +40,7 @@ from perudo_rules.conform.report import (
 from perudo_rules.conform.runner import PERFT_NODES, Only, conform
 from perudo_rules.conform.scenarios import load_scenarios
 from perudo_rules.conform.shrink import Case
+from perudo_rules.conform.stopping import stopped_by_sigterm
 from perudo_rules.conform.witnessfile import read_witness
 from perudo_rules.editions.corerules import cite
 from perudo_rules.editions.variantfile import available_variants, load_variant
@@ -244,6 +245,13 @@ def _cmd_profile(args: argparse.Namespace) -> int:
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
+    # SIGTERM stops the run as Ctrl-C does: the engines (and the workers' engines) are
+    # ended, one line is printed, and the exit status is 130
+    with stopped_by_sigterm():
+        return _conform_run(args)
+
+
+def _conform_run(args: argparse.Namespace) -> int:
     if args.profile:
         return _cmd_profile(args)
     asked, only = _only(args)

@@ -126,6 +126,15 @@ _RESULT_MESSAGES = {
 }
 
 
+#: The fields of a result that name a seat or none (``null``), each with its sentence for
+#: a record that names none where the rules name one, and for the other way round.
+_NO_SEAT = {
+    "loser": ("record-result-loser-none", "record-result-loser-extra"),
+    "gainer": ("record-result-gainer-none", "record-result-gainer-extra"),
+    "next_player": ("record-result-next-player-none", "record-result-next-player-extra"),
+}
+
+
 def _check_result(
     stated: Mapping[str, Any], res: RoundResult, number: int, hidden: bool = False
 ) -> None:
@@ -141,8 +150,13 @@ def _check_result(
                 rule = "play.leave"
             if key == "next_player":
                 rule = _starter_rule(res)
+            message = _RESULT_MESSAGES[key]
             said = {"stated": _shown(value, key), "actual": _shown(actual[key], key)}
-            refusal = Refusal(rule, _RESULT_MESSAGES[key], said)
+            if key in _NO_SEAT and value is None:  # no seat: never "seat null"
+                message, said = _NO_SEAT[key][0], {"actual": said["actual"]}
+            elif key in _NO_SEAT and actual[key] is None:
+                message, said = _NO_SEAT[key][1], {"stated": said["stated"]}
+            refusal = Refusal(rule, message, said)
             raise RecordViolation(Violation(number, 0, None, refusal))
 
 
