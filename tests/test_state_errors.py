@@ -149,6 +149,11 @@ CASES: list[tuple[str, Callable[[Doc], None], str]] = [
         )
         for key in RESULT
     ],
+    *[
+        (f"result {key} none", _set(f"record.rounds.1.result.{key}", None),
+         f"record.rounds.1.result.{key}")
+        for key in ("loser", "next_player")
+    ],  # no seat where the rules name one: its own sentence, the same path
     ("state unknown key", _set("state.colour", 1), "state.colour"),
     *[(f"state {key} type", _set(f"state.{key}", "x"), f"state.{key}") for key in STORED["state"]],
     *[

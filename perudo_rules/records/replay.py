@@ -187,6 +187,7 @@ _ROUND_KEY = {
     "record-result-without-call": "result",
     "record-lifted-cup-hidden": "result.revealed",
     **{message: f"result.{key}" for key, message in _RESULT_MESSAGES.items()},
+    **{message: f"result.{key}" for key, pair in _NO_SEAT.items() for message in pair},
 }
 #: The sentences about one seat's cup of a round (step 0): its key is ``dice.<seat>``.
 _CUP_MESSAGES = frozenset({"record-not-a-face", "record-too-many-dice", "record-rolled"})
