@@ -35,7 +35,8 @@ import referencing
 from referencing.jsonschema import DRAFT202012
 
 from perudo_rules.base.actions import ACTION_PATTERN, format_action
-from perudo_rules.base.limits import MAX_PLAYERS
+from perudo_rules.base.limits import MAX_PLAYERS, check_depth, short_number
+from perudo_rules.base.safetext import shortened
 from perudo_rules.editions.schema import SCHEMA_ID as VARIANT_SCHEMA_ID
 from perudo_rules.editions.schema import variant_schema
 from perudo_rules.engine.game import Game
@@ -92,6 +93,17 @@ def game_to_json(game: Game) -> dict[str, Any]:
     }
 
 
+def _said(value: Any) -> str:
+    """A JSON value of a document in a sentence, short whatever it is (a 5,000-digit
+    number, a string of megabytes)."""
+    if type(value) is int:
+        return short_number(value)
+    try:
+        return shortened(json.dumps(value), 60)
+    except (ValueError, TypeError, RecursionError):
+        return type(value).__name__
+
+
 def game_from_json(doc: Any) -> Game:
     """The game of a :func:`game_to_json` document, rebuilt by replaying its record.
 
@@ -101,6 +113,7 @@ def game_from_json(doc: Any) -> Game:
     """
     if not isinstance(doc, Mapping):
         raise RecordError(f"a game state is a JSON object, not {type(doc).__name__}")
+    check_depth(doc, RecordError)  # valid JSON may nest past what any reader recurses into
     for key in doc:
         if key not in ("format", "version", "record", "state"):
             raise RecordError(f"unknown key {key!r}", key_path=str(key))
@@ -125,7 +138,7 @@ def game_from_json(doc: Any) -> Game:
         actual = value(game)
         if stated != actual or type(stated) is not type(actual):
             raise RecordError(
-                f"says {json.dumps(stated)[:60]}, but the record gives {json.dumps(actual)}",
+                f"says {_said(stated)}, but the record gives {_said(actual)}",
                 key_path=f"state.{key}",
             )
     return game
