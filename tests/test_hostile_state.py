@@ -58,3 +58,13 @@ def test_shortened_says_how_long_the_text_was() -> None:
     assert shortened("abc") == "abc" and shortened("") == "" and shortened("a\nb") == "a\\nb"
     cut = shortened("\x1b" * 10_000, 50)
     assert cut.endswith("(10,000 characters)") and "\x1b" not in cut and len(cut) < 120
+
+
+@pytest.mark.parametrize("flag", [1, 0, "yes", None, 1.0])
+def test_a_palifico_flag_that_is_not_a_bool_is_refused_never_stored(flag: object) -> None:
+    """``Game.start(palifico=1)`` was stored as given, and the game's record then did not
+    replay (issue 33, item 8)."""
+    with pytest.raises(TypeError, match="palifico must be True or False"):
+        Game.start(load_variant("italian"), [[1], [2, 3]], first_player=0, palifico=flag)  # type: ignore[arg-type]
+    game = Game.start(load_variant("italian"), [[1], [2, 3]], first_player=0, palifico=True)
+    assert Game.from_json(game.to_json()) == game

@@ -115,7 +115,8 @@ class Game:
         ``palifico=True`` makes ``first_player`` (who must hold one die) open a
         palifico round; ``palifico_used`` lists seats that already had theirs.
         ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
-        float, a string) is refused, never coerced (hence typed ``object``).
+        float, a string) is refused, never coerced (hence typed ``object``); ``palifico``
+        is a bool (``TypeError`` otherwise).
         """
         rules = variant.rules
         cups, first, round_no, used = given_start(
