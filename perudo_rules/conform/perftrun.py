@@ -95,14 +95,14 @@ def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
         if played + 1 < depth:
             for text in children:
                 a = parse_action(text)
-                if ref.violation(a) is not None:
-                    continue  # listed but refused: a difference counted here, never walked
+                if not isinstance(a, Bid | Reroll) or ref.violation(a) is not None:
+                    continue  # a call ends the round; listed but refused: counted, not walked
                 if walked[0] >= budget:  # the engine lists more than the reference's walk
                     raise _Spent
                 walked[0] += 1
                 if isinstance(a, Bid):
                     walk([*path, a])
-                elif isinstance(a, Reroll):
+                else:
                     walk([*path, a, Roll(rolled_as_before(ref, a))])
 
     try:
