@@ -94,7 +94,8 @@ class RoundRecord:
     own palifico player included): a game record states the first round's as its set-up.
     ``dice`` are the dice as the round began; ``rerolls`` the dice each
     :class:`~perudo_rules.base.actions.Reroll` among ``actions`` rolled, in order (``()`` for a
-    re-roll whose seat left before its dice were rolled).
+    re-roll whose seat left before its dice were rolled); ``left`` the seats that left the
+    game once it had ended, before the next round was rolled (``play.leave``), in order.
     """
 
     round: int
@@ -105,6 +106,7 @@ class RoundRecord:
     result: RoundResult
     palifico_used: frozenset[int] = frozenset()
     rerolls: tuple[tuple[int, ...], ...] = ()
+    left: tuple[int, ...] = ()
     _views: tuple[PastRound, ...] | None = field(
         default=None, init=False, compare=False, repr=False
     )
@@ -121,6 +123,7 @@ class RoundRecord:
         result: RoundResult,
         palifico_used: frozenset[int],
         rerolls: tuple[tuple[int, ...], ...],
+        left: tuple[int, ...],
     ) -> RoundRecord:
         """A record from every field, without ``__init__`` (as :meth:`Game._build`)."""
         r: RoundRecord = RoundRecord.__new__(RoundRecord)
@@ -132,6 +135,7 @@ class RoundRecord:
         object.__setattr__(r, "result", result)
         object.__setattr__(r, "palifico_used", palifico_used)
         object.__setattr__(r, "rerolls", rerolls)
+        object.__setattr__(r, "left", left)
         object.__setattr__(r, "_views", None)
         object.__setattr__(r, "_hash", None)
         return r
