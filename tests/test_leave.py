@@ -501,3 +501,20 @@ def test_a_leave_between_rounds_is_recorded_after_the_call() -> None:
     with pytest.raises(RecordError) as info:
         replay(record)
     assert info.value.violation is not None and info.value.violation.rule == "play.roll"
+
+
+def test_a_leave_between_rounds_is_described_and_reported_by_the_step_harness() -> None:
+    from perudo_rules.harness.stepapi import StepHarness
+
+    called = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2))
+    after = called.apply(Leave(1))
+    assert after.last_result is not None and after.last_result.caller is None
+    assert describe_result(after.last_result, after.dice_counts) == (
+        "seat 1 leaves the game with its 2 dice; the next round is rolled without it; "
+        "seat 2 opens an ordinary round"
+    )
+    harness = StepHarness()
+    harness.game = called
+    reply = harness.act("1:leave")
+    assert reply["outcome"]["next"] == 2 and reply["outcome"]["delta"] == [0, -2, 0, 0]
+    assert reply["outcome"]["eliminated"] == [1] and harness.game == after

@@ -109,11 +109,13 @@ def leave_between(rr: RoundRules, seat: int, due: int) -> tuple[Settlement, Roun
     seat); the leaver's own palifico round is gone with it: the round is palifico only as
     a called-off round's would be (``palifico.trigger: starts_with_one``, for an opener
     holding one die, ``palifico.once_per_player``). With the settlement, the leave's
-    :class:`~perudo_rules.engine.rounds.RoundResult` (kind ``"leave"``, no bid, no cup)."""
+    :class:`~perudo_rules.engine.rounds.RoundResult` (kind ``"leave"``, no bid, no cup, no
+    caller: the seat is its ``loser``)."""
     counts = rr.counts
     s = _between(rr.rules, counts, seat, due, rr.palifico, rr.palifico_player, rr.used)
     lost = tuple([c - n for c, n in zip(counts, s.counts, strict=True)])
-    res = RoundResult("leave", None, 0, seat, None, (), (), s.next_player, seat,
+    # no round in play, no caller: the seat is the loser (RoundResult)
+    res = RoundResult("leave", None, 0, seat, None, (), (), s.next_player, None,
                       s.next_palifico, lost)  # fmt: skip
     return s, res
 

@@ -26,7 +26,8 @@ class RoundResult:
 
     ``kind`` is ``"dudo"``, ``"calza"`` or ``"leave"`` (a seat left the game, ``caller``,
     and the round ended without a call: called off, or won by the last seat with dice;
-    then ``bid`` is the standing bid or ``None``, ``count`` 0 and no cup is lifted);
+    then ``bid`` is the standing bid or ``None``, ``count`` 0 and no cup is lifted; between
+    rounds, the table awaiting the roll, ``caller`` is ``None``, the seat is ``loser``);
     ``count`` the true number of dice
     matching ``bid`` (the referee's view: it counts closed cups too); ``revealed`` the
     seats whose cups were lifted, in order, ``shown`` their dice and ``shown_count`` the
