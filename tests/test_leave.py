@@ -495,6 +495,9 @@ def test_a_leave_between_rounds_is_recorded_after_the_call() -> None:
     assert record["rounds"][-1]["actions"] == ["1:9x4", "2:dudo", "3:leave", "1:leave"]
     assert replay(record) == after and referee(record).valid
     assert Game.from_json(json.loads(json.dumps(after.to_json()))) == after
+    from perudo_rules import restore, snapshot
+
+    assert restore(snapshot(after, b"a secret of the server"), b"a secret of the server") == after
     rolled = after.roll(seed=4).apply(Leave(0))
     assert rolled.is_over and replay(to_record(rolled)) == rolled
     record["rounds"][-1]["actions"].append("2:3x4")  # nothing else before the roll
@@ -518,3 +521,22 @@ def test_a_leave_between_rounds_is_described_and_reported_by_the_step_harness() 
     reply = harness.act("1:leave")
     assert reply["outcome"]["next"] == 2 and reply["outcome"]["delta"] == [0, -2, 0, 0]
     assert reply["outcome"]["eliminated"] == [1] and harness.game == after
+
+
+def test_the_referee_tells_the_leaves_after_a_round() -> None:
+    after = _called([[2, 3], [5, 5]], 0, Bid(0, 2, 5), Dudo(1)).apply(Leave(0))
+    verdict = referee(to_record(after))
+    assert verdict.valid and verdict.winner == 1
+    assert verdict.rounds[0].outcome.endswith(
+        "seat 1 loses a die (1 left); seat 1 opens a palifico round; "
+        "seat 0 leaves the game with its 2 dice; seat 1 wins the game"
+    )
+    four = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2)).apply(Leave(1)).roll(seed=2)
+    assert referee(to_record(four)).rounds[0].outcome.endswith(
+        "seat 1 loses a die (2 left); seat 1 opens an ordinary round; seat 1 leaves the game "
+        "with its 2 dice; the next round is rolled without it; seat 2 opens an ordinary round"
+    )
+    five = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2)).apply(Leave(3)).apply(Leave(1))
+    assert "; seat 3 leaves the game; seat 1 leaves the game with its 2 dice" in (
+        referee(to_record(five)).rounds[0].outcome
+    )
