@@ -142,13 +142,15 @@ class RecordError(LocatedError):
 class RecordViolation(PerudoError):
     """A well-formed record breaks a rule: raised by :func:`perudo_rules.records.replay.walk`.
 
-    ``violation`` says where (round, step, action) and which rule; ``str(error)``
-    is that one line. :func:`perudo_rules.records.replay.replay` turns it into a
+    ``violation`` says where (round, step, action) and which rule, ``key_path`` the value
+    at fault (``rounds.0.actions.3``; set by :func:`~perudo_rules.records.replay.walk`);
+    ``str(error)`` is one line. :func:`perudo_rules.records.replay.replay` turns it into a
     :class:`RecordError`; :func:`perudo_rules.records.referee.referee` into a verdict.
     """
 
-    def __init__(self, violation: Violation) -> None:
+    def __init__(self, violation: Violation, key_path: str = "") -> None:
         self.violation = violation
+        self.key_path = key_path
         super().__init__(str(violation))
 
 
@@ -439,10 +441,9 @@ class _Shape:
             raise self.fail(path, tr("expected an object, not {kind}", kind=json_kind(value)))
         for key in value:
             if key not in keys:
-                shown = repr(str(key)[:60])
-                raise self.fail(
-                    path, tr("unknown key {key} (allowed: {keys})", key=shown, keys=", ".join(keys))
-                )
+                shown, here = repr(str(key)[:60]), f"{path}.{str(key)[:60]}".lstrip(".")
+                unknown = tr("unknown key {key} (allowed: {keys})", key=shown, keys=", ".join(keys))
+                raise self.fail(here, unknown)
         for key in required:
             if key not in value:
                 raise self.fail(path, tr("missing required key {key}", key=repr(key)))
