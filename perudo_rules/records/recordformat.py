@@ -259,7 +259,8 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
                     "In order: 'seat:QxF' (a bid), 'seat:dudo', 'seat:calza', 'seat:leave' or "
                     "'seat:reroll F,F' (a re-roll), each re-roll followed by the roll of its "
                     "dice, 'roll [[], [2, 5]]' (one list per seat; null for a die the viewer "
-                    "of a redacted record never saw)."
+                    "of a redacted record never saw); after the call that ended the round, "
+                    "'seat:leave' for each seat that left before the next round was rolled."
                 ),
                 "items": {
                     "type": "string",

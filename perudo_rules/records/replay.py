@@ -401,8 +401,9 @@ def _walk(
                 yield game
         for step, text in enumerate(actions[skipped:], start=skipped + 1):
             action = parse_step(text)
-            if game.is_over or game.to_move is None:
-                rule = "play.game_over" if game.is_over else "play.roll"
+            between = game.to_move is None and not game.is_over and type(action) is Leave
+            if (game.is_over or game.to_move is None) and not between:  # play.leave: a leave
+                rule = "play.game_over" if game.is_over else "play.roll"  # may follow the call
                 ended = Refusal(rule, "record-after-end", {})
                 raise RecordViolation(Violation(number, step, text, ended))
             if isinstance(action, Roll) or (game.awaiting_roll and type(action) is not Leave):
@@ -418,7 +419,9 @@ def _walk(
                 raise RecordViolation(Violation(number, step, text, exc.refusal)) from None
             yield game
         stated = rnd.get("result")
-        res = game.last_result if game.to_move is None and closed else None
+        # the round's own result (last_result is a later leave's, play.leave)
+        own = game.history[-1].result if game.to_move is None else None
+        res = own if closed else None
         if res is not None:  # a redacted record shows every cup the table saw lifted
             # the record's own reveal first: a hidden lifted cup changes the replay's reveal
             told = [s for s in (stated or {}).get("revealed", ()) if s in closed]
@@ -428,10 +431,10 @@ def _walk(
                 hidden = Refusal("play.reveal", "record-lifted-cup-hidden", {"seat": seat})
                 raise RecordViolation(Violation(number, 0, None, hidden))
         if stated is not None:
-            if game.last_result is None or game.to_move is not None:
+            if own is None:
                 unended = Refusal("play.dudo", "record-result-without-call", {})
                 raise RecordViolation(Violation(number, 0, None, unended))
-            _check_result(stated, game.last_result, number, unseen)
+            _check_result(stated, own, number, unseen)
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]
