@@ -93,7 +93,7 @@ def violation_of(record: dict[str, Any]) -> Refusal:
 
 
 def record(game: Game, change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    rec = copy.deepcopy(to_record(game))
+    rec = copy.deepcopy(to_record(game, full=True))
     change(rec)
     return rec
 

@@ -362,6 +362,16 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
 
 
 def _not_redacted(record: Mapping[str, Any], file: str | None) -> None:
+    if "viewer" in record and record["viewer"] is None:
+        raise RecordError(
+            tr(
+                "the record is the public one, a spectator's: the dice under closed cups are "
+                "hidden (null), and a game cannot be rebuilt without them (referee() checks "
+                "it as far as it can; write to_record(game, full=True) to keep every die)"
+            ),
+            file=file,
+            key_path="viewer",
+        )
     if "viewer" in record:
         raise RecordError(
             tr(
