@@ -117,8 +117,8 @@ def test_state_is_rebuilt_not_trusted() -> None:
         (lambda d: d["record"].update(variant="nope"), "record.variant", "unknown variant"),
         (
             lambda d: d["record"]["rounds"][0]["actions"].append("1:1x2"),
-            "record",
-            "round 1",
+            "record.rounds.0.actions.0",
+            "it is seat 0's turn, not seat 1's [play.turn]",
         ),
     ],
 )

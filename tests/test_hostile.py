@@ -184,7 +184,7 @@ RECORD_TEXTS: dict[str, tuple[str, str]] = {
     "a float seat": (json.dumps(with_round(first_player=0.0)), "expected an integer"),
     "a boolean seat count": (json.dumps({**BASE, "seats": True}), "expected an integer"),
     "unknown key": (json.dumps({**BASE, "colour": 1}), "unknown key 'colour'"),
-    "unknown round key": (json.dumps(with_round(colour=1)), "rounds.0: unknown key 'colour'"),
+    "unknown round key": (json.dumps(with_round(colour=1)), "rounds.0.colour: unknown key"),
     "missing key": (json.dumps({k: v for k, v in BASE.items() if k != "rounds"}), "'rounds'"),
     "dice as text": (json.dumps(with_round(dice="12345")), "expected an array"),
     "die as text": (json.dumps(with_round(dice=[["1"], []])), "rounds.0.dice.0.0"),

@@ -86,11 +86,18 @@ def test_a_leave_is_never_listed() -> None:
     assert Leave(2) not in g.observation(2).legal_actions
 
 
-def test_no_leave_between_rounds_or_once_over() -> None:
+def test_a_leave_between_rounds_but_not_once_over() -> None:
     called = _table().apply(Dudo(2))
-    with pytest.raises(IllegalAction) as info:
-        called.apply(Leave(0))
-    assert info.value.rule == "play.roll"
+    assert called.awaiting_roll and called.is_legal(Leave(0))
+    assert called.decision(Leave(0)).rules[0] == "play.leave"
+    for bad in (Bid(0, 3, 4), Dudo(0)):  # nothing else before the roll
+        with pytest.raises(IllegalAction) as info:
+            called.apply(bad)
+        assert info.value.rule == "play.roll"
+    gone = called.apply(Leave(3))
+    for seat in (3, 7, True):  # a seat without dice, or no seat at all
+        bad_leave = gone.violation(Leave(seat))  # type: ignore[arg-type]
+        assert bad_leave is not None and bad_leave.rule == "play.seat"
     over = Game.start(load_variant("italian"), [[2], [5]], 0).apply(Leave(1))
     assert over.winner == 0
     with pytest.raises(IllegalAction) as info:
@@ -266,8 +273,12 @@ def test_a_record_that_lies_about_a_leave_is_refused() -> None:
     wrong["rounds"][1]["first_player"] = 3
     assert referee(wrong).violation.rule == "leave.next_starts"  # type: ignore[union-attr]
     wrong = json.loads(json.dumps(record))
-    wrong["rounds"][0]["actions"].append("2:leave")  # the round was over
+    wrong["rounds"][0]["actions"].append("0:3x4")  # the round was over
     assert referee(wrong).violation.rule == "play.roll"  # type: ignore[union-attr]
+    wrong["rounds"][0]["actions"][-1] = "2:leave"  # seat 2 left already
+    assert referee(wrong).violation.rule == "play.seat"  # type: ignore[union-attr]
+    wrong["rounds"][0]["actions"][-1] = "0:leave"  # a leave before the roll, then the
+    assert referee(wrong).violation.rule == "play.roll"  # type: ignore[union-attr]  # cups
     wrong = json.loads(json.dumps(record))
     wrong["rounds"][1]["actions"] = ["2:leave"]  # seat 2 holds no dice any more
     assert referee(wrong).violation.rule == "play.seat"  # type: ignore[union-attr]
@@ -303,22 +314,31 @@ def test_check_position_accepts_a_leave(
 
 
 def play_with_leaves(game: Game, seed: int, rate: float = 0.05) -> list[Game]:
-    """Every position of a random game where, at every decision, a random seat with dice
-    leaves with probability ``rate``: checks that only the leaver's dice leave."""
+    """Every position of a random game where, at every decision and every roll (between
+    rounds, or a re-roll's), a random seat with dice leaves with probability ``rate``:
+    checks that only the leaver's dice leave, and who opens the round rolled next."""
     rng = random.Random(seed)
     seen = [game]
     for _ in range(3000):
         if game.is_over:
             break
-        if game.awaiting_roll:
-            game = game.roll(rng=rng)
-        elif rng.random() < rate:
+        if rng.random() < rate:
             seats = [s for s, c in enumerate(game.dice_counts) if c]
             seat = rng.choice(seats)
+            assert game.is_legal(Leave(seat))
             after = game.apply(Leave(seat))
             assert sum(after.dice_counts) == sum(game.dice_counts) - game.dice_counts[seat]
             assert after.dice_counts[seat] == 0
+            if game.to_move is None and not after.is_over:  # between rounds
+                assert after.awaiting_roll and after.history[-1].left[-1] == seat
+                res = after.last_result
+                assert res is not None and res.kind == "leave" and res.next_player is not None
+                assert after.dice_counts[res.next_player]
+                if after.palifico:
+                    assert after.palifico_player == res.next_player
             game = after
+        elif game.awaiting_roll:
+            game = game.roll(rng=rng)
         else:
             game = game.apply(choose(game, rng))
         seen.append(game)
@@ -406,3 +426,117 @@ def test_pettingzoo_plays_on_from_a_game_with_a_leave() -> None:
     for _agent in e.agent_iter(max_iter=200):
         o, _, terminated, truncated, _ = e.last()
         e.step(None if terminated or truncated else int(o["action_mask"].nonzero()[0][0]))
+
+
+# --- leaving between rounds ---------------------------------------------------------------
+
+
+def _called(cups: list[list[int]], first: int, bid: Bid, call: Any, **overrides: Any) -> Game:
+    v = load_variant("italian", overrides=overrides or None)
+    return Game.start(v, cups, first_player=first).apply(bid).apply(call)
+
+
+def test_a_leave_between_rounds_takes_its_dice_and_keeps_the_opener() -> None:
+    called = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2))  # seat 1 loses a die and opens next
+    assert called.last_result is not None and called.last_result.next_player == 1
+    after = called.apply(Leave(3))
+    assert after.dice_counts == (3, 2, 3, 0) and after.awaiting_roll
+    assert after.last_result is not None and after.last_result.kind == "leave"
+    assert after.last_result.next_player == 1 and after.last_result.lost == (0, 0, 0, 3)
+    assert after.history[-1].result == called.last_result  # the round's own result stays
+    assert after.history[-1].left == (3,)
+    rolled = after.roll(dice=[[1, 2, 3], [4, 5], [6, 6, 6], []])
+    assert rolled.first_player == rolled.to_move == 1 and rolled.round == 2
+
+
+@pytest.mark.parametrize("choice", ["round_opener", "player_to_move", "after_leaver"])
+def test_the_due_opener_leaving_passes_the_opening_on(choice: str) -> None:
+    called = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2), **{"leave.next_starts": choice})
+    after = called.apply(Leave(1))  # seat 1 was due to open: the next seat with dice does
+    assert after.last_result is not None and after.last_result.next_player == 2
+    assert after.roll(seed=3).to_move == 2
+
+
+def test_the_leavers_palifico_round_is_gone_with_it() -> None:
+    called = _called([[2, 3], [5], [6, 4]], 0, Bid(0, 3, 5), Dudo(1))  # seat 0 reaches 1
+    assert called.palifico and called.palifico_player == 0
+    after = called.apply(Leave(0))
+    assert not after.palifico and after.palifico_player is None
+    assert after.last_result is not None and after.last_result.next_player == 1
+    kept = called.apply(Leave(2))  # another seat leaves: seat 0's palifico round stays
+    assert kept.palifico and kept.palifico_player == 0
+
+
+def test_a_palifico_round_heads_up_goes_where_heads_up_forbids_it() -> None:
+    over = {"palifico.heads_up": False}
+    called = _called([[2, 3], [5], [6, 4]], 0, Bid(0, 3, 5), Dudo(1), **over)
+    assert called.palifico
+    assert not called.apply(Leave(2)).palifico  # two seats left: no palifico round heads-up
+
+
+def test_starts_with_one_makes_the_new_opener_palifico_between_rounds() -> None:
+    over = {"palifico.trigger": "starts_with_one"}
+    called = _called([[2, 3], [5, 5], [6]], 0, Bid(0, 2, 5), Dudo(1), **over)  # 1 loses
+    assert called.last_result is not None and called.last_result.next_player == 1
+    after = called.apply(Leave(1))
+    assert after.palifico and after.palifico_player == 2 and 2 in after.palifico_used
+
+
+def test_the_last_seat_left_between_rounds_wins() -> None:
+    called = _called([[2, 3], [5, 5]], 0, Bid(0, 2, 5), Dudo(1))
+    after = called.apply(Leave(0))
+    assert after.winner == 1 and after.is_over and not after.awaiting_roll
+
+
+def test_a_leave_between_rounds_is_recorded_after_the_call() -> None:
+    called = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2))
+    after = called.apply(Leave(3)).apply(Leave(1))
+    record = json.loads(json.dumps(to_record(after, full=True)))
+    assert record["rounds"][-1]["actions"] == ["1:9x4", "2:dudo", "3:leave", "1:leave"]
+    assert replay(record) == after and referee(record).valid
+    assert Game.from_json(json.loads(json.dumps(after.to_json()))) == after
+    from perudo_rules import restore, snapshot
+
+    assert restore(snapshot(after, b"a secret of the server"), b"a secret of the server") == after
+    rolled = after.roll(seed=4).apply(Leave(0))
+    assert rolled.is_over and replay(to_record(rolled, full=True)) == rolled
+    record["rounds"][-1]["actions"].append("2:3x4")  # nothing else before the roll
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert info.value.violation is not None and info.value.violation.rule == "play.roll"
+
+
+def test_a_leave_between_rounds_is_described_and_reported_by_the_step_harness() -> None:
+    from perudo_rules.harness.stepapi import StepHarness
+
+    called = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2))
+    after = called.apply(Leave(1))
+    assert after.last_result is not None and after.last_result.caller is None
+    assert describe_result(after.last_result, after.dice_counts) == (
+        "seat 1 leaves the game with its 2 dice; the next round is rolled without it; "
+        "seat 2 opens an ordinary round"
+    )
+    harness = StepHarness()
+    harness.game = called
+    reply = harness.act("1:leave")
+    assert reply["outcome"]["next"] == 2 and reply["outcome"]["delta"] == [0, -2, 0, 0]
+    assert reply["outcome"]["eliminated"] == [1] and harness.game == after
+
+
+def test_the_referee_tells_the_leaves_after_a_round() -> None:
+    after = _called([[2, 3], [5, 5]], 0, Bid(0, 2, 5), Dudo(1)).apply(Leave(0))
+    verdict = referee(to_record(after, full=True))
+    assert verdict.valid and verdict.winner == 1
+    assert verdict.rounds[0].outcome.endswith(
+        "seat 1 loses a die (1 left); seat 1 opens a palifico round; "
+        "seat 0 leaves the game with its 2 dice; seat 1 wins the game"
+    )
+    four = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2)).apply(Leave(1)).roll(seed=2)
+    assert referee(to_record(four, full=True)).rounds[0].outcome.endswith(
+        "seat 1 loses a die (2 left); seat 1 opens an ordinary round; seat 1 leaves the game "
+        "with its 2 dice; the next round is rolled without it; seat 2 opens an ordinary round"
+    )
+    five = _called(TABLE, 1, Bid(1, 9, 4), Dudo(2)).apply(Leave(3)).apply(Leave(1))
+    assert "; seat 3 leaves the game; seat 1 leaves the game with its 2 dice" in (
+        referee(to_record(five, full=True)).rounds[0].outcome
+    )

@@ -92,6 +92,12 @@ def violation_of(record: dict[str, Any]) -> Refusal:
     return v.refusal
 
 
+def _right_calza() -> Game:
+    """Seat 2 (four dice) calls a right Calza on 4x4 and gains a die."""
+    dice = [[1, 2, 3, 4], [2, 2, 3, 6, 6], [4, 4, 5, 5]]
+    return after(start("italian", dice), "0:4x4", "2:calza")
+
+
 def record(game: Game, change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
     rec = copy.deepcopy(to_record(game, full=True))
     change(rec)
@@ -550,12 +556,54 @@ CASES: dict[str, tuple[Callable[[], Refusal | None], str, dict[str, Any]]] = {
             ("bid", "4x4", "play.dudo", "4x4", "3x4"),
             ("count", 9, "play.count", "9", "4"),
             ("loser", 2, "play.dudo", "2", "1"),
-            ("gainer", 1, "play.calza", "1", "null"),
             ("revealed", [0], "play.reveal", "[0]", "[2, 0]"),
             ("next_player", 2, "round.starter", "2", "1"),
             ("next_palifico", True, "palifico.trigger", "true", "false"),
         )
     },
+    # a result that names no seat where the rules name one, or the other way round
+    "record-result-gainer": (
+        lambda: violation_of(record(_right_calza(), lambda r: r["rounds"][0]["result"].update(
+            gainer=0))),
+        "play.calza",
+        {"stated": "0", "actual": "2"},
+    ),
+    "record-result-gainer-none": (
+        lambda: violation_of(record(_right_calza(), lambda r: r["rounds"][0]["result"].update(
+            gainer=None))),
+        "play.calza",
+        {"actual": "2"},
+    ),
+    "record-result-gainer-extra": (
+        lambda: violation_of(record(after(start(), "0:3x4", "1:dudo"),
+                                    lambda r: r["rounds"][0]["result"].update(gainer=1))),
+        "play.calza",
+        {"stated": "1"},
+    ),
+    "record-result-loser-none": (
+        lambda: violation_of(record(after(start(), "0:3x4", "1:dudo"),
+                                    lambda r: r["rounds"][0]["result"].update(loser=None))),
+        "play.dudo",
+        {"actual": "1"},
+    ),
+    "record-result-loser-extra": (
+        lambda: violation_of(record(_right_calza(), lambda r: r["rounds"][0]["result"].update(
+            loser=1))),
+        "play.calza",
+        {"stated": "1"},
+    ),
+    "record-result-next-player-none": (
+        lambda: violation_of(record(after(start(), "0:3x4", "1:dudo"),
+                                    lambda r: r["rounds"][0]["result"].update(next_player=None))),
+        "round.starter",
+        {"actual": "1"},
+    ),
+    "record-result-next-player-extra": (
+        lambda: violation_of(record(after(start("italian", [[4], [5]]), "0:1x5", "1:dudo"),
+                                    lambda r: r["rounds"][0]["result"].update(next_player=0))),
+        "round.starter",
+        {"stated": "0"},
+    ),
     "record-after-end": (
         lambda: violation_of(
             record(

@@ -475,3 +475,29 @@ def test_simulated_games_pass_the_referee(
     for f in files:
         assert main(["referee", "-q", str(f)]) == 0
         assert capsys.readouterr().out.startswith("valid: seat ")
+
+
+@pytest.mark.parametrize(
+    ("field", "stated", "message_id", "said"),
+    [
+        ("loser", None, "record-result-loser-none", "no seat loses a die, but by the rules seat 0"),
+        ("gainer", 1, "record-result-gainer-extra", "seat 1 gains a die, but by the rules nobody"),
+        ("next_player", None, "record-result-next-player-none",
+         "nobody opens a next round, but by the rules seat 0 does"),
+    ],
+)
+def test_a_result_naming_no_seat_or_a_seat_too_many_is_said_without_null(
+    field: str, stated: int | None, message_id: str, said: str
+) -> None:
+    """A record's result that names no seat where the rules name one (or the other way
+    round) is told in its own sentence, in every language: never 'seat null'."""
+    game = Game.start(load_variant("italian"), [[2, 3], [4, 4, 4]], first_player=0)
+    done = game.apply(parse_action("0:3x2")).apply(parse_action("1:dudo"))  # one 2: 0 loses
+    record = Game.to_json(done)["record"]
+    record["rounds"][0]["result"][field] = stated
+    verdict = referee(record)
+    assert verdict.violation is not None
+    refusal = verdict.violation.refusal
+    assert refusal.message_id == message_id and said in refusal.text()
+    for lang in ("en", "it", "es"):
+        assert "null" not in refusal.text(lang) and "None" not in refusal.text(lang)

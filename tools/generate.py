@@ -9,6 +9,8 @@ What it writes, and the test that fails while each is stale:
 * ``spec/harness.schema.json`` (:mod:`perudo_rules.conform.protocol`; tests/test_conform.py)
 * ``spec/record.schema.json`` (:mod:`perudo_rules.records.recordformat`; tests/test_record.py)
 * ``spec/game.schema.json`` (:mod:`perudo_rules.records.gamejson`; tests/test_gamejson.py)
+* ``spec/view.schema.json`` and ``spec/refusal.schema.json``
+  (:mod:`perudo_rules.records.viewjson`; tests/test_view_schema.py)
 * ``spec/probes/<edition>.json`` (:mod:`perudo_rules.conform.probes`; tests/test_probes.py)
 * the typed knob fields of :class:`~perudo_rules.editions.ruleset.Ruleset`, between the
   markers in ``perudo_rules/editions/ruleset.py`` (tests/test_kernel.py)
@@ -75,9 +77,9 @@ def _probes(vid: str) -> str:
     return probes_text(vid)
 
 
-def _schema(module: str) -> Callable[[], str]:
+def _schema(module: str, function: str = "schema_json") -> Callable[[], str]:
     def text() -> str:
-        return str(__import__(module, fromlist=["schema_json"]).schema_json())
+        return str(getattr(__import__(module, fromlist=[function]), function)())
 
     return text
 
@@ -88,6 +90,12 @@ FILES: dict[Path, Callable[[], str]] = {
     ROOT / "spec" / "harness.schema.json": _schema("perudo_rules.conform.protocol"),
     ROOT / "spec" / "record.schema.json": _schema("perudo_rules.records.recordformat"),
     ROOT / "spec" / "game.schema.json": _schema("perudo_rules.records.gamejson"),
+    ROOT / "spec" / "view.schema.json": _schema(
+        "perudo_rules.records.viewjson", "view_schema_json"
+    ),
+    ROOT / "spec" / "refusal.schema.json": _schema(
+        "perudo_rules.records.viewjson", "refusal_schema_json"
+    ),
     RULESET: ruleset_source,
     **{
         ROOT / "spec" / "probes" / f"{vid}.json": (lambda vid=vid: _probes(vid))

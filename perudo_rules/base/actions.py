@@ -144,8 +144,8 @@ class Calza:
 class Leave:
     """``player`` leaves the game (a forfeit, a disconnect, a timeout): its dice leave with
     it. Not a move of play: any seat with dice may leave while a round is in play, in turn
-    or not, and ``Game.legal_actions`` never lists it (the core rule ``play.leave``; what
-    becomes of the round is the knob ``leave.round``)."""
+    or not, or between rounds, and ``Game.legal_actions`` never lists it (the core rule
+    ``play.leave``; what becomes of the round is the knob ``leave.round``)."""
 
     player: int
 

@@ -4,7 +4,7 @@ is a ``TypeError`` too)."""
 from __future__ import annotations
 
 from perudo_rules.base.messages import Refusal
-from perudo_rules.base.safetext import printable
+from perudo_rules.base.safetext import shortened
 
 __all__ = [
     "ActionSyntaxError",
@@ -121,11 +121,14 @@ class LocatedError(PerudoError):
         self.file = file
         self.key_path = key_path
         self.line = line
-        where = file or (self.placeholder if line is not None or key_path else "")
+        where = shortened(file, 300) if file else ""
+        where = where or (self.placeholder if line is not None or key_path else "")
         if line is not None:
             where += f":{line}"
-        prefix = (f"{where}: " if where else "") + (f"{key_path}: " if key_path else "")
-        super().__init__(printable(prefix + message))
+        path = shortened(key_path, 200) if key_path else ""
+        prefix = (f"{where}: " if where else "") + (f"{path}: " if path else "")
+        # one readable line of bounded length, whatever text the input gave it to echo
+        super().__init__(prefix + shortened(message, 600))
 
 
 class VariantError(LocatedError):

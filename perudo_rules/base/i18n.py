@@ -26,6 +26,7 @@ import contextlib
 import functools
 import gettext as _gettext
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
@@ -99,9 +100,30 @@ def locale_language(environ: Mapping[str, str] | None = None) -> str:
 
 @functools.cache
 def _catalogue(lang: str) -> _gettext.NullTranslations:
+    """``lang``'s catalogue; English (with one warning line on standard error) when its
+    ``.mo`` file is missing from a broken install or cannot be read."""
     if lang == "en":
         return _gettext.NullTranslations()
-    return _gettext.translation(DOMAIN, localedir=locale_dir(), languages=[lang], fallback=True)
+    try:
+        return _gettext.translation(DOMAIN, localedir=locale_dir(), languages=[lang])
+    except FileNotFoundError:
+        return _gettext.NullTranslations()  # a build without catalogues: English
+    except Exception as exc:  # a corrupt file: any parse error of gettext's
+        why = " ".join(str(exc).split())[:80] or type(exc).__name__
+        sys.stderr.write(
+            f"perudo-rules: warning: the {lang!r} message catalogue cannot be read ({why}); "
+            "English is used\n"
+        )
+        return _gettext.NullTranslations()
+
+
+def _said(text: str, english: str, params: Mapping[str, object]) -> str:
+    """``text`` (a translation of ``english``) with ``params`` filled in; ``english``'s when
+    the translation's placeholders do not fit (a damaged catalogue never breaks a command)."""
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return english.format(**params)
 
 
 def fold(text: str) -> str:
@@ -114,20 +136,21 @@ def tr(message: str, lang: str | None = None, /, **params: object) -> str:
     ``params`` filled into its ``{name}`` placeholders. A message with no translation is
     English."""
     text = _catalogue(check_language(lang or _current.get())).gettext(fold(message))
-    return text.format(**params) if params else text
+    return _said(text, fold(message), params) if params else text
 
 
 def ptr(context: str, message: str, lang: str | None = None, /, **params: object) -> str:
     """Like :func:`tr`, for a message keyed by a ``context`` too (a message id, or a kind
     of text such as ``"source"``)."""
     text = _catalogue(check_language(lang or _current.get())).pgettext(context, fold(message))
-    return text.format(**params) if params else text
+    return _said(text, fold(message), params) if params else text
 
 
 def ntr(singular: str, plural: str, n: int, lang: str | None = None, /, **params: object) -> str:
     """Like :func:`tr`, choosing the plural form for ``n`` (``n`` is a parameter too)."""
     catalogue = _catalogue(check_language(lang or _current.get()))
-    return catalogue.ngettext(fold(singular), fold(plural), n).format(n=n, **params)
+    text = catalogue.ngettext(fold(singular), fold(plural), n)
+    return _said(text, fold(singular) if n == 1 else fold(plural), {"n": n, **params})
 
 
 def template(

@@ -211,6 +211,25 @@ ENGLISH: Mapping[str, Template] = {
     "record-result-next-player": (
         "the record says seat {stated} opens the next round, but by the rules seat {actual}"
     ),
+    # a seat the record or the rules name where the other names none
+    "record-result-loser-none": (
+        "the record says no seat loses a die, but by the rules seat {actual} does"
+    ),
+    "record-result-loser-extra": (
+        "the record says seat {stated} loses a die, but by the rules nobody does"
+    ),
+    "record-result-gainer-none": (
+        "the record says no seat gains a die, but by the rules seat {actual} does"
+    ),
+    "record-result-gainer-extra": (
+        "the record says seat {stated} gains a die, but by the rules nobody does"
+    ),
+    "record-result-next-player-none": (
+        "the record says nobody opens a next round, but by the rules seat {actual} does"
+    ),
+    "record-result-next-player-extra": (
+        "the record says seat {stated} opens the next round, but by the rules none follows"
+    ),
     "record-result-next-palifico": (
         "the record says the next round is palifico: {stated}, but by the rules: {actual}"
     ),

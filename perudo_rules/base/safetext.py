@@ -18,7 +18,7 @@ import json
 import os
 from typing import Any
 
-__all__ = ["display_path", "json_text", "printable"]
+__all__ = ["display_path", "json_text", "printable", "shortened"]
 
 
 def _escape(c: str) -> str:
@@ -43,6 +43,23 @@ def printable(text: object, *, newlines: bool = False) -> str:
     if newlines:
         return "\n".join(printable(line) for line in s.split("\n"))
     return "".join(c if c.isprintable() else _escape(c) for c in s)
+
+
+def shortened(text: object, most: int = 200) -> str:
+    """``text`` (as :func:`printable` shows it) cut to about ``most`` characters, saying how
+    long it was: the one way an error line echoes text it was given (a key, a name, an
+    engine's words), so that a hostile megabyte is never repeated whole.
+
+    >>> shortened("x" * 1000, 40)
+    'xxxxxxxxxxxxxxxxxxxx… (1,000 characters)'
+    """
+    s = text if isinstance(text, str) else str(text)
+    shown = printable(s[: most + 1])
+    if len(s) <= most and len(shown) <= most:
+        return shown
+    tail = f"… ({len(s):,} characters)"
+    keep = max(most - len(tail), 1)
+    return printable(s[:keep])[:keep] + tail  # escapes count too: never longer than most
 
 
 def display_path(path: str | os.PathLike[str] | bytes) -> str:

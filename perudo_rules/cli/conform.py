@@ -40,10 +40,14 @@ from perudo_rules.conform.report import (
 from perudo_rules.conform.runner import PERFT_NODES, Only, conform
 from perudo_rules.conform.scenarios import load_scenarios
 from perudo_rules.conform.shrink import Case
+from perudo_rules.conform.stopping import stopped_by_sigterm
 from perudo_rules.conform.witnessfile import read_witness
 from perudo_rules.editions.corerules import cite
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.records.position import Roll, read_position
+
+#: The most positions ``perft`` expands unless ``--nodes`` says otherwise.
+PERFT_BUDGET = 2_000_000
 
 __all__ = ["failure_lines", "format_profile", "format_report", "format_rules", "register"]
 
@@ -244,6 +248,13 @@ def _cmd_profile(args: argparse.Namespace) -> int:
 
 
 def _cmd_conform(args: argparse.Namespace) -> int:
+    # SIGTERM stops the run as Ctrl-C does: the engines (and the workers' engines) are
+    # ended, one line is printed, and the exit status is 130
+    with stopped_by_sigterm():
+        return _conform_run(args)
+
+
+def _conform_run(args: argparse.Namespace) -> int:
     if args.profile:
         return _cmd_profile(args)
     asked, only = _only(args)
@@ -277,23 +288,23 @@ def _cmd_conform(args: argparse.Namespace) -> int:
 def _cmd_perft(args: argparse.Namespace) -> int:
     variant = load_variant(args.edition)
     depth = check_count("--depth", args.depth, 1, 12)
+    budget = check_count("--nodes", args.nodes, 1, 100_000_000)
     position, steps = read_position(args.position)
+    written_for = None  # a position of another edition is counted under EDITION, and said so
     if position.variant is not None and load_variant(position.variant).id != variant.id:
-        raise ValueError(
-            tr(
-                "the position is for {edition}, not {other}",
-                edition=position.variant,
-                other=variant.id,
-            )
-        )
+        written_for = position.variant
     game = position.game(variant)
     for step in steps:
         game = game.roll(dice=step.dice) if isinstance(step, Roll) else game.apply(step)
-    table = perft(game, depth)
+    table = perft(game, depth, budget)
     if args.json:
         print(json.dumps({"edition": variant.id, "position": position.to_json(steps),
-                          "nodes": list(table.nodes), "calls": list(table.calls)}))  # fmt: skip
+                          "written_for": written_for, "nodes": list(table.nodes),
+                          "calls": list(table.calls)}))  # fmt: skip
         return 0
+    if written_for is not None:
+        print(tr("The position was written for {edition}; it is checked under {id}.",
+                 edition=printable(written_for), id=printable(variant.id)))  # fmt: skip
     rows = [[d + 1, n, c] for d, (n, c) in enumerate(zip(table.nodes, table.calls, strict=True))]
     print(format_table([tr("depth"), tr("sequences"), tr("ending in a call")], rows))
     return 0
@@ -359,5 +370,9 @@ def register(subparsers: Any) -> None:
     q.add_argument("--position", required=True, metavar="FILE.json",
                    help=tr("the position (JSON: dice, first_player, ...; actions played first)"))
     q.add_argument("--depth", type=int, required=True, help=tr("depth, 1 to 12"))
+    q.add_argument("--nodes", type=int, default=PERFT_BUDGET,
+                   help=tr("the most positions the walk may expand (default {n:,}): a "
+                           "deeper walk is refused, never left running for days",
+                           n=PERFT_BUDGET))  # fmt: skip
     q.add_argument("--json", action="store_true", help=tr("print the counts as JSON"))
     q.set_defaults(handler=_cmd_perft)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from perudo_rules.base.actions import Bid, Reroll
+from perudo_rules.base.i18n import tr
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, data_dir, load_variant
 from perudo_rules.engine.game import Game
@@ -71,12 +72,20 @@ def rolled_as_before(game: Game, reroll: Reroll) -> tuple[tuple[int, ...], ...]:
     return tuple([tuple(hidden) if s == p else () for s in range(game.players)])
 
 
-def perft(game: Game, depth: int) -> PerftTable:
-    """The perft counts of ``game`` (a position with a seat to move) to ``depth``."""
+def perft(game: Game, depth: int, budget: int | None = None) -> PerftTable:
+    """The perft counts of ``game`` (a position with a seat to move) to ``depth``;
+    ``ValueError`` when the walk would expand more than ``budget`` positions (each
+    position counted once: the walk remembers what it counted), or when the position is
+    between rounds or its re-rolled dice are still to be rolled."""
     if game.to_move is None:
-        raise ValueError("perft needs a position with a seat to move (not between rounds)")
+        raise ValueError(tr("perft needs a position with a seat to move (not between rounds)"))
+    if game.awaiting_roll:
+        raise ValueError(
+            tr("perft needs the re-rolled dice: the position ends with a re-roll whose roll is "
+               "not given")
+        )  # fmt: skip
     if depth < 1:
-        raise ValueError("the depth is at least 1")
+        raise ValueError(tr("the depth is at least 1"))
     memo: dict[tuple[object, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def count(g: Game, left: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -86,6 +95,11 @@ def perft(game: Game, depth: int) -> PerftTable:
         hit = memo.get(key)
         if hit is not None:
             return hit
+        if budget is not None and len(memo) >= budget:
+            raise ValueError(
+                tr("perft to depth {depth} expands more than {most} positions; give a smaller "
+                   "--depth or a larger --nodes", depth=depth, most=f"{budget:,}")
+            )  # fmt: skip
         nodes = [0] * left
         calls = [0] * left
         for a in g.legal_actions():

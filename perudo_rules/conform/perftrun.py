@@ -30,11 +30,17 @@ class _Skipped(Exception):
     pass
 
 
+class _Spent(Exception):
+    """The engine's lists would take the walk past its budget of positions."""
+
+
 def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
                   entry: dict[str, Any], budget: int,
                   differences: list[Judged]) -> PerftCheck | None:  # fmt: skip
     """Count a perft ``entry`` (a published position and its counts) through the engine,
-    to the deepest depth whose walk expands at most ``budget`` positions; ``None`` when
+    to the deepest depth whose walk expands at most ``budget`` positions (the reference's
+    walk; an engine that lists more, or lists actions the reference refuses, is never
+    walked further than that: a refused action is counted, not walked); ``None`` when
     the engine skips the start. On a mismatch, the check holds the divide, and the first
     position where the engine's lists differ joins ``differences``."""
     pos = Position.from_json(entry["position"])
@@ -54,6 +60,7 @@ def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
         "palifico_used": list(pos.palifico_used),
     }  # fmt: skip
     first: list[Judged] = []
+    walked = [0]  # the positions walked through the engine, at most ``budget``
 
     def walk(path: list[Step]) -> None:
         reply = engine.ask(start)
@@ -88,15 +95,22 @@ def count_through(engine: Channel, variant: Variant, values: dict[str, Any],
         if played + 1 < depth:
             for text in children:
                 a = parse_action(text)
+                if not isinstance(a, Bid | Reroll) or ref.violation(a) is not None:
+                    continue  # a call ends the round; listed but refused: counted, not walked
+                if walked[0] >= budget:  # the engine lists more than the reference's walk
+                    raise _Spent
+                walked[0] += 1
                 if isinstance(a, Bid):
                     walk([*path, a])
-                elif isinstance(a, Reroll) and ref.violation(a) is None:
+                else:
                     walk([*path, a, Roll(rolled_as_before(ref, a))])
 
     try:
         walk([])
     except _Skipped:
         return None
+    except _Spent:
+        pass  # the counts so far differ from the reference's: a failure, found in time
     check = PerftCheck(entry["name"], depth, nodes[:depth], got)
     if not check.ok:
         check.divide = divide(reference, by_first, depth)

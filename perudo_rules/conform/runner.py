@@ -14,7 +14,6 @@ import contextlib
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +42,7 @@ from perudo_rules.conform.protocol import PROTOCOL, claim_covers, claims_problem
 from perudo_rules.conform.report import EditionReport, Failure, Report
 from perudo_rules.conform.scenarios import Scenario, load_scenarios
 from perudo_rules.conform.shrink import Case, shrink
+from perudo_rules.conform.stopping import workers_pool
 from perudo_rules.conform.witnessfile import witness_document
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
@@ -561,7 +561,7 @@ def _in_workers(
     """The editions in ``workers`` processes, reported in order as one engine would: up to
     and including the first edition that met a harness error, which is raised again."""
     args = (command, timeout, claims, scenarios, games, seed, perft_nodes, language())
-    with ProcessPoolExecutor(max_workers=min(workers, len(editions))) as pool:
+    with workers_pool(min(workers, len(editions))) as pool:  # stopped: workers ended too
         futures = [pool.submit(_edition_in_worker, ref, *args) for ref in editions]
         for ref, fut in zip(editions, futures, strict=True):
             rep, error = fut.result()

@@ -43,7 +43,7 @@ from perudo_rules.engine.reroll import (
 )
 from perudo_rules.engine.rounds import RoundRecord, RoundResult, outcome_rules, round_outcome
 from perudo_rules.engine.seats import next_seat
-from perudo_rules.engine.settlement import Settlement, dice_lost, returns
+from perudo_rules.engine.settlement import Settlement, returns
 from perudo_rules.engine.start import (
     Seed,
     given_roll,
@@ -116,7 +116,8 @@ class Game:
         ``palifico=True`` makes ``first_player`` (who must hold one die) open a
         palifico round; ``palifico_used`` lists seats that already had theirs.
         ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
-        float, a string) is refused, never coerced (hence typed ``object``).
+        float, a string) is refused, never coerced (hence typed ``object``); ``palifico``
+        is a bool (``TypeError`` otherwise).
         """
         rules = variant.rules
         cups, first, round_no, used = given_start(
@@ -369,8 +370,8 @@ class Game:
             return Refusal("play.game_over", "game-over", {"winner": self.winner})
         rr = self._rules_in_play
         to_move = self.to_move
-        if to_move is None or rr is None:
-            return Refusal("play.roll", "round-over", {})
+        if to_move is None or rr is None:  # between rounds: only a seat's leave
+            return leaving.between_verdict(self.dice_counts, action, trace)
         if self.reroll is None and type(action) is not Reroll:
             return rr.verdict(to_move, self.bids, action, trace)
         return verdict_with_rerolls(rr, self.dice, self.reroll, to_move, self.bids, action, trace)
@@ -437,13 +438,13 @@ class Game:
             bad = rr.verdict(to_move, self.bids, action)
         if bad is not None:
             raise IllegalAction(bad)
+        if type(action) is Leave:  # in a round, or between rounds (rr and to_move None)
+            return self._leave(rr, action, to_move)
         assert rr is not None and to_move is not None
         if type(action) is Bid:
             # the same round: only the player to move and the bids change
             nxt = rr.successor[action.player]
             return Game._after_bid(self, to_move=nxt, bids=(*self.bids, action))
-        if type(action) is Leave:
-            return self._leave(rr, action, to_move)
         if type(action) is Reroll:  # the re-rolled dice are in the air: a chance step
             at = len(self.actions) if self._departed is not None else None
             dice, state = set_aside_dice(self.dice, self.reroll, len(self.bids), action, at)
@@ -466,7 +467,7 @@ class Game:
         record = RoundRecord._build(  # every field, named
             round=self.round, first_player=self.first_player, palifico=self.palifico,
             dice=dealt, actions=actions, result=result, palifico_used=self.palifico_used,
-            rerolls=rerolls,
+            rerolls=rerolls, left=(),
         )
         return Game._build(  # every field, named
             variant=self.variant, dice=(_EMPTY,) * len(s.counts), dice_counts=s.counts,
@@ -477,33 +478,32 @@ class Game:
             departed=None,
         )
 
-    def _leave(self, rr: RoundRules, action: Leave, to_move: int) -> Game:
-        """``action.player`` leaves: the round ends or goes on, as the kernel's
-        :func:`perudo_rules.engine.leaving.leave` says."""
-        seat = action.player
+    def _leave(self, rr: RoundRules | None, action: Leave, to_move: int | None) -> Game:
+        """``action.player`` leaves: the round ends or goes on (``leaving.leave``), or, between
+        rounds, the next round is rolled without it (``leaving.leave_between``)."""
+        seat, last, done = action.player, self.last_result, self.history[-1:]
+        if rr is None or to_move is None:  # between rounds: the last round records it
+            assert last is not None and last.next_player is not None and done
+            b, res = leaving.leave_between(self.round_rules, seat, last.next_player)
+            rec = replace(done[0], left=(*done[0].left, seat))
+            return replace(
+                self, dice_counts=b.counts, palifico=b.next_palifico, palifico_used=b.used,
+                palifico_player=b.next_player if b.next_palifico else None, last_result=res,
+                winner=b.winner, history=(*self.history[:-1], rec),
+            )  # fmt: skip
         assert self.first_player is not None
         s = leaving.leave(rr, seat, to_move, self.first_player)
         if s is not None:  # the round ends: no cup is lifted, the seat's dice are lost
             bid = self.bids[-1] if self.bids else None
-            lost = dice_lost(rr, s.counts, seat)
-            result = RoundResult("leave", bid, 0, seat, None, (), (), s.next_player, seat,
-                                 s.next_palifico, lost)  # fmt: skip
-            return self._end_round(action, result, s)
+            return self._end_round(action, leaving.leave_result(rr, s, seat, bid), s)
         rest = leaving.without(rr, seat)  # leave.round: continues
-        leaves = () if self._departed is None else self._departed.leaves
-        dice = list(self.dice)
-        dice[seat] = _EMPTY
-        g = self
         # reroll.*: the seat's set-aside dice leave with it; its dice in the air are not rolled
-        state = None if g.reroll is None else g.reroll.without(seat)
-        return Game._build(  # every field, named
-            variant=g.variant, dice=tuple(dice), dice_counts=rest.counts,
-            to_move=rest.successor[seat] if to_move == seat else to_move, bids=g.bids,
-            palifico=g.palifico, palifico_player=g.palifico_player, round=g.round,
-            palifico_used=g.palifico_used, history=g.history, last_result=g.last_result,
-            winner=g.winner, first_player=g.first_player, reroll=state, rules_in_play=rest,
-            departed=leaving.Departures(self.dealt, (*leaves, (len(self.bids), seat))),
-        )
+        return replace(  # a leave is rare: the dataclass's own copy
+            self, dice=tuple([_EMPTY if i == seat else c for i, c in enumerate(self.dice)]),
+            dice_counts=rest.counts, to_move=rest.successor[seat] if to_move == seat else to_move,
+            reroll=None if self.reroll is None else self.reroll.without(seat), _rules_in_play=rest,
+            _departed=leaving.departing(self._departed, self.dealt, len(self.bids), seat),
+        )  # fmt: skip
 
     def roll(
         self,

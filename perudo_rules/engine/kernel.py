@@ -71,10 +71,12 @@ Where each rule is decided (rule id: code; a name without its module is this mod
   seat lost: :func:`~perudo_rules.engine.settlement.dice_lost`)
 * ``calza.gain_cap`` (with ``dice.max_per_player``):
   :func:`~perudo_rules.engine.settlement.calza_gain_limit`
-* ``play.leave`` (who may leave, and when): :meth:`RoundRules.verdict`; ``leave.round``,
+* ``play.leave`` (who may leave, and when): :meth:`RoundRules.verdict`, between rounds
+  :func:`~perudo_rules.engine.leaving.between_verdict`; ``leave.round``,
   ``leave.next_starts`` (and the winner a leave leaves): :func:`perudo_rules.engine.leaving.leave`;
   the rest of a round a seat left (``leave.round: continues``):
-  :func:`perudo_rules.engine.leaving.without`
+  :func:`perudo_rules.engine.leaving.without`; a leave between rounds (who opens the round
+  about to be rolled, whether it is palifico): :func:`~perudo_rules.engine.leaving.leave_between`
 * what a finished game is worth to each seat (zero-sum):
   :func:`~perudo_rules.engine.settlement.returns`
 * the most dice a seat can hold, and whether rounds can keep every die:

@@ -26,7 +26,8 @@ class RoundResult:
 
     ``kind`` is ``"dudo"``, ``"calza"`` or ``"leave"`` (a seat left the game, ``caller``,
     and the round ended without a call: called off, or won by the last seat with dice;
-    then ``bid`` is the standing bid or ``None``, ``count`` 0 and no cup is lifted);
+    then ``bid`` is the standing bid or ``None``, ``count`` 0 and no cup is lifted; between
+    rounds, the table awaiting the roll, ``caller`` is ``None``, the seat is ``loser``);
     ``count`` the true number of dice
     matching ``bid`` (the referee's view: it counts closed cups too); ``revealed`` the
     seats whose cups were lifted, in order, ``shown`` their dice and ``shown_count`` the
@@ -94,7 +95,8 @@ class RoundRecord:
     own palifico player included): a game record states the first round's as its set-up.
     ``dice`` are the dice as the round began; ``rerolls`` the dice each
     :class:`~perudo_rules.base.actions.Reroll` among ``actions`` rolled, in order (``()`` for a
-    re-roll whose seat left before its dice were rolled).
+    re-roll whose seat left before its dice were rolled); ``left`` the seats that left the
+    game once it had ended, before the next round was rolled (``play.leave``), in order.
     """
 
     round: int
@@ -105,6 +107,7 @@ class RoundRecord:
     result: RoundResult
     palifico_used: frozenset[int] = frozenset()
     rerolls: tuple[tuple[int, ...], ...] = ()
+    left: tuple[int, ...] = ()
     _views: tuple[PastRound, ...] | None = field(
         default=None, init=False, compare=False, repr=False
     )
@@ -121,6 +124,7 @@ class RoundRecord:
         result: RoundResult,
         palifico_used: frozenset[int],
         rerolls: tuple[tuple[int, ...], ...],
+        left: tuple[int, ...],
     ) -> RoundRecord:
         """A record from every field, without ``__init__`` (as :meth:`Game._build`)."""
         r: RoundRecord = RoundRecord.__new__(RoundRecord)
@@ -132,6 +136,7 @@ class RoundRecord:
         object.__setattr__(r, "result", result)
         object.__setattr__(r, "palifico_used", palifico_used)
         object.__setattr__(r, "rerolls", rerolls)
+        object.__setattr__(r, "left", left)
         object.__setattr__(r, "_views", None)
         object.__setattr__(r, "_hash", None)
         return r

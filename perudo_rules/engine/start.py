@@ -193,7 +193,10 @@ def given_start(
     """An explicit start of a round (:meth:`Game.start <perudo_rules.engine.game.Game.start>`),
     checked: the cups, who opens, the round number and the seats that have had their
     palifico round (the opener too, in a palifico round); ``ValueError`` naming what is
-    wrong (the seat count as :func:`seats_verdict` says, nothing coerced)."""
+    wrong (the seat count as :func:`seats_verdict` says, nothing coerced), ``TypeError``
+    for a ``palifico`` flag that is not a bool."""
+    if type(palifico) is not bool:  # 1, "yes", None, numpy.bool_: said, never stored as given
+        raise TypeError(f"palifico must be True or False, not {type(palifico).__name__}")
     cups = given_cups(dice, rules.dice_faces)
     bad = seats_verdict(rules, len(cups), edition)
     if bad is not None:

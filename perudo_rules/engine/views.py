@@ -185,7 +185,11 @@ class Observation:
         """What one seat may see, JSON-ready: its own dice, the public state, this round's
         actions (its bids and any seat's leave) and its own legal actions (in the project's
         notation, ``"seat:QxF"``; a seat may always send ``leave`` too, never listed), and
-        the rounds it saw."""
+        the rounds it saw.
+
+        Its shape never changes: every key in every phase (in play, awaiting a roll, over),
+        each with one JSON type (``null`` only where ``spec/view.schema.json`` allows it);
+        ``set_aside`` holds one list per seat, empty between rounds."""
         return {
             "player": self.player,
             "dice": list(self.dice),
@@ -198,7 +202,8 @@ class Observation:
             "palifico_player": self.palifico_player,
             "palifico_used": sorted(self.palifico_used),
             "bids": [format_action(b) for b in self.bids],
-            "set_aside": [list(cup) for cup in self.set_aside],
+            "set_aside": [list(cup) for cup in self.set_aside]
+            or [[] for _ in self.dice_counts],
             "actions": [format_action(a) for a in self.actions],
             "legal_actions": [format_action(a) for a in self.legal_actions],
             "past_rounds": [p.to_json() for p in self.past_rounds],

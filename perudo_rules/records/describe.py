@@ -168,7 +168,8 @@ def result_text(
     bid = result.bid
     gone = result.kind == "leave" or bid is None
     if gone or bid is None:  # play.leave: no call, no cup lifted; its dice leave with the seat
-        seat = result.caller
+        seat = result.loser if result.caller is None else result.caller  # between rounds
+        caller = caller if seat is None else name(seat)
         took = result.lost[seat] if seat is not None and seat < len(result.lost) else 0
         if took == 1:
             text = tx("{who} leaves the game with its die", who=caller)
@@ -178,7 +179,9 @@ def result_text(
             standing = tx(", {bid} by {bidder} standing", bid=bid, bidder=name(bid.player))
             text = concat(text, standing)
         parts: list[Arg] = [text]
-        if result.next_player is not None:
+        if result.next_player is not None and result.caller is None:  # between rounds
+            parts.append(tx("the next round is rolled without it"))
+        elif result.next_player is not None:
             parts.append(tx("the round is called off"))
     else:
         said = {

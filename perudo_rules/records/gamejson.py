@@ -14,26 +14,36 @@ name it, every round's dice and actions) and, for readers, the state derived fro
                "bids": ["1:3x4"], "winner": null, ...}}
 
 :func:`game_from_json` checks the document, then rebuilds the game by replaying the
-record through the engine (:func:`~perudo_rules.records.replay.replay`): nothing in ``state`` is
+record through the engine (:func:`~perudo_rules.records.replay.rebuild`): nothing in ``state`` is
 trusted; each key given there must agree with the rebuilt game. Every problem is a
 :class:`~perudo_rules.records.recordformat.RecordError` naming its key path (``record.rounds.0.
 dice``, ``state.to_move``). ``spec/game.schema.json`` is :func:`schema_json`; a test keeps
-it fresh.
+it fresh. It refers to the record and variant schemas (``spec/record.schema.json``,
+``spec/variant.schema.json``) by ``$ref``: :func:`validate_state` checks a document against
+the three in one call (:func:`state_validator` is the validator it uses).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
+import jsonschema
+import referencing
+from referencing.jsonschema import DRAFT202012
+
 from perudo_rules.base.actions import ACTION_PATTERN, format_action
-from perudo_rules.base.limits import MAX_PLAYERS
+from perudo_rules.base.limits import MAX_PLAYERS, check_depth, short_number
+from perudo_rules.base.safetext import shortened
+from perudo_rules.editions.schema import SCHEMA_ID as VARIANT_SCHEMA_ID
+from perudo_rules.editions.schema import variant_schema
 from perudo_rules.engine.game import Game
 from perudo_rules.records.record import to_record
 from perudo_rules.records.recordformat import SCHEMA_ID as RECORD_SCHEMA_ID
-from perudo_rules.records.recordformat import RecordError
-from perudo_rules.records.replay import replay
+from perudo_rules.records.recordformat import RecordError, record_schema
+from perudo_rules.records.replay import rebuild
 
 __all__ = [
     "FORMAT",
@@ -43,6 +53,8 @@ __all__ = [
     "game_schema",
     "game_to_json",
     "schema_json",
+    "state_validator",
+    "validate_state",
 ]
 
 FORMAT = "perudo-rules-state"
@@ -81,6 +93,17 @@ def game_to_json(game: Game) -> dict[str, Any]:
     }
 
 
+def _said(value: Any) -> str:
+    """A JSON value of a document in a sentence, short whatever it is (a 5,000-digit
+    number, a string of megabytes)."""
+    if type(value) is int:
+        return short_number(value)
+    try:
+        return shortened(json.dumps(value), 60)
+    except (ValueError, TypeError, RecursionError):
+        return type(value).__name__
+
+
 def game_from_json(doc: Any) -> Game:
     """The game of a :func:`game_to_json` document, rebuilt by replaying its record.
 
@@ -90,6 +113,7 @@ def game_from_json(doc: Any) -> Game:
     """
     if not isinstance(doc, Mapping):
         raise RecordError(f"a game state is a JSON object, not {type(doc).__name__}")
+    check_depth(doc, RecordError)  # valid JSON may nest past what any reader recurses into
     for key in doc:
         if key not in ("format", "version", "record", "state"):
             raise RecordError(f"unknown key {key!r}", key_path=str(key))
@@ -100,7 +124,7 @@ def game_from_json(doc: Any) -> Game:
     if "record" not in doc:
         raise RecordError("missing key 'record'", key_path="record")
     try:
-        game = replay(doc["record"])
+        game = rebuild(doc["record"])
     except RecordError as exc:
         where = f"record.{exc.key_path}" if exc.key_path else "record"
         raise RecordError(exc.message, key_path=where, violation=exc.violation) from None
@@ -114,7 +138,7 @@ def game_from_json(doc: Any) -> Game:
         actual = value(game)
         if stated != actual or type(stated) is not type(actual):
             raise RecordError(
-                f"says {json.dumps(stated)[:60]}, but the record gives {json.dumps(actual)}",
+                f"says {_said(stated)}, but the record gives {_said(actual)}",
                 key_path=f"state.{key}",
             )
     return game
@@ -179,6 +203,31 @@ def game_schema() -> dict[str, Any]:
 def schema_json() -> str:
     """The schema as the exact text of ``spec/game.schema.json``."""
     return json.dumps(game_schema(), indent=2) + "\n"
+
+
+def state_validator() -> jsonschema.Draft202012Validator:
+    """A draft 2020-12 validator of :func:`game_to_json` documents: the game schema with the
+    record and variant schemas it refers to registered under their ``$id``."""
+    registry: referencing.Registry[Any] = (
+        referencing.Registry()
+        .with_resource(VARIANT_SCHEMA_ID, DRAFT202012.create_resource(variant_schema()))
+        .with_resource(RECORD_SCHEMA_ID, DRAFT202012.create_resource(record_schema()))
+    )
+    return jsonschema.Draft202012Validator(game_schema(), registry=registry)
+
+
+def validate_state(doc: Any) -> None:
+    """Check ``doc`` against ``spec/game.schema.json`` (and the record and variant schemas
+    it refers to) in one call: ``jsonschema.ValidationError`` if it does not conform.
+
+    The schema checks the shape only; :func:`game_from_json` also replays the record.
+    """
+    _state_validator().validate(doc)
+
+
+@cache
+def _state_validator() -> jsonschema.Draft202012Validator:
+    return state_validator()
 
 
 if __name__ == "__main__":  # pragma: no cover - exercised through the freshness test

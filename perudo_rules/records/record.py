@@ -30,8 +30,10 @@ defined its variant::
   and the actions in order, each ``"seat:QxF"`` (a bid), ``"seat:dudo"``,
   ``"seat:calza"`` or ``"seat:reroll F,F"`` (a re-roll, ``reroll.enabled``), each re-roll
   followed by the chance step that rolled its dice, ``"roll [[], [2, 5], []]"`` (one list
-  per seat, only the re-roller's dice): the JSON shape of a position plus actions
-  (:mod:`perudo_rules.records.position`), with ``palifico_used`` stated once, in ``setup``.
+  per seat, only the re-roller's dice), and after the call that ended it ``"seat:leave"``
+  for each seat that left before the next round was rolled (``play.leave``): the JSON
+  shape of a position plus actions (:mod:`perudo_rules.records.position`), with
+  ``palifico_used`` stated once, in ``setup``.
   ``result`` (how the round ended) is for readers; when present it must agree
   with the rules. The last round may be unfinished.
 * ``viewer`` (optional) marks a *redacted* record, the one a seat may be given
@@ -68,7 +70,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from perudo_rules.base.actions import Action, Reroll
+from perudo_rules.base.actions import Action, Leave, Reroll
 from perudo_rules.base.seatcheck import check_seat
 from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import Interpretation, Knob, Variant
@@ -223,7 +225,9 @@ def _round_json(position: Position, steps: Sequence[Step]) -> dict[str, Any]:
 
 def _round_dict(rec: RoundRecord) -> dict[str, Any]:
     start = Position(rec.dice, rec.first_player, rec.palifico, rec.round)
-    out = _round_json(start, _steps(rec.actions, rec.rerolls, len(rec.dice)))
+    # the seats that left once it had ended, before the next round was rolled, after its call
+    steps = _steps((*rec.actions, *[Leave(s) for s in rec.left]), rec.rerolls, len(rec.dice))
+    out = _round_json(start, steps)
     out["result"] = result_json(rec.result)
     return out
 

@@ -142,13 +142,15 @@ class RecordError(LocatedError):
 class RecordViolation(PerudoError):
     """A well-formed record breaks a rule: raised by :func:`perudo_rules.records.replay.walk`.
 
-    ``violation`` says where (round, step, action) and which rule; ``str(error)``
-    is that one line. :func:`perudo_rules.records.replay.replay` turns it into a
+    ``violation`` says where (round, step, action) and which rule, ``key_path`` the value
+    at fault (``rounds.0.actions.3``; set by :func:`~perudo_rules.records.replay.walk`);
+    ``str(error)`` is one line. :func:`perudo_rules.records.replay.replay` turns it into a
     :class:`RecordError`; :func:`perudo_rules.records.referee.referee` into a verdict.
     """
 
-    def __init__(self, violation: Violation) -> None:
+    def __init__(self, violation: Violation, key_path: str = "") -> None:
         self.violation = violation
+        self.key_path = key_path
         super().__init__(str(violation))
 
 
@@ -257,7 +259,8 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
                     "In order: 'seat:QxF' (a bid), 'seat:dudo', 'seat:calza', 'seat:leave' or "
                     "'seat:reroll F,F' (a re-roll), each re-roll followed by the roll of its "
                     "dice, 'roll [[], [2, 5]]' (one list per seat; null for a die the viewer "
-                    "of a redacted record never saw)."
+                    "of a redacted record never saw); after the call that ended the round, "
+                    "'seat:leave' for each seat that left before the next round was rolled."
                 ),
                 "items": {
                     "type": "string",
@@ -296,10 +299,9 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
                 **seat_or_null,
                 "description": (
                     "Present in a redacted record (perudo_rules.records.record.to_record(game, "
-                    "viewer=seat)): the seat whose view it is, null for the public record a "
-                    "spectator sees (to_record(game)). Its own cups and the cups lifted at a "
-                    "reveal are shown; every other die is null. It can be refereed "
-                    "(legality, turn order, outcomes) but not replayed."
+                    "viewer=seat)): the seat whose view it is, null for a spectator's (the "
+                    "default). Its own cups and the cups lifted at a reveal are shown; every "
+                    "other die is null. It can be refereed but not replayed."
                 ),
             },
             "names": {
@@ -439,10 +441,9 @@ class _Shape:
             raise self.fail(path, tr("expected an object, not {kind}", kind=json_kind(value)))
         for key in value:
             if key not in keys:
-                shown = repr(str(key)[:60])
-                raise self.fail(
-                    path, tr("unknown key {key} (allowed: {keys})", key=shown, keys=", ".join(keys))
-                )
+                shown, here = repr(str(key)[:60]), f"{path}.{str(key)[:60]}".lstrip(".")
+                unknown = tr("unknown key {key} (allowed: {keys})", key=shown, keys=", ".join(keys))
+                raise self.fail(here, unknown)
         for key in required:
             if key not in value:
                 raise self.fail(path, tr("missing required key {key}", key=repr(key)))
@@ -493,8 +494,7 @@ class _Shape:
             raise self.fail("variant", tr("expected a bundled variant id or a variant document"))
         self.integer(top["seats"], "seats", 2, MAX_PLAYERS)
         if "viewer" in top:  # null: a spectator's record
-            if top["viewer"] is not None:
-                self.seat(top["viewer"], "viewer")
+            self.seat(top["viewer"], "viewer", nullable=True)
             if top["viewer"] is not None and top["viewer"] >= top["seats"]:
                 raise self.fail("viewer", tr("seat {seat} does not exist", seat=top["viewer"]))
             self.redacted = True

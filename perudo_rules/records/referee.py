@@ -22,17 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from perudo_rules.base.actions import Calza, Dudo
+from perudo_rules.base.actions import Calza, Dudo, Leave
 from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.editions.corerules import Citation, cite
 from perudo_rules.records.decided import citations_json, decided_by
-from perudo_rules.records.describe import describe_result
+from perudo_rules.records.describe import describe_result, describe_step
 from perudo_rules.records.recordformat import RecordError, RecordViolation, Violation, load_record
 from perudo_rules.records.redact import hidden_dice
 from perudo_rules.records.replay import check_record, walk
 
 if TYPE_CHECKING:
     from perudo_rules.engine.game import Game
+    from perudo_rules.engine.rounds import RoundRecord
 
 __all__ = ["RoundSummary", "Verdict", "referee"]
 
@@ -168,6 +169,25 @@ class Verdict:
         return {"statement": c.statement, "source": c.source, "quote": c.quote}
 
 
+def _settled(rec: RoundRecord, after: tuple[int, ...]) -> tuple[int, ...]:
+    """The dice counts as ``rec``'s round settled, ``after`` those of the next round (or of
+    the game): a seat that left between rounds held what the round left it."""
+    if not rec.left:
+        return after
+    res = rec.result
+    lost = res.lost or (0,) * len(after)
+    return tuple(
+        len(rec.dice[s]) - lost[s] + (s == res.gainer) if s in rec.left else n
+        for s, n in enumerate(after)
+    )
+
+
+def _winner(game: Game, i: int, rec: RoundRecord) -> int | None:
+    """The winner to name after the ``i``-th round: the game's, if it ended there by the
+    round itself (a leave between rounds is told after it)."""
+    return game.winner if i + 1 == len(game.history) and not rec.left else None
+
+
 def _summaries(
     game: Game | None, decided: Mapping[int, tuple[Citation, ...]]
 ) -> tuple[RoundSummary, ...]:
@@ -179,6 +199,14 @@ def _summaries(
         after = (
             tuple(len(c) for c in history[i + 1].dice) if i + 1 < len(history) else game.dice_counts
         )
+        res = rec.result
+        outcome = describe_result(res, _settled(rec, after), winner=_winner(game, i, rec))
+        if rec.left:  # the seats that left before the next round was rolled (play.leave)
+            told = [describe_step(Leave(s)) for s in rec.left]
+            last = game.last_result
+            if i + 1 == len(history) and last is not None and last.caller is None:
+                told[-1] = describe_result(last, game.dice_counts, winner=game.winner)
+            outcome = "; ".join([outcome, *told])
         out.append(
             RoundSummary(
                 round=rec.round,
@@ -186,9 +214,7 @@ def _summaries(
                 palifico=rec.palifico,
                 dice_counts=tuple(len(c) for c in rec.dice),
                 actions=len(rec.actions),
-                outcome=describe_result(
-                    rec.result, after, winner=game.winner if i + 1 == len(history) else None
-                ),
+                outcome=outcome,
                 decided_by=decided.get(i, ()),
             )
         )

@@ -37,6 +37,7 @@ from perudo_rules.records.redact import hidden_dice, placeholders
 
 __all__ = [
     "check_record",
+    "rebuild",
     "replay",
     "states",
     "walk",
@@ -125,6 +126,15 @@ _RESULT_MESSAGES = {
 }
 
 
+#: The fields of a result that name a seat or none (``null``), each with its sentence for
+#: a record that names none where the rules name one, and for the other way round.
+_NO_SEAT = {
+    "loser": ("record-result-loser-none", "record-result-loser-extra"),
+    "gainer": ("record-result-gainer-none", "record-result-gainer-extra"),
+    "next_player": ("record-result-next-player-none", "record-result-next-player-extra"),
+}
+
+
 def _check_result(
     stated: Mapping[str, Any], res: RoundResult, number: int, hidden: bool = False
 ) -> None:
@@ -140,8 +150,13 @@ def _check_result(
                 rule = "play.leave"
             if key == "next_player":
                 rule = _starter_rule(res)
+            message = _RESULT_MESSAGES[key]
             said = {"stated": _shown(value, key), "actual": _shown(actual[key], key)}
-            refusal = Refusal(rule, _RESULT_MESSAGES[key], said)
+            if key in _NO_SEAT and value is None:  # no seat: never "seat null"
+                message, said = _NO_SEAT[key][0], {"actual": said["actual"]}
+            elif key in _NO_SEAT and actual[key] is None:
+                message, said = _NO_SEAT[key][1], {"stated": said["stated"]}
+            refusal = Refusal(rule, message, said)
             raise RecordViolation(Violation(number, 0, None, refusal))
 
 
@@ -151,6 +166,60 @@ def _shown(value: Any, key: str) -> str:
     if key == "kind" and value in ("dudo", "calza"):
         return str(value).capitalize()
     return value if isinstance(value, str) else json.dumps(value)
+
+
+#: The key of a round (step 0) each sentence is about, where it is one key of the round.
+_ROUND_KEY = {
+    "record-cups": "dice",
+    "record-two-seats": "dice",
+    "start-dice": "dice",
+    "record-round-number": "round",
+    "start-round": "round",
+    "record-opener": "first_player",
+    "record-opener-without-dice": "first_player",
+    "start-first-player": "first_player",
+    "record-palifico-expected": "palifico",
+    "record-palifico-unexpected": "palifico",
+    "record-no-palifico": "palifico",
+    "record-palifico-opener": "palifico",
+    "start-palifico": "palifico",
+    "start-palifico-used": "palifico",
+    "record-result-without-call": "result",
+    "record-lifted-cup-hidden": "result.revealed",
+    **{message: f"result.{key}" for key, message in _RESULT_MESSAGES.items()},
+    **{message: f"result.{key}" for key, pair in _NO_SEAT.items() for message in pair},
+}
+#: The sentences about one seat's cup of a round (step 0): its key is ``dice.<seat>``.
+_CUP_MESSAGES = frozenset({"record-not-a-face", "record-too-many-dice", "record-rolled"})
+
+
+def _key_path(rounds: Sequence[Mapping[str, Any]], index: int, violation: Violation) -> str:
+    """The record's key path of the value ``violation`` (in the round at ``index`` of
+    ``rounds``) is about: an action (``rounds.0.actions.3``), a key of the round
+    (``rounds.0.first_player``, ``rounds.0.dice.2``, ``rounds.0.result.loser``), or a key
+    of the record (``seats``, ``winner``)."""
+    here = f"rounds.{index}"
+    if violation.step > 0:
+        return f"{here}.actions.{violation.step - 1}"
+    message = violation.refusal.message_id
+    if message.startswith("seats-") or (
+        # every round with the same number of cups, other than seats: seats is at fault
+        message == "record-cups" and index == 0 and len({len(r["dice"]) for r in rounds}) == 1
+    ):
+        return "seats"
+    if message.startswith("record-winner-"):
+        return "winner"
+    if message == "record-round-not-ended" and index > 0:
+        return f"rounds.{index - 1}.actions"  # the round before ends without a call
+    if message in _CUP_MESSAGES:
+        seat = violation.refusal.params["seat"]
+        cup = rounds[index]["dice"][seat]
+        die = violation.refusal.params.get("die")
+        if message == "record-not-a-face" and die in cup:
+            return f"{here}.dice.{seat}.{cup.index(die)}"
+        return f"{here}.dice.{seat}"
+    key = _ROUND_KEY.get(message)
+    return f"{here}.{key}" if key else here
 
 
 def _start_round(
@@ -300,9 +369,23 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
     the true count of a round with a hidden die is not compared, and a lifted cup that
     the record hides is a violation (``play.reveal``).
     """
+    at = [0]  # the index in rounds of the round walked
+    try:
+        yield from _walk(data, variant, every, at)
+    except RecordViolation as stop:
+        if not stop.key_path:
+            stop.key_path = _key_path(data["rounds"], at[0], stop.violation)
+        raise
+
+
+def _walk(
+    data: Mapping[str, Any], variant: Variant, every: bool, at: list[int]
+) -> Iterator[Game]:
+    """:func:`walk`, keeping in ``at[0]`` the index in ``rounds`` of the round walked."""
     game: Game | None = None
     faces = variant.rules.dice_faces
-    for rnd in data["rounds"]:
+    for index, rnd in enumerate(data["rounds"]):
+        at[0] = index
         number = rnd["round"]
         closed: list[int] = []
         unseen = hidden_dice(rnd) > 0
@@ -318,8 +401,9 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
                 yield game
         for step, text in enumerate(actions[skipped:], start=skipped + 1):
             action = parse_step(text)
-            if game.is_over or game.to_move is None:
-                rule = "play.game_over" if game.is_over else "play.roll"
+            between = game.to_move is None and not game.is_over and type(action) is Leave
+            if (game.is_over or game.to_move is None) and not between:  # play.leave: a leave
+                rule = "play.game_over" if game.is_over else "play.roll"  # may follow the call
                 ended = Refusal(rule, "record-after-end", {})
                 raise RecordViolation(Violation(number, step, text, ended))
             if isinstance(action, Roll) or (game.awaiting_roll and type(action) is not Leave):
@@ -335,7 +419,9 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
                 raise RecordViolation(Violation(number, step, text, exc.refusal)) from None
             yield game
         stated = rnd.get("result")
-        res = game.last_result if game.to_move is None and closed else None
+        # the round's own result (last_result is a later leave's, play.leave)
+        own = game.history[-1].result if game.to_move is None else None
+        res = own if closed else None
         if res is not None:  # a redacted record shows every cup the table saw lifted
             # the record's own reveal first: a hidden lifted cup changes the replay's reveal
             told = [s for s in (stated or {}).get("revealed", ()) if s in closed]
@@ -345,10 +431,10 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
                 hidden = Refusal("play.reveal", "record-lifted-cup-hidden", {"seat": seat})
                 raise RecordViolation(Violation(number, 0, None, hidden))
         if stated is not None:
-            if game.last_result is None or game.to_move is not None:
+            if own is None:
                 unended = Refusal("play.dudo", "record-result-without-call", {})
                 raise RecordViolation(Violation(number, 0, None, unended))
-            _check_result(stated, game.last_result, number, unseen)
+            _check_result(stated, own, number, unseen)
     assert game is not None
     if "winner" in data and data["winner"] != game.winner:
         last = data["rounds"][-1]["round"]
@@ -402,7 +488,7 @@ def states(record: Mapping[str, Any], file: str | None = None) -> Iterator[Game]
 def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
     """Rebuild the game of ``record`` step by step and return its final position.
 
-    ``replay(to_record(game))`` equals ``game`` in every public field. Raises
+    ``replay(to_record(game, full=True))`` equals ``game`` in every public field. Raises
     :class:`RecordError` if the record is malformed or breaks a rule, and for a redacted
     record (``viewer``): a game needs every die, and the record hides some; the referee
     checks what it can of one.
@@ -415,5 +501,23 @@ def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
             game = state
     except RecordViolation as stop:
         raise RecordError(str(stop.violation), file=file, violation=stop.violation) from None
+    assert game is not None
+    return game
+
+
+def rebuild(record: Mapping[str, Any]) -> Game:
+    """:func:`replay` for a record held in a document: every :class:`RecordError` names
+    the record's key path of the value at fault (``rounds.0.actions.3``,
+    ``rounds.1.first_player``, ``winner``; its ``violation`` says which rule) and its
+    message is the reason alone, without the round and step."""
+    variant = check_record(record)
+    _not_redacted(record, None)
+    game: Game | None = None
+    try:
+        for state in walk(record, variant, every=False):
+            game = state
+    except RecordViolation as stop:
+        reason = f"{stop.violation.refusal.text()} [{stop.violation.rule}]"
+        raise RecordError(reason, key_path=stop.key_path, violation=stop.violation) from None
     assert game is not None
     return game
