@@ -37,8 +37,9 @@ if TYPE_CHECKING:
         parse_action,
         parse_bid,
     )
-    from perudo_rules.base.errors import IllegalAction, PerudoError, VariantError
+    from perudo_rules.base.errors import IllegalAction, PerudoError, Refused, VariantError
     from perudo_rules.base.messages import Refusal, format_message
+    from perudo_rules.base.seatcheck import check_seat
     from perudo_rules.editions.corerules import core_rules, rule_text
     from perudo_rules.editions.variant import Knob, Variant
     from perudo_rules.editions.variantfile import available_variants, load_variant
@@ -60,8 +61,9 @@ _HOMES: dict[str, str] = {
          "parse_bid"),
         "base.actions",
     ),
-    **dict.fromkeys(("IllegalAction", "PerudoError", "VariantError"), "base.errors"),
+    **dict.fromkeys(("IllegalAction", "PerudoError", "Refused", "VariantError"), "base.errors"),
     **dict.fromkeys(("Refusal", "format_message"), "base.messages"),
+    "check_seat": "base.seatcheck",
     **dict.fromkeys(("core_rules", "rule_text"), "editions.corerules"),
     **dict.fromkeys(("Knob", "Variant"), "editions.variant"),
     **dict.fromkeys(("available_variants", "load_variant"), "editions.variantfile"),
@@ -93,6 +95,7 @@ __all__ = [
     "Position",
     "RecordError",
     "Refusal",
+    "Refused",
     "Reroll",
     "RoundRecord",
     "RoundResult",
@@ -101,6 +104,7 @@ __all__ = [
     "VariantError",
     "Verdict",
     "available_variants",
+    "check_seat",
     "core_rules",
     "format_action",
     "format_message",

@@ -36,7 +36,7 @@ def test_the_largest_legal_bid_round_trips_through_the_record() -> None:
     assert g.violation(top) is None
     g = g.apply(top)
     for game in (g, g.apply(Dudo(0))):
-        record = json.loads(json.dumps(to_record(game)))
+        record = json.loads(json.dumps(to_record(game, full=True)))
         assert f"1:{MAX_BID_QUANTITY}x3" in record["rounds"][0]["actions"]
         assert replay(record) == game
         assert referee(record).valid

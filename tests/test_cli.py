@@ -230,7 +230,7 @@ def test_referee_names_the_section_of_the_rule_broken(capsys: Capsys, tmp_path: 
     from perudo_rules import Game, to_record
 
     spanish = load_variant("spanish")
-    rec = to_record(Game.start(spanish, [[1, 2, 3], [4, 5, 6]], 0))
+    rec = to_record(Game.start(spanish, [[1, 2, 3], [4, 5, 6]], 0), full=True)
     rec["rounds"][0]["actions"] = ["0:1x1"]
     path = tmp_path / "game.json"
     path.write_text(json.dumps(rec))

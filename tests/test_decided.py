@@ -84,7 +84,7 @@ def test_the_citations_carry_the_editions_section_and_json_keeps_them() -> None:
 def _record(edition: str, seed: int) -> dict[str, object]:
     variant = load_variant(edition)
     game = play_game(variant, 3, [make_bot("baseline", seed + i) for i in range(3)], seed=seed)
-    return to_record(game)
+    return to_record(game, full=True)
 
 
 @pytest.mark.parametrize("edition", ["italian", "spanish", "bluff", "mso-perudo"])
@@ -173,7 +173,7 @@ def test_a_house_rules_record_keeps_where_its_rulebook_states_the_fixed_rules() 
     house = load_variant("italian", {"dice.per_player": 3})
     game = Game.start(house, [[2, 3], [4, 4, 1]], first_player=0).apply(Bid(0, 5, 4))
     after = game.apply(Dudo(1))  # three fours, Aztec included: the bid was short
-    (summary,) = referee(to_record(after)).rounds
+    (summary,) = referee(to_record(after, full=True)).rounds
     deciding = summary.decided_by[0]
     assert deciding.rule == "play.dudo"
     assert deciding == cite("play.dudo", load_variant("italian"))

@@ -201,7 +201,7 @@ def test_parse_action_for_a_player() -> None:
     assert parse_action(" Dudo", player=1) == Dudo(1)
     assert parse_action("calza", player=0) == Calza(0)
     assert parse_action("2:5x4", player=2) == Bid(2, 5, 4)
-    with pytest.raises(ActionSyntaxError, match="is seat 1's action, not seat 2's"):
+    with pytest.raises(ActionSyntaxError, match="is seat 1's action; this request is seat 2's"):
         parse_action("1:5x4", player=2)
     with pytest.raises(ActionSyntaxError, match="not an action: 'x'"):
         parse_action("x", player=2)

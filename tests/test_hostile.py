@@ -330,7 +330,7 @@ def mutated(draw: st.DrawFn, base: Any) -> Any:
 
 
 def sample_record() -> dict[str, Any]:
-    return to_record(play(Game.new(load_variant("spanish"), 3, seed=9), 9, max_steps=25))
+    return to_record(play(Game.new(load_variant("spanish"), 3, seed=9), 9, max_steps=25), full=True)
 
 
 def complete_variant_doc() -> dict[str, Any]:

@@ -35,7 +35,7 @@ def _record(actions: list[str], **changes: object) -> str:
     game = Game.start(load_variant("italian"), DICE, 0)
     for text in actions:
         game = game.apply(parse_action(text))
-    record = to_record(game)
+    record = to_record(game, full=True)
     record.update(changes)
     return json.dumps(record)
 
@@ -44,7 +44,7 @@ def _finished() -> str:
     game = Game.start(load_variant("italian"), [[3], [4]], 0)
     game = game.apply(parse_action("0:1x3")).apply(parse_action("1:dudo"))
     assert game.is_over
-    record = to_record(game)
+    record = to_record(game, full=True)
     # the game goes on after its end: the referee places the violation at a step
     record["rounds"][-1]["actions"] = [*record["rounds"][-1]["actions"], "1:1x5"]
     return json.dumps(record)

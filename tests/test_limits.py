@@ -265,7 +265,7 @@ def records(draw: st.DrawFn) -> dict[str, Any]:
         doc: dict[str, Any] = draw(mutated(RECORD))
         return doc
     game = play(draw(new_games()), draw(st.integers(0, 10**6)), draw(st.integers(0, 60)))
-    doc = to_record(game)
+    doc = to_record(game, full=True)
     if draw(st.booleans()):
         rnd = draw(st.sampled_from(doc["rounds"]))
         text = draw(st.sampled_from(["0:1x2", "1:2x2", "0:dudo", "1:calza", "2:9x6", "1:1x1"]))

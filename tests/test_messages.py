@@ -31,8 +31,11 @@ from perudo_rules import (
     Dudo,
     Game,
     IllegalAction,
+    Refused,
     Reroll,
     load_variant,
+    parse_action,
+    parse_bid,
     referee,
     to_record,
 )
@@ -76,6 +79,13 @@ def refused(game: Game, action: object) -> Refusal:
     return bad
 
 
+def _refused_by(call: Callable[[], object]) -> Refusal:
+    """The refusal of the :class:`~perudo_rules.base.errors.Refused` that ``call`` raises."""
+    with pytest.raises(Refused) as err:
+        call()
+    return err.value.refusal
+
+
 def violation_of(record: dict[str, Any]) -> Refusal:
     v = referee(json.loads(json.dumps(record))).violation
     assert v is not None
@@ -89,7 +99,7 @@ def _right_calza() -> Game:
 
 
 def record(game: Game, change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
-    rec = copy.deepcopy(to_record(game))
+    rec = copy.deepcopy(to_record(game, full=True))
     change(rec)
     return rec
 
@@ -631,6 +641,42 @@ CASES: dict[str, tuple[Callable[[], Refusal | None], str, dict[str, Any]]] = {
         lambda: violation_of(record(_finished(), lambda r: r.update(winner=1))),
         "play.elimination",
         {"winner": 0, "stated": "1"},
+    ),
+    # --- the notation and the seats: ActionSyntaxError and SeatError are Refused too
+    "action-syntax": (
+        lambda: _refused_by(lambda: parse_action("banana", player=1)),
+        "play.notation",
+        {"text": "'banana'"},
+    ),
+    "bid-syntax": (
+        lambda: _refused_by(lambda: parse_bid("8y4")),
+        "play.notation",
+        {"text": "'8y4'"},
+    ),
+    "roll-syntax": (
+        lambda: _refused_by(lambda: parse_step("roll [[1]")),
+        "play.notation",
+        {"text": "'roll [[1]'"},
+    ),
+    "roll-not-faces": (
+        lambda: _refused_by(lambda: parse_step("roll [[0]]")),
+        "play.notation",
+        {"text": "'roll [[0]]'"},
+    ),
+    "another-seats-action": (
+        lambda: _refused_by(lambda: parse_action("0:2x3", player=1)),
+        "play.notation",
+        {"text": "'0:2x3'", "seat": 0, "player": 1},
+    ),
+    "seat-not-an-int": (
+        lambda: _refused_by(lambda: start().legal_actions(seat="1")),  # type: ignore[arg-type]
+        "play.seat",
+        {"parameter": "seat", "seat": "'1'", "last": 2},
+    ),
+    "no-such-seat": (
+        lambda: _refused_by(lambda: start().observation(3)),
+        "play.seat",
+        {"parameter": "player", "seat": 3, "last": 2},
     ),
 }
 

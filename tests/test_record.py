@@ -89,11 +89,11 @@ def test_round_trip_is_exact(name: str, players: int, seed: int, stop: int | Non
     variant = variant_of(name)
     players = min(players, variant.rules.players_max)
     game = play(Game.new(variant, players, seed=seed), seed, stop)
-    record = to_record(game)
+    record = to_record(game, full=True)
     text = json.dumps(record)
     again = replay(json.loads(text))
-    assert to_record(again) == record
-    assert json.dumps(to_record(again)) == text
+    assert to_record(again, full=True) == record
+    assert json.dumps(to_record(again, full=True)) == text
     assert public_fields(again) == public_fields(game)
     assert not list(published_validator().iter_errors(json.loads(text)))
 
@@ -117,9 +117,9 @@ def explicit_positions(draw: st.DrawFn) -> Game:
 @given(start=explicit_positions(), seed=st.integers(0, 2**32), stop=st.integers(0, 40))
 def test_round_trip_from_explicit_positions(start: Game, seed: int, stop: int) -> None:
     game = play(start, seed, stop)
-    record = json.loads(json.dumps(to_record(game)))
+    record = json.loads(json.dumps(to_record(game, full=True)))
     again = replay(record)
-    assert to_record(again) == record
+    assert to_record(again, full=True) == record
     assert again.history == game.history and again.dice == game.dice
     assert again.palifico_used == game.palifico_used
     assert (again.to_move, again.bids, again.round, again.winner) == (
@@ -133,12 +133,12 @@ def test_round_trip_from_explicit_positions(start: Game, seed: int, stop: int) -
 def test_replayed_bundled_game_equals_the_original() -> None:
     game = play(Game.new(load_variant("italian"), 4, seed=11), 11)
     assert game.is_over
-    assert replay(to_record(game)) == game
+    assert replay(to_record(game, full=True)) == game
 
 
 def test_record_shape() -> None:
     game = play(Game.new(load_variant("spanish"), 3, seed=5), 5)
-    rec = to_record(game)
+    rec = to_record(game, full=True)
     assert rec["format"] == FORMAT and rec["version"] == 1
     assert rec["variant"] == "spanish"
     assert rec["seats"] == 3
@@ -160,7 +160,7 @@ def test_unfinished_game_records_the_current_round() -> None:
     v = load_variant("italian")
     game = Game.start(v, [[1, 2, 3, 4, 5], [6, 6, 6, 6, 6]], first_player=1)
     game = game.apply(Bid(1, 3, 6)).apply(Bid(0, 4, 6))
-    rec = to_record(game)
+    rec = to_record(game, full=True)
     assert rec["winner"] is None
     assert rec["rounds"] == [
         {
@@ -174,7 +174,7 @@ def test_unfinished_game_records_the_current_round() -> None:
     assert replay(rec) == game
     # awaiting the roll of round 2: the resolved round is recorded, nothing more
     after = game.apply(Dudo(1))
-    rec2 = to_record(after)
+    rec2 = to_record(after, full=True)
     assert len(rec2["rounds"]) == 1
     result = rec2["rounds"][0]["result"]
     assert result["count"] == 6  # five 6s and one wild 1
@@ -193,11 +193,11 @@ def test_explicit_position_is_marked_by_setup() -> None:
         palifico_used=[3],
     )
     game = play(game, 3)
-    rec = to_record(game)
+    rec = to_record(game, full=True)
     assert rec["setup"] == {"palifico_used": [3]}
     assert rec["rounds"][0]["round"] == 7
     again = replay(json.loads(json.dumps(rec)))
-    assert to_record(again) == rec
+    assert to_record(again, full=True) == rec
     assert again == game
 
 
@@ -208,7 +208,7 @@ def test_house_rules_are_embedded_and_replay_without_the_file(tmp_path: Path) ->
     )
     v = load_variant(house)
     game = play(Game.new(v, 3, seed=2), 2)
-    rec = to_record(game)
+    rec = to_record(game, full=True)
     house.unlink()
     doc = rec["variant"]
     assert isinstance(doc, dict) and "extends" not in doc
@@ -218,18 +218,18 @@ def test_house_rules_are_embedded_and_replay_without_the_file(tmp_path: Path) ->
     assert doc["wild"]["face"]["value"] == 1 and doc["wild"]["face"]["source"]
     again = replay(json.loads(json.dumps(rec)))
     assert again.variant == v and again == game
-    assert to_record(again) == rec
+    assert to_record(again, full=True) == rec
 
 
 def test_embedded_document_may_extend_a_bundled_id() -> None:
     game = play(Game.new(load_variant("spanish"), 2, seed=4), 4)
-    rec = to_record(game)
+    rec = to_record(game, full=True)
     rec["variant"] = {"extends": "spanish", "name": "same rules, embedded"}
     assert replay(rec).history == game.history
 
 
 def test_embedded_document_may_not_extend_a_file() -> None:
-    rec = to_record(play(Game.new(load_variant("spanish"), 2, seed=4), 4))
+    rec = to_record(play(Game.new(load_variant("spanish"), 2, seed=4), 4), full=True)
     rec["variant"] = {"extends": "/etc/passwd", "name": "x"}
     with pytest.raises(RecordError, match="only a bundled id") as err:
         replay(rec)
@@ -238,7 +238,7 @@ def test_embedded_document_may_not_extend_a_file() -> None:
 
 def test_states_yield_every_position() -> None:
     game = play(Game.new(load_variant("italian"), 3, seed=8), 8)
-    rec = to_record(game)
+    rec = to_record(game, full=True)
     seen = list(states(rec))
     n_actions = sum(len(r["actions"]) for r in rec["rounds"])
     assert len(seen) == len(rec["rounds"]) + n_actions
@@ -248,7 +248,7 @@ def test_states_yield_every_position() -> None:
 
 
 def test_replay_raises_on_a_rule_violation() -> None:
-    rec = to_record(play(Game.new(load_variant("italian"), 3, seed=1), 1))
+    rec = to_record(play(Game.new(load_variant("italian"), 3, seed=1), 1), full=True)
     first = rec["rounds"][0]
     seat = first["first_player"]
     first["actions"][0] = f"{(seat + 1) % 3}:1x2"
@@ -283,7 +283,7 @@ def test_parse_action_rejects(text: str) -> None:
 @pytest.mark.parametrize("text", ["0:0x4", "0:DUDO", "01:dudo", "0:5x4 ", "0:5x4\n", "0: bid 5x4"])
 def test_records_write_only_the_canonical_notation(text: str) -> None:
     # parse_action reads looser spellings; a record file holds only the canonical form
-    rec = to_record(Game.start(load_variant("italian"), [[1], [2]], first_player=0))
+    rec = to_record(Game.start(load_variant("italian"), [[1], [2]], first_player=0), full=True)
     rec["rounds"][0]["actions"] = [text]
     with pytest.raises(RecordError, match="not an action"):
         replay(rec)
@@ -296,7 +296,7 @@ def test_schema_file_is_fresh() -> None:
 
 
 def test_published_schema_rejects_what_the_loader_rejects() -> None:
-    rec = to_record(play(Game.new(load_variant("italian"), 2, seed=3), 3))
+    rec = to_record(play(Game.new(load_variant("italian"), 2, seed=3), 3), full=True)
     validator = published_validator()
     assert not list(validator.iter_errors(rec))
     for mutate in (
@@ -318,7 +318,7 @@ def test_to_record_is_the_package_export_and_names_no_private_helper() -> None:
 
     game = play(Game.new(load_variant("italian"), 3, seed=5), 5)
     assert perudo_rules.to_record is record.to_record
-    rec = to_record(game)
+    rec = to_record(game, full=True)
     assert rec["format"] == FORMAT and rec["winner"] == game.winner
     assert replay(rec) == game
 
@@ -329,7 +329,7 @@ def test_walk_raises_record_violation_with_the_first_broken_step() -> None:
     from perudo_rules.records.replay import check_record, walk
 
     game = Game.start(load_variant("italian"), [[1, 2], [3, 4]], first_player=0)
-    rec = to_record(game.apply(Bid(0, 1, 2)))
+    rec = to_record(game.apply(Bid(0, 1, 2)), full=True)
     variant = check_record(rec)
     assert [g.bids for g in walk(rec, variant)] == [(), (Bid(0, 1, 2),)]
     rec["rounds"][0]["actions"].append("1:1x2")

@@ -31,13 +31,13 @@ def record_of(
     game = Game.start(load_variant(variant), dice, first, **start)
     for text in actions:
         game = game.apply(parse_action(text))
-    return to_record(game)
+    return to_record(game, full=True)
 
 
 def finished(seed: int = 1, variant: str = "italian", players: int = 3) -> dict[str, Any]:
     game = play(Game.new(load_variant(variant), players, seed=seed), seed)
     assert game.is_over
-    return to_record(game)
+    return to_record(game, full=True)
 
 
 def two_rounds() -> dict[str, Any]:
@@ -47,7 +47,7 @@ def two_rounds() -> dict[str, Any]:
         game = game.apply(parse_action(text))
     assert game.last_result is not None and game.last_result.loser == 1
     game = game.roll(dice=[[6, 6, 6, 6, 6], [3, 3, 3, 3], [2, 2, 2, 2, 2]])
-    return to_record(game.apply(parse_action("1:2x3")))
+    return to_record(game.apply(parse_action("1:2x3")), full=True)
 
 
 def test_valid_finished_game() -> None:

@@ -96,7 +96,7 @@ def test_rerolls_replay_from_records_and_json_at_every_step(variant: Any, seed: 
     players = rng.randint(rules.players_min, min(rules.players_max, 4))
     seen = _games(Game.new(variant, players, seed=seed), rng, limit=40)
     for i, g in enumerate(seen):
-        record = json.loads(json.dumps(to_record(g)))
+        record = json.loads(json.dumps(to_record(g, full=True)))
         assert replay(record) == g
         if i == len(seen) - 1:  # the referee and the JSON state once, at the end
             assert referee(record).valid
@@ -173,7 +173,7 @@ def test_reroll_notation_round_trips() -> None:
 def test_a_record_with_a_wrong_reroll_roll_is_refused() -> None:
     g = Game.start(BLUFF, [[2, 5, 5], [1, 3, 6]], first_player=0)
     g = g.apply(Reroll(0, (5, 5))).roll(dice=[[4], []]).apply(Bid(0, 3, 5))
-    record = to_record(g)
+    record = to_record(g, full=True)
     assert record["rounds"][0]["actions"] == ["0:reroll 5,5", "roll [[4], []]", "0:3x5"]
     bad = json.loads(json.dumps(record))
     bad["rounds"][0]["actions"][1] = "roll [[4, 4], []]"

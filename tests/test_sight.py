@@ -178,7 +178,7 @@ def _check_observation(g: Game, p: int) -> None:
 def _check_record(g: Game, p: int) -> None:
     """The redacted record: its cups, its rolls and its count are what sight says."""
     mine = json.loads(json.dumps(to_record(g, viewer=p)))
-    full = to_record(g)
+    full = to_record(g, full=True)
     for i, (rnd, truth) in enumerate(zip(mine["rounds"], full["rounds"], strict=True)):
         if i < len(g.history):
             rec = g.history[i]

@@ -64,9 +64,8 @@ def _run_chunk(
             bots = [make_bot(bot, derive_seed(seed, "bot", i, s)) for s in range(players)]
             game = play_game(variant, players, bots, game_seed)
         if records is not None:
-            write_text(
-                Path(records) / f"{variant.id}-{i:06d}.json", json.dumps(to_record(game)) + "\n"
-            )
+            text = json.dumps(to_record(game, full=True)) + "\n"
+            write_text(Path(records) / f"{variant.id}-{i:06d}.json", text)
         out.append(summarise(game))
     return out
 

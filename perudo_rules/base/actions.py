@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 from perudo_rules.base.errors import ActionSyntaxError
 from perudo_rules.base.frozen import pickle_by_fields
-from perudo_rules.base.i18n import tr
-from perudo_rules.base.limits import MAX_BID_QUANTITY, MAX_FACES
+from perudo_rules.base.limits import MAX_BID_QUANTITY, MAX_FACES, MAX_PLAYERS
+from perudo_rules.base.messages import Refusal
+from perudo_rules.base.seatcheck import check_seat
 
 __all__ = [
     "ACTION_PATTERN",
@@ -36,6 +37,7 @@ __all__ = [
     "format_action",
     "parse_action",
     "parse_bid",
+    "syntax_error",
 ]
 
 # The digits of the largest quantity and face (perudo_rules.base.limits): the notation writes
@@ -99,9 +101,7 @@ class Bid:
         """
         m = _BID.fullmatch(text) if isinstance(text, str) else None
         if m is None:
-            raise ActionSyntaxError(
-                tr("not a bid: {text} (write quantity x face, e.g. 5x4)", text=_shown(text))
-            )
+            raise syntax_error("bid-syntax", text)
         return cls(player, int(m[1]), int(m[2]))
 
 
@@ -187,6 +187,13 @@ def _shown(text: object) -> str:
     return repr(text[:60]) if isinstance(text, str) else type(text).__name__
 
 
+def syntax_error(message_id: str, text: object, **params: int) -> ActionSyntaxError:
+    """The :class:`~perudo_rules.base.errors.ActionSyntaxError` of ``text`` (cut short: its
+    first 60 characters, quoted; or the name of its type if it is not a text), refused
+    under the fixed rule ``play.notation`` with ``message_id`` and ``params``."""
+    return ActionSyntaxError(Refusal("play.notation", message_id, {"text": _shown(text), **params}))
+
+
 def parse_bid(text: str, player: int = 0) -> Bid:
     """Parse ``"5x4"``, ``"5 4"`` or ``"5*4"`` into a :class:`Bid` (same as :meth:`Bid.parse`).
 
@@ -207,29 +214,28 @@ def format_action(action: Action) -> str:
     return f"{action.player}:{action}"
 
 
-def _not_theirs(text: object, seat: int, player: int) -> str:
-    return tr(
-        "{text} is seat {seat}'s action, not seat {player}'s",
-        text=_shown(text),
-        seat=seat,
-        player=player,
-    )
-
-
 def parse_action(text: str, player: int | None = None) -> Action:
     """Read an action with its seat: ``"2:5x4"``, ``"1:dudo"``, ``"0:calza"``, ``"2:leave"``,
     ``"2:reroll 5,5"``.
 
     With ``player``, a text without a seat (``"5x4"``, ``"dudo"``) is that seat's, and
-    a seat in front must be ``player`` (a server reading what a seat sent).
+    a seat in front must be ``player`` (a server reading what a seat sent: another seat's
+    text is refused, message id ``another-seats-action``). ``player`` is a seat
+    (:func:`~perudo_rules.base.seatcheck.check_seat`, up to the most seats a game has):
+    anything else raises :class:`~perudo_rules.base.errors.SeatTypeError` or
+    :class:`~perudo_rules.base.errors.SeatError`.
 
     Spaces around the parts, capitals and the word ``bid`` (``"2: bid 5x4"``, as
     scenario files write it) are accepted; :func:`format_action` writes the
-    canonical form. Raises :class:`~perudo_rules.base.errors.ActionSyntaxError`.
+    canonical form. Raises :class:`~perudo_rules.base.errors.ActionSyntaxError`, a
+    :class:`~perudo_rules.base.errors.Refused` under ``play.notation`` (message id
+    ``action-syntax``).
 
     >>> parse_action("2:5x4"), parse_action("1: dudo"), parse_action("calza", player=3)
     (Bid(player=2, quantity=5, face=4), Dudo(player=1), Calza(player=3))
     """
+    if player is not None:
+        player = check_seat(player, MAX_PLAYERS, "player")
     full = text
     if player is not None and isinstance(text, str) and ":" not in text:
         full = f"{player}:{text}"
@@ -237,20 +243,14 @@ def parse_action(text: str, player: int | None = None) -> Action:
     if m is None:
         r = _REROLL.fullmatch(full) if isinstance(full, str) else None
         if r is None:
-            raise ActionSyntaxError(
-                tr(
-                    "not an action: {text} (write seat:QxF, seat:dudo, seat:calza, "
-                    "seat:leave or seat:reroll F,F, e.g. 0:5x4)",
-                    text=_shown(text),
-                )
-            )
+            raise syntax_error("action-syntax", text)
         seat = int(r[1])
         if player is not None and seat != player:
-            raise ActionSyntaxError(_not_theirs(text, seat, player))
+            raise syntax_error("another-seats-action", text, seat=seat, player=player)
         return Reroll(seat, tuple(int(f) for f in re.findall(r"[0-9]+", r[2])))
     seat = int(m[1])
     if player is not None and seat != player:
-        raise ActionSyntaxError(_not_theirs(text, seat, player))
+        raise syntax_error("another-seats-action", text, seat=seat, player=player)
     call = (m[4] or "").lower()
     if call == "dudo":
         return Dudo(seat)

@@ -1,4 +1,5 @@
-"""The error types of perudo-rules. All are ``ValueError`` subclasses."""
+"""The error types of perudo-rules. All are ``ValueError`` subclasses (:class:`SeatTypeError`
+is a ``TypeError`` too)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ __all__ = [
     "OutputError",
     "PerudoError",
     "PositionError",
+    "Refused",
+    "SeatError",
+    "SeatTypeError",
     "VariantError",
 ]
 
@@ -41,12 +45,56 @@ def _rebuild(
     return error
 
 
-class ActionSyntaxError(PerudoError):
-    """A text that is not an action in the notation (``"5x4"``, ``"0:5x4"``, ``"1:dudo"``).
+class Refused(PerudoError):
+    """An input refused with a :class:`~perudo_rules.base.messages.Refusal`: the one type a
+    server catches to answer any bad request (an illegal action, a text that is not an
+    action, a seat that is not one) with a rule id, a message id and its parameters.
+
+    ``refusal`` is the structured refusal, for an app that writes its own message
+    (``refusal.to_json()`` is JSON-ready); ``rule`` its rule id (a knob path such as
+    ``bidding.wild_opening`` or a fixed rule id such as ``play.turn``), ``message`` the
+    English sentence made from it; ``str(error)`` is ``"message [rule]"`` and
+    :meth:`message_in` the same in another language.
+    """
+
+    def __init__(self, refusal: Refusal) -> None:
+        self.refusal = refusal
+        self.rule = refusal.rule
+        self.message = refusal.message
+        super().__init__(f"{self.message} [{self.rule}]")
+
+    def message_in(self, lang: str | None = None) -> str:
+        """``str(error)`` in ``lang`` (default: the language of the context,
+        :func:`perudo_rules.base.i18n.use_language`): the refusal's sentence and the rule id."""
+        return f"{self.refusal.text(lang)} [{self.rule}]"
+
+
+class ActionSyntaxError(Refused):
+    """A text that is not an action in the notation (``"5x4"``, ``"0:5x4"``, ``"1:dudo"``),
+    or one with another seat in front than the seat it is read for: refused under the
+    fixed rule ``play.notation`` (``refusal.message_id``: ``action-syntax``, ``bid-syntax``,
+    ``roll-syntax``, ``roll-not-faces`` or ``another-seats-action``).
 
     Raised by every parser of actions: :meth:`perudo_rules.base.actions.Bid.parse`,
     :func:`perudo_rules.base.actions.parse_action` and the readers built on them.
     """
+
+
+class IllegalAction(Refused):
+    """An action that the rules do not allow in this position: ``refusal`` names the rule
+    it breaks and why (:class:`Refused`)."""
+
+
+class SeatError(Refused):
+    """A seat argument that is no seat of the game (out of range): a ``ValueError``
+    refused under the fixed rule ``play.seat`` (message id ``no-such-seat``, the parameter
+    named). :func:`perudo_rules.base.seatcheck.check_seat` raises it."""
+
+
+class SeatTypeError(SeatError, TypeError):
+    """A seat argument that is not an integer (a bool, a float, a text, ``None`` where a
+    seat is needed): a ``TypeError`` as well as a :class:`SeatError` (message id
+    ``seat-not-an-int``)."""
 
 
 class LocatedError(PerudoError):
@@ -92,28 +140,6 @@ class VariantError(LocatedError):
     """
 
     placeholder = "<variant>"
-
-
-class IllegalAction(PerudoError):
-    """An action that the rules do not allow in this position.
-
-    ``refusal`` is the structured :class:`~perudo_rules.base.messages.Refusal`: the rule
-    broken, a message id and the values its sentence is made of, for an app that writes
-    its own message. ``rule`` is the id of the rule it breaks (a knob path such as
-    ``bidding.wild_opening`` or a fixed rule id such as ``play.turn``), ``message`` the
-    English sentence made from the refusal; ``str(error)`` is ``"message [rule]"``.
-    """
-
-    def __init__(self, refusal: Refusal) -> None:
-        self.refusal = refusal
-        self.rule = refusal.rule
-        self.message = refusal.message
-        super().__init__(f"{self.message} [{self.rule}]")
-
-    def message_in(self, lang: str | None = None) -> str:
-        """``str(error)`` in ``lang`` (default: the language of the context,
-        :func:`perudo_rules.base.i18n.use_language`): the refusal's sentence and the rule id."""
-        return f"{self.refusal.text(lang)} [{self.rule}]"
 
 
 class OutputError(PerudoError):

@@ -109,6 +109,17 @@ ENGLISH: Mapping[str, Template] = {
     "dudo-without-bid": "there is no bid to doubt yet",
     "calza-without-bid": "there is no bid to match yet",
     "not-an-action": "{action} is not a Bid, Dudo, Calza or Leave",
+    # --- the notation and the seats (perudo_rules.base.actions, perudo_rules.base.seatcheck) --
+    "action-syntax": (
+        "not an action: {text} (write QxF, dudo, calza, leave or reroll F,F, optionally "
+        "prefixed by the seat, 2:QxF)"
+    ),
+    "bid-syntax": "not a bid: {text} (write quantity x face, e.g. 5x4)",
+    "roll-syntax": "not a roll: {text} (write roll [[1, 2], [], [6]])",
+    "roll-not-faces": "not a roll: {text} (one list of faces, 1 or more, per seat)",
+    "another-seats-action": "{text} is seat {seat}'s action; this request is seat {player}'s",
+    "seat-not-an-int": "{parameter}={seat} is not a seat: a seat is an integer from 0 to {last}",
+    "no-such-seat": "{parameter}={seat} is not a seat: the seats are 0 to {last}",
     # --- the re-roll (perudo_rules.engine.reroll) -------------------------------------------------
     "no-reroll": "this variant has no re-roll",
     "reroll-no-bid-left": "a re-roll must be followed by a bid, and no bid is left",

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from perudo_rules.base.errors import IllegalAction, PerudoError
+from perudo_rules.base.errors import PerudoError, Refused
 from perudo_rules.base.i18n import (
     LANGUAGES,
     N_,
@@ -251,7 +251,7 @@ def _main(argv: list[str]) -> int:
 def _one_line(exc: BaseException) -> str:
     """The message of ``exc`` on one line (a refusal in the language of the context), with
     characters that are not printable escaped."""
-    text = exc.message_in() if isinstance(exc, IllegalAction) else str(exc)
+    text = exc.message_in() if isinstance(exc, Refused) else str(exc)
     return printable(" ".join(text.split())) or type(exc).__name__
 
 

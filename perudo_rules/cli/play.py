@@ -541,7 +541,7 @@ def _run(args: argparse.Namespace) -> int:
         try:
             name = None if stopped is None else signal.Signals(stopped.signum).name
             stop = "" if name is None else tr("stopped by {signal}", signal=name) + "; "
-            saved = _save_and_tell(to_record(tg.game), path, stem, stop)
+            saved = _save_and_tell(to_record(tg.game, full=True), path, stem, stop)
         finally:
             guard.restore()
     if stopped is not None:

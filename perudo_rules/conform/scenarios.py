@@ -209,7 +209,7 @@ def _schema_check(doc: YamlDoc) -> None:
             try:
                 parse_step(e.instance)
             except ActionSyntaxError as exc:
-                message = str(exc)
+                message = exc.refusal.text()
         path = list(e.absolute_path)
         more = ""
         if len(errors) > 1:
@@ -262,7 +262,7 @@ def _scenarios_of(doc: YamlDoc) -> list[Scenario]:
             try:
                 parse_step(step.action)
             except ActionSyntaxError as exc:
-                raise fail(str(exc), "steps", j) from None
+                raise fail(exc.refusal.text(), "steps", j) from None
             for key in step.expect:
                 if key not in EXPECT_KEYS and key not in variants:
                     raise fail(

@@ -121,5 +121,5 @@ def read_witness(path: str | Path) -> WitnessFile:
         try:
             then = parse_action(then_text)
         except ActionSyntaxError as exc:
-            raise PositionError(str(exc), file=name, key_path="then") from None
+            raise PositionError(exc.refusal.text(), file=name, key_path="then") from None
     return WitnessFile(doc, edition, variant, position, steps, then)

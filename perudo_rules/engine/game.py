@@ -26,6 +26,7 @@ from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll
 from perudo_rules.base.errors import IllegalAction
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
 from perudo_rules.base.messages import Refusal
+from perudo_rules.base.seatcheck import check_seat
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine import leaving
@@ -343,8 +344,8 @@ class Game:
         return count_matching(self.dice, face, self.space.wild)
 
     def next_seat(self, seat: int) -> int:
-        """The next seat after ``seat`` with dice, in the direction of play."""
-        return next_seat(self.dice_counts, self.variant.rules.direction, seat)
+        """The next seat after ``seat`` (checked: ``check_seat``) with dice, in play's direction."""
+        return next_seat(self.dice_counts, self.rules.direction, check_seat(seat, self.players))
 
     def __repr__(self) -> str:
         state = (
@@ -402,7 +403,10 @@ class Game:
 
     def legal_actions(self, seat: int | None = None) -> LegalActions:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view);
-        with ``seat``, only that seat's, in the same order (``in`` answers for it alone)."""
+        with ``seat``, only that seat's, in the same order (``in`` answers for it alone;
+        ``seat`` is checked: :func:`~perudo_rules.base.seatcheck.check_seat`)."""
+        if seat is not None:
+            seat = check_seat(seat, self.players)
         rr = self._rules_in_play if self.winner is None else None
         return view(rr, self.to_move, self.bids, seat, self.dice, self.reroll)
 
@@ -544,28 +548,25 @@ class Game:
 
     # --- views for one seat -------------------------------------------------------------
 
-    def observation(self, player: int) -> Observation:
+    def observation(self, player: int | None) -> Observation:
         """What seat ``player`` may see (:func:`~perudo_rules.engine.views.sight`): own dice,
-        dice counts, bids, the dice set aside, lifted cups of past rounds."""
-        if not 0 <= player < self.players:
-            raise ValueError(f"no seat {player}")
-        return Observation._build(
-            player=player,
-            dice=sight(player, self.dice).cups[player] or _EMPTY,
-            dice_counts=self.dice_counts,
-            round=self.round,
-            to_move=self.to_move,
-            palifico=self.palifico,
-            palifico_player=self.palifico_player,
-            bids=self.bids if self.to_move is not None else (),
-            past_rounds=tuple([r.seen_by(player) for r in self.history]),
-            winner=self.winner,
-            awaiting_roll=self.awaiting_roll,
-            palifico_used=self.palifico_used,
-            first_round=self.round == 1,
-            actions=self.actions,
-            set_aside=self.set_aside if self.to_move is not None else (),
-            legal_actions=self.legal_actions(player),
+        dice counts, bids, the dice set aside, lifted cups of past rounds, its legal actions.
+        ``None`` is a spectator's view: only what every seat sees (no concealed die, no legal
+        actions). ``player`` is checked (:func:`~perudo_rules.base.seatcheck.check_seat`)."""
+        seat = None if player is None else check_seat(player, self.players, "player")
+        past = [r.seen_by(seat or 0) for r in self.history]  # a spectator's: none of its own
+        past = past if seat is not None else [replace(r, own_dice=(), own_rerolls=()) for r in past]
+        mine = _EMPTY if seat is None else sight(seat, self.dice).cups[seat] or _EMPTY
+        in_play = self.to_move is not None
+        return Observation._build(  # every field, named
+            player=seat, dice=mine,
+            dice_counts=self.dice_counts, round=self.round, to_move=self.to_move,
+            palifico=self.palifico, palifico_player=self.palifico_player,
+            bids=self.bids if in_play else (), past_rounds=tuple(past), winner=self.winner,
+            awaiting_roll=self.awaiting_roll, palifico_used=self.palifico_used,
+            first_round=self.round == 1, actions=self.actions,
+            set_aside=self.set_aside if in_play else (),
+            legal_actions=() if seat is None else self.legal_actions(seat),
         )
 
     # --- JSON --------------------------------------------------------------------------

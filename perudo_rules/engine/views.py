@@ -112,7 +112,10 @@ class PastRound:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
-    """What seat ``player`` may see: its own dice and everything public, nothing else;
+    """What seat ``player`` may see: its own dice and everything public, nothing else
+    (``player`` ``None``: a spectator's view, :meth:`Game.observation(None)
+    <perudo_rules.engine.game.Game.observation>`, everything public and no dice nor legal
+    actions of its own);
     ``actions`` is this round's actions so far (its ``bids``, any seat's
     :class:`~perudo_rules.base.actions.Leave` and :class:`~perudo_rules.base.actions.Reroll`);
     ``set_aside`` every seat's dice set aside face up this round (``reroll.enabled``:
@@ -120,7 +123,7 @@ class Observation:
     :meth:`Game.legal_actions <perudo_rules.engine.game.Game.legal_actions>` (lazy; not
     compared)."""
 
-    player: int
+    player: int | None
     dice: tuple[int, ...]
     dice_counts: tuple[int, ...]
     round: int
@@ -140,7 +143,7 @@ class Observation:
     @staticmethod
     def _build(
         *,
-        player: int,
+        player: int | None,
         dice: tuple[int, ...],
         dice_counts: tuple[int, ...],
         round: int,

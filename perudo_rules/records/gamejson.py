@@ -88,7 +88,7 @@ def game_to_json(game: Game) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "record": to_record(game),
+        "record": to_record(game, full=True),
         "state": {key: value(game) for key, value in _STATE.items()},
     }
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perudo_rules.base.actions import Action, format_action, parse_action
+from perudo_rules.base.actions import Action, format_action, parse_action, syntax_error
 from perudo_rules.base.errors import ActionSyntaxError, PositionError, VariantError
 from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import MAX_POSITION_BYTES, MAX_STEPS, json_problem, read_bounded
@@ -92,15 +92,11 @@ def parse_step(text: str) -> Step:
     try:
         dice = json.loads(stripped[4:])
     except (json.JSONDecodeError, RecursionError):
-        raise ActionSyntaxError(
-            tr("not a roll: {text} (write roll [[1, 2], [], [6]])", text=repr(text[:60]))
-        ) from None
+        raise syntax_error("roll-syntax", text) from None
     if not isinstance(dice, list) or not all(
         isinstance(c, list) and all(type(d) is int and d >= 1 for d in c) for c in dice
     ):
-        raise ActionSyntaxError(
-            tr("not a roll: {text} (one list of faces, 1 or more, per seat)", text=repr(text[:60]))
-        )
+        raise syntax_error("roll-not-faces", text)
     return Roll(tuple(tuple(c) for c in dice))
 
 
@@ -261,7 +257,7 @@ def parse_line(data: Any) -> tuple[Position, tuple[Step, ...]]:
         try:
             steps.append(parse_step(text))
         except ActionSyntaxError as exc:
-            raise _fail(f"actions.{i}", str(exc)) from None
+            raise _fail(f"actions.{i}", exc.refusal.text()) from None
     position = Position(
         dice=tuple(tuple(c) for c in dice),
         first_player=_int(data["first_player"], "first_player", 0),

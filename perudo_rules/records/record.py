@@ -39,9 +39,12 @@ defined its variant::
 * ``viewer`` (optional) marks a *redacted* record, the one a seat may be given
   (``to_record(game, viewer=seat)``): its own cups and the cups lifted at a reveal are
   shown as the table saw them, every other die is ``null``, and ``count`` is ``null``
-  in a round with a hidden die. The referee checks it as far as the public course goes
-  (turn order, every action's legality, every outcome, which only lifted cups decide) and
-  says what it could not check; :func:`~perudo_rules.records.replay.replay` refuses it (a
+  in a round with a hidden die; ``"viewer": null`` the public one, a spectator's
+  (``to_record(game)``, the default), where only the cups lifted at a reveal are shown.
+  A record without ``viewer`` holds every die (``to_record(game, full=True)``). The
+  referee checks a redacted record as far as the public course goes (turn order, every
+  action's legality, every outcome, which only lifted cups decide) and says what it could
+  not check; :func:`~perudo_rules.records.replay.replay` refuses it (a
   game needs every die).
 * ``setup`` (optional, like PGN's SetUp tag) marks a game that started from an
   explicit position (:meth:`Game.start`): its first round may have any number,
@@ -68,6 +71,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perudo_rules.base.actions import Action, Leave, Reroll
+from perudo_rules.base.seatcheck import check_seat
 from perudo_rules.editions.knobs import KNOB_PATHS
 from perudo_rules.editions.variant import Interpretation, Knob, Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
@@ -228,19 +232,26 @@ def _round_dict(rec: RoundRecord) -> dict[str, Any]:
     return out
 
 
-def to_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
-    """The record of ``game`` so far, JSON-ready: every round's dice and actions.
+def to_record(game: Game, viewer: int | None = None, *, full: bool = False) -> dict[str, Any]:
+    """The record of ``game`` so far, JSON-ready: every round's dice and actions, as far as
+    its reader may see them.
 
-    ``replay(to_record(game))`` equals ``game`` in every public field; an unfinished
-    round is recorded as far as it went. With ``viewer`` (a seat), the record that seat
-    may be given: every die it never saw is ``null`` (its own cups and the lifted cups
-    stay, as the table saw them), ``viewer`` says so, and the true count of a round with
-    a hidden die is ``null``; it reveals exactly what :meth:`Game.observation
-    <perudo_rules.engine.game.Game.observation>` and :meth:`RoundRecord.seen_by
-    <perudo_rules.engine.game.RoundRecord.seen_by>` show that seat.
+    By default the public record, the one a spectator may be given: every die no seat
+    showed the table is ``null`` (the cups lifted at a reveal stay, as the table saw them),
+    ``"viewer": null`` says so, and the true count of a round with a hidden die is
+    ``null``. With ``viewer`` (a seat, checked: :func:`~perudo_rules.base.seatcheck.check_seat`),
+    the record that seat may be given: its own cups too, ``viewer`` its seat. Either
+    reveals exactly what :meth:`Game.observation <perudo_rules.engine.game.Game.observation>`
+    (``None`` for a spectator) and :meth:`RoundRecord.seen_by
+    <perudo_rules.engine.game.RoundRecord.seen_by>` show. Only ``full=True`` (and no
+    viewer) writes every die, the record that :func:`~perudo_rules.records.replay.replay`
+    rebuilds: ``replay(to_record(game, full=True))`` equals ``game`` in every public field.
+    An unfinished round is recorded as far as it went.
     """
-    if viewer is not None and (type(viewer) is not int or not 0 <= viewer < game.players):
-        raise ValueError(f"no seat {viewer!r}: the game has {game.players} seats")
+    if full and viewer is not None:
+        raise ValueError("to_record: full=True writes every die; a viewer's record hides some")
+    if viewer is not None:
+        viewer = check_seat(viewer, game.players, "viewer")
     rounds = [_round_dict(r) for r in game.history]
     if game.to_move is not None:
         assert game.first_player is not None
@@ -273,7 +284,7 @@ def to_record(game: Game, viewer: int | None = None) -> dict[str, Any]:
         "variant": record_variant(game.variant),
         "seats": game.players,
     }
-    if viewer is not None:
+    if not full:
         out["viewer"] = viewer
         redact(rounds, [rec.result.revealed for rec in game.history], viewer)
     if not standard:

@@ -296,12 +296,12 @@ def record_schema(variant_ref: bool = True) -> dict[str, Any]:
             },
             "seats": {"type": "integer", "minimum": 2, "maximum": MAX_PLAYERS},
             "viewer": {
-                **seat,
+                **seat_or_null,
                 "description": (
                     "Present in a redacted record (perudo_rules.records.record.to_record(game, "
-                    "viewer=seat)): the seat whose view it is. Its own cups and the cups "
-                    "lifted at a reveal are shown; every other die is null. It can be "
-                    "refereed (legality, turn order, outcomes) but not replayed."
+                    "viewer=seat)): the seat whose view it is, null for a spectator's (the "
+                    "default). Its own cups and the cups lifted at a reveal are shown; every "
+                    "other die is null. It can be refereed but not replayed."
                 ),
             },
             "names": {
@@ -493,9 +493,9 @@ class _Shape:
         elif not isinstance(variant, Mapping):
             raise self.fail("variant", tr("expected a bundled variant id or a variant document"))
         self.integer(top["seats"], "seats", 2, MAX_PLAYERS)
-        if "viewer" in top:
-            self.seat(top["viewer"], "viewer")
-            if top["viewer"] >= top["seats"]:
+        if "viewer" in top:  # null: a spectator's record
+            self.seat(top["viewer"], "viewer", nullable=True)
+            if top["viewer"] is not None and top["viewer"] >= top["seats"]:
                 raise self.fail("viewer", tr("seat {seat} does not exist", seat=top["viewer"]))
             self.redacted = True
         if "names" in top:

@@ -22,11 +22,13 @@ from perudo_rules.records.position import parse_step
 __all__ = ["hidden_dice", "placeholders", "redact"]
 
 
-def redact(rounds: list[dict[str, Any]], lifted: Sequence[Sequence[int]], viewer: int) -> None:
+def redact(
+    rounds: list[dict[str, Any]], lifted: Sequence[Sequence[int]], viewer: int | None
+) -> None:
     """Hide in ``rounds`` (a game's, as :func:`~perudo_rules.records.record.to_record` writes them;
-    ``lifted``: the cups lifted at each finished round's reveal) every die ``viewer``
-    never saw, as :func:`~perudo_rules.engine.views.sight` says: another seat's cup unless
-    lifted, and the true count of a round with a hidden die.
+    ``lifted``: the cups lifted at each finished round's reveal) every die ``viewer`` (a
+    seat; ``None``: a spectator) never saw, as :func:`~perudo_rules.engine.views.sight`
+    says: another seat's cup unless lifted, and the true count of a round with a hidden die.
 
     Where a seat re-rolled (``reroll.enabled``) the table never saw the dice it re-rolled
     away: its cup as dealt is hidden, lifted or not, and so is every roll of its

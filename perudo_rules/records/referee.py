@@ -61,8 +61,9 @@ class Verdict:
     structured refusal: rule id, message id, parameters) and ``citation`` where the
     edition states that rule (statement, rulebook section, original words).
 
-    ``viewer`` is the seat a redacted record was written for (else ``None``); then
-    ``unchecked`` says what could not be checked (the hidden dice, the true counts of
+    ``viewer`` is the seat a redacted record was written for (else ``None``: a full
+    record, or the public one a spectator is given); then ``unchecked`` says what could
+    not be checked (the hidden dice, the true counts of
     rounds with a closed cup), and :attr:`complete` is false while it says anything."""
 
     valid: bool
@@ -97,6 +98,16 @@ class Verdict:
         end = tr("seat {n} wins", n=self.winner) if won else tr("game not finished")
         n = len(self.rounds)
         facts = {"end": end, "variant": self.variant, "seats": self.seats}
+        if self.viewer is None and self.unchecked:  # a spectator's record: the public one
+            return ntr(
+                "legal, counts unchecked: {end} ({variant}, {seats} seats, {n} round; the "
+                "public record, not checked: {missing})",
+                "legal, counts unchecked: {end} ({variant}, {seats} seats, {n} rounds; the "
+                "public record, not checked: {missing})",
+                n,
+                missing="; ".join(self.unchecked),
+                **facts,
+            )
         if self.viewer is None:
             return ntr(
                 "valid: {end} ({variant}, {seats} seats, {n} round)",
@@ -260,7 +271,7 @@ def referee(record: Mapping[str, Any] | str | Path, file: str | None = None) -> 
         violation=violation,
         citation=None if violation is None else cite(violation.rule, variant),
         viewer=viewer,
-        unchecked=() if viewer is None else _unchecked(data, game),
+        unchecked=_unchecked(data, game) if "viewer" in data else (),
     )
 
 

@@ -448,6 +448,16 @@ def _walk(
 
 
 def _not_redacted(record: Mapping[str, Any], file: str | None) -> None:
+    if "viewer" in record and record["viewer"] is None:
+        raise RecordError(
+            tr(
+                "the record is the public one, a spectator's: the dice under closed cups are "
+                "hidden (null), and a game cannot be rebuilt without them (referee() checks "
+                "it as far as it can; write to_record(game, full=True) to keep every die)"
+            ),
+            file=file,
+            key_path="viewer",
+        )
     if "viewer" in record:
         raise RecordError(
             tr(
@@ -478,7 +488,7 @@ def states(record: Mapping[str, Any], file: str | None = None) -> Iterator[Game]
 def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
     """Rebuild the game of ``record`` step by step and return its final position.
 
-    ``replay(to_record(game))`` equals ``game`` in every public field. Raises
+    ``replay(to_record(game, full=True))`` equals ``game`` in every public field. Raises
     :class:`RecordError` if the record is malformed or breaks a rule, and for a redacted
     record (``viewer``): a game needs every die, and the record hides some; the referee
     checks what it can of one.

@@ -1,0 +1,56 @@
+"""The one check of a seat argument: :func:`check_seat`, which every public function that
+takes a seat calls (``Game.legal_actions(seat=)``, ``Game.observation(seat)``,
+``parse_action(player=)``, ``to_record(viewer=)``).
+
+A seat is an integer from 0 to the number of seats less one (the fixed rule ``play.seat``).
+An ``int`` is one, and so is any integer type that Python reads as an index
+(``operator.index``: a NumPy integer); a ``bool`` is not, nor a float (``1.0``), a text
+(``"1"``) or ``None``. A wrong type raises :class:`~perudo_rules.base.errors.SeatTypeError`
+(a ``TypeError``), an integer out of range :class:`~perudo_rules.base.errors.SeatError`
+(a ``ValueError``); both are :class:`~perudo_rules.base.errors.Refused`, whose refusal names
+the parameter, the value given and the range, so that a server answers them as it answers
+an illegal action. Never an empty result for a seat that is not one.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from perudo_rules.base.errors import SeatError, SeatTypeError
+from perudo_rules.base.messages import Refusal, given
+
+__all__ = ["check_seat"]
+
+
+def check_seat(seat: object, players: int, parameter: str = "seat") -> int:
+    """``seat`` as an ``int`` if it is a seat of a game of ``players`` seats, else a
+    :class:`~perudo_rules.base.errors.SeatTypeError` (not an integer, or a bool) or a
+    :class:`~perudo_rules.base.errors.SeatError` (out of range), each one line naming
+    ``parameter`` and the seats.
+
+    >>> check_seat(2, 3)
+    2
+    >>> check_seat(3, 3, "viewer")
+    Traceback (most recent call last):
+    ...
+    perudo_rules.base.errors.SeatError: viewer=3 is not a seat: the seats are 0 to 2 [play.seat]
+    >>> check_seat(True, 3)
+    Traceback (most recent call last):
+    ...
+    perudo_rules.base.errors.SeatTypeError: seat=True is not a seat: a seat is an integer \
+from 0 to 2 [play.seat]
+    """
+    if type(seat) is int:
+        index = seat
+    else:
+        try:
+            if isinstance(seat, bool) or type(seat).__name__ == "bool_":  # NumPy's bool too
+                raise TypeError
+            index = operator.index(seat)  # type: ignore[arg-type]
+        except TypeError:
+            params = {"parameter": parameter, "seat": given(seat), "last": players - 1}
+            raise SeatTypeError(Refusal("play.seat", "seat-not-an-int", params)) from None
+    if not 0 <= index < players:
+        params = {"parameter": parameter, "seat": given(index), "last": players - 1}
+        raise SeatError(Refusal("play.seat", "no-such-seat", params))
+    return index
