@@ -76,6 +76,13 @@ _REROLL = re.compile(
 )
 
 
+def _spaced(text: str) -> str:
+    """``text`` with every run of white space one space: the notation's patterns read the
+    same, and a text of thousands of spaces costs linear time, never a regular
+    expression's backtracking over every way to split the run."""
+    return " ".join(text.split()) if len(text) > 1 else text
+
+
 @dataclass(frozen=True, slots=True)
 class Bid:
     """``player`` claims that at least ``quantity`` dice on the table count as ``face``.
@@ -99,7 +106,7 @@ class Bid:
         >>> Bid.parse("5x4", player=2)
         Bid(player=2, quantity=5, face=4)
         """
-        m = _BID.fullmatch(text) if isinstance(text, str) else None
+        m = _BID.fullmatch(_spaced(text)) if isinstance(text, str) else None
         if m is None:
             raise syntax_error("bid-syntax", text)
         return cls(player, int(m[1]), int(m[2]))
@@ -236,9 +243,9 @@ def parse_action(text: str, player: int | None = None) -> Action:
     """
     if player is not None:
         player = check_seat(player, MAX_PLAYERS, "player")
-    full = text
-    if player is not None and isinstance(text, str) and ":" not in text:
-        full = f"{player}:{text}"
+    full = _spaced(text) if isinstance(text, str) else text
+    if player is not None and isinstance(full, str) and ":" not in full:
+        full = f"{player}:{full}"
     m = _ACTION.fullmatch(full) if isinstance(full, str) else None
     if m is None:
         r = _REROLL.fullmatch(full) if isinstance(full, str) else None
