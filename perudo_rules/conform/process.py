@@ -135,8 +135,7 @@ class Engine:
                         seconds=f"{self.timeout:g}",
                     )
                 )
-            readable = [self._out] + ([self._errfd] if self._errfd is not None else [])
-            ready, writable, _ = select.select(readable, [self._in], [], left)
+            ready, writable, _ = select.select(self._readable(), [self._in], [], left)
             self._drain(ready, cmd)
             if writable:
                 try:
@@ -145,6 +144,11 @@ class Engine:
                     continue
                 except OSError:  # the engine closed its input (or is gone)
                     raise self._died(cmd, reading=False) from None
+
+    def _readable(self) -> list[int]:
+        """The engine's outputs still open: standard output, and standard error until it
+        closes."""
+        return [self._out] + ([self._errfd] if self._errfd is not None else [])
 
     def _drain(self, ready: list[int], cmd: str) -> None:
         """Read what is ready: standard error into its tail, standard output into the
@@ -194,8 +198,7 @@ class Engine:
                         seconds=f"{self.timeout:g}",
                     )
                 )
-            readable = [self._out] + ([self._errfd] if self._errfd is not None else [])
-            ready, _, _ = select.select(readable, [], [], left)
+            ready, _, _ = select.select(self._readable(), [], [], left)
             self._drain(ready, cmd)
         line, _, self._buf = self._buf.partition(b"\n")
         if len(line) > MAX_LINE:

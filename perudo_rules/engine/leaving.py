@@ -64,15 +64,24 @@ def leave(rr: RoundRules, seat: int, to_move: int, opener: int) -> Settlement | 
     owner = rr.palifico_player
     if rr.palifico and owner is not None and new_counts[owner] and heads_up:
         return Settlement(new_counts, seat, None, None, owner, True, used)
-    if (
+    if _opens_palifico(rules, new_counts, starter, used, heads_up):
+        return Settlement(new_counts, seat, None, None, starter, True, used | {starter})
+    return Settlement(new_counts, seat, None, None, starter, False, used)
+
+
+def _opens_palifico(
+    rules: Ruleset, counts: tuple[int, ...], starter: int, used: frozenset[int], heads_up: bool
+) -> bool:
+    """Whether the round after a leave is a palifico round of its opener: only where
+    ``palifico.trigger`` is ``starts_with_one`` (a round opened by a seat holding one die),
+    as the kernel's palifico rules would make any such round."""
+    return (
         rules.palifico_enabled
         and heads_up
         and rules.palifico_trigger == "starts_with_one"
-        and new_counts[starter] == 1
+        and counts[starter] == 1
         and not (rules.palifico_once_per_player and starter in used)
-    ):
-        return Settlement(new_counts, seat, None, None, starter, True, used | {starter})
-    return Settlement(new_counts, seat, None, None, starter, False, used)
+    )
 
 
 def between_verdict(
@@ -141,13 +150,7 @@ def _between(
         return Settlement(new_counts, seat, None, None, owner, heads_up, used)
     if starter == due and not palifico:  # the opener stays, and the round stays plain
         return Settlement(new_counts, seat, None, None, starter, False, used)
-    if (
-        rules.palifico_enabled
-        and heads_up
-        and rules.palifico_trigger == "starts_with_one"
-        and new_counts[starter] == 1
-        and not (rules.palifico_once_per_player and starter in used)
-    ):
+    if _opens_palifico(rules, new_counts, starter, used, heads_up):
         return Settlement(new_counts, seat, None, None, starter, True, used | {starter})
     return Settlement(new_counts, seat, None, None, starter, False, used)
 
