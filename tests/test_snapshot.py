@@ -28,12 +28,10 @@ from perudo_rules.records import snapshot as snapshot_module
 KEY = b"a server secret of 32 bytes ...."
 
 
-def _played(edition: str, seed: int, steps: int) -> Game:
-    """A game of ``edition`` after up to ``steps`` random steps (rolls included)."""
+def _walk(game: Game, seed: int, steps: int, seen: list[object] | None = None) -> Game:
+    """``game`` after up to ``steps`` seeded random steps (rolls included); each position's
+    legal actions go into ``seen`` when given."""
     rng = random.Random(seed)
-    variant = load_variant(edition)
-    players = min(variant.rules.players_max, 2 + seed % 3)
-    game = Game.new(variant, players, seed=seed)
     for _ in range(steps):
         if game.is_over:
             break
@@ -41,24 +39,24 @@ def _played(edition: str, seed: int, steps: int) -> Game:
             game = game.roll(rng=rng)
             continue
         actions = list(game.legal_actions())
+        if seen is not None:
+            seen.append(actions)
         game = game.apply(actions[int(rng.random() * len(actions))])
     return game
 
 
+def _played(edition: str, seed: int, steps: int) -> Game:
+    """A game of ``edition`` after up to ``steps`` random steps."""
+    variant = load_variant(edition)
+    players = min(variant.rules.players_max, 2 + seed % 3)
+    return _walk(Game.new(variant, players, seed=seed), seed, steps)
+
+
 def _continuation(game: Game, seed: int, steps: int = 40) -> list[object]:
-    """What a seeded random continuation of ``game`` sees: each position's legal actions."""
-    rng = random.Random(seed)
+    """What a seeded random continuation of ``game`` sees: each position's legal actions,
+    then the game it reaches."""
     seen: list[object] = []
-    for _ in range(steps):
-        if game.is_over:
-            break
-        if game.awaiting_roll:
-            game = game.roll(rng=rng)
-            continue
-        actions = list(game.legal_actions())
-        seen.append(actions)
-        game = game.apply(actions[int(rng.random() * len(actions))])
-    seen.append(game.to_json())
+    seen.append(_walk(game, seed, steps, seen).to_json())
     return seen
 
 

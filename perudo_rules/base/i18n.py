@@ -31,6 +31,8 @@ from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 
+from perudo_rules.base.safetext import shortened
+
 __all__ = [
     "DOMAIN",
     "LANGUAGES",
@@ -109,7 +111,7 @@ def _catalogue(lang: str) -> _gettext.NullTranslations:
     except FileNotFoundError:
         return _gettext.NullTranslations()  # a build without catalogues: English
     except Exception as exc:  # a corrupt file: any parse error of gettext's
-        why = " ".join(str(exc).split())[:80] or type(exc).__name__
+        why = shortened(exc, 80) or type(exc).__name__
         sys.stderr.write(
             f"perudo-rules: warning: the {lang!r} message catalogue cannot be read ({why}); "
             "English is used\n"

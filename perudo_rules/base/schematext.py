@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from perudo_rules.base.i18n import N_, ntr, tr
+from perudo_rules.base.safetext import shortened
 
 __all__ = ["json_kind", "schema_problem"]
 
@@ -44,7 +45,7 @@ def json_kind(value: Any) -> str:
 def _value(value: Any) -> str:
     plain = value is None or isinstance(value, str | int | float | list | dict)
     text = json.dumps(value, ensure_ascii=False, default=str) if plain else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return shortened(text, 60)  # the one cut of echoed text (base.safetext)
 
 
 def _expected(kinds: Any) -> str:

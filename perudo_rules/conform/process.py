@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from perudo_rules.base.errors import PerudoError
 from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import os_reason
-from perudo_rules.base.safetext import printable
+from perudo_rules.base.safetext import printable, shortened
 
 __all__ = ["ECHO", "ERR_TAIL", "MAX_LINE", "Channel", "Engine", "HarnessError"]
 
@@ -114,8 +114,8 @@ class Engine:
                 tr("the engine answered {cmd} with a non-object", cmd=repr(request.get("cmd")))
             )
         if "error" in reply:
-            said = " ".join(str(reply["error"])[:ECHO].split())
-            raise HarnessError(tr("the engine reports an error: {error}", error=printable(said)))
+            said = shortened(str(reply["error"]), ECHO)
+            raise HarnessError(tr("the engine reports an error: {error}", error=said))
         return reply
 
     def send(self, request: dict[str, Any]) -> None:

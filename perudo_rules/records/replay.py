@@ -493,16 +493,8 @@ def replay(record: Mapping[str, Any], file: str | None = None) -> Game:
     record (``viewer``): a game needs every die, and the record hides some; the referee
     checks what it can of one.
     """
-    variant = check_record(record, file)
-    _not_redacted(record, file)
-    game: Game | None = None
-    try:
-        for state in walk(record, variant, every=False):
-            game = state
-    except RecordViolation as stop:
-        raise RecordError(str(stop.violation), file=file, violation=stop.violation) from None
-    assert game is not None
-    return game
+    return _last(record, file, lambda stop: RecordError(
+        str(stop.violation), file=file, violation=stop.violation))  # fmt: skip
 
 
 def rebuild(record: Mapping[str, Any]) -> Game:
@@ -510,14 +502,26 @@ def rebuild(record: Mapping[str, Any]) -> Game:
     the record's key path of the value at fault (``rounds.0.actions.3``,
     ``rounds.1.first_player``, ``winner``; its ``violation`` says which rule) and its
     message is the reason alone, without the round and step."""
-    variant = check_record(record)
-    _not_redacted(record, None)
+
+    def said(stop: RecordViolation) -> RecordError:
+        reason = f"{stop.violation.refusal.text()} [{stop.violation.rule}]"
+        return RecordError(reason, key_path=stop.key_path, violation=stop.violation)
+
+    return _last(record, None, said)
+
+
+def _last(
+    record: Mapping[str, Any], file: str | None, said: Callable[[RecordViolation], RecordError]
+) -> Game:
+    """The final position of ``record`` (checked, not redacted), its first broken rule
+    raised as ``said`` words it."""
+    variant = check_record(record, file)
+    _not_redacted(record, file)
     game: Game | None = None
     try:
         for state in walk(record, variant, every=False):
             game = state
     except RecordViolation as stop:
-        reason = f"{stop.violation.refusal.text()} [{stop.violation.rule}]"
-        raise RecordError(reason, key_path=stop.key_path, violation=stop.violation) from None
+        raise said(stop) from None
     assert game is not None
     return game
