@@ -188,6 +188,11 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         # every game starts at this node (immutable, shared): OpenSpiel makes a new initial
         # state each time it asks a tensor's shape
         self.initial = initial_node(spec, max_rounds)
+        # the views behind the state's own tensor methods (OpenSpiel's default kinds, as
+        # its C++ side makes them: perfect recall for the information state)
+        self.info_observer = Observer(spec, _INFO_STATE, max_rounds)
+        self.obs_observer = Observer(spec, _OBSERVATION, max_rounds)
+        self._zeros = [0.0] * n
 
     def __reduce__(self) -> tuple[Any, ...]:
         cls = type(self)
@@ -213,7 +218,15 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class PerudoState(pyspiel.State):  # type: ignore[misc]
-    """A position of a :class:`PerudoGame` (OpenSpiel's ``State`` API)."""
+    """A position of a :class:`PerudoGame` (OpenSpiel's ``State`` API).
+
+    The methods an RL loop asks at every step (``legal_actions``, ``is_chance_node``,
+    ``rewards``, ``information_state_tensor``, ``observation_tensor``) answer in Python,
+    without the round trip through OpenSpiel's C++ ``State`` and back into this class
+    that its base methods take; each gives what the base method gives
+    (``tests/test_openspiel_fast.py`` compares them on random states). C++ code (its
+    algorithms, ``random_sim_test``) still calls the base methods.
+    """
 
     def __init__(self, game: PerudoGame) -> None:
         super().__init__(game)
@@ -255,6 +268,48 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         return legal_ids(self._node, player)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids of ``player`` (default: the player to move), ascending: at a
+        chance node its outcomes, none for another seat or at the end (as OpenSpiel's
+        ``State.LegalActions``; a negative ``player`` at a decision is ``SpielError``)."""
+        node = self._node
+        if node.terminal:
+            return []
+        if node.player == _CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if player is None or player == node.player:
+            return legal_ids(node, node.player)
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        """True at a die roll or the roll-off."""
+        return self._node.player == _CHANCE
+
+    def rewards(self) -> list[float]:
+        """This step's rewards: the returns at the end, else 0 for every seat."""
+        if self._node.terminal:
+            return self.returns()
+        return list(self.get_game()._zeros)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """What ``player`` (default: the player to move) has seen, as the perfect-recall
+        tensor (the game's ``information_state_tensor_shape``)."""
+        return self._tensor(self.get_game().info_observer, player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """What ``player`` (default: the player to move) sees now, as the observation tensor."""
+        return self._tensor(self.get_game().obs_observer, player)
+
+    def _tensor(self, observer: Observer, player: int | None) -> list[float]:
+        node = self._node
+        if player is None:
+            player = node.player
+        if not 0 <= player < node.spec.players:
+            raise pyspiel.SpielError(f"player {player} out of range")
+        return observer.values(node, player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` of the chance node: a seat (roll-off) or a die face."""
@@ -322,6 +377,10 @@ class _StateObserver(Observer):
         """What ``player`` sees of ``state``, as text (perfect recall for info states)."""
         return self.text(state._node, player)
 
+
+_INFO_STATE = pyspiel.IIGObservationType(perfect_recall=True)
+_OBSERVATION = pyspiel.IIGObservationType(perfect_recall=False)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 register_bundled()
 _BUNDLED = frozenset(_FACTORIES)

@@ -200,6 +200,7 @@ class Observer:
         if self.public and self.recall:
             pieces.append(("past", (round_cap(spec, max_rounds), sum(self.block))))
         size = sum(int(np.prod(shape)) for _, shape in pieces)
+        self.size = size
         self.tensor = np.zeros(size, np.float32)
         self.dict: dict[str, Any] = {}
         # where each piece starts in ``tensor``: fill writes there, one entry at a time
@@ -220,6 +221,8 @@ class Observer:
         # the first node's tensor, by seat; the last node filled and its tensor, by seat
         self._start: dict[int, Any] = {}
         self._last: dict[int, tuple[Node, Any]] = {}
+        # the last node's entries as a list (:meth:`values`), by seat
+        self._lists: dict[int, tuple[Node, list[float]]] = {}
 
     def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
         """:func:`own_cup` of ``cups`` (a game's, never changed, or a roll's so far: a new
@@ -251,24 +254,57 @@ class Observer:
             self._fill(node, player)
         self._last[player] = (node, x.copy())
 
+    def values(self, node: Node, player: int) -> list[float]:
+        """What ``player`` sees of ``node``, as a new list (what OpenSpiel's tensor methods
+        return): the entries of ``tensor`` after :meth:`fill`, stepped from the parent's
+        list where the move allows (:meth:`_delta`), without a round trip through NumPy."""
+        last = self._lists.get(player)
+        if last is not None and self.public and node.parent is last[0] and node.parent is not None:
+            out = last[1].copy()
+            if not self._delta(out, node):
+                out = self._filled(node, player)
+        else:
+            out = self._filled(node, player)
+        self._lists[player] = (node, out)
+        return out.copy()
+
+    def _filled(self, node: Node, player: int) -> list[float]:
+        out = [0.0] * self.size
+        self._write(out, node, player)
+        return out
+
     def _step(self, before: Any, node: Node) -> bool:
-        """Fill ``tensor`` for ``node`` from its parent's (``before``, same seat) where the
-        move between them was a bid or a pass within a round without re-rolls (the common
-        step of an RL loop): only the bids, who acts and the offer change. False (nothing
-        written) for any other move."""
+        """Fill ``tensor`` for ``node`` from its parent's (``before``, same seat) where
+        :meth:`_delta` can; False (nothing written) for any other move."""
+        x = self.tensor
+        if not self._steppable(node):
+            return False
+        x[:] = before
+        return self._delta(x, node)
+
+    def _steppable(self, node: Node) -> bool:
         parent = node.parent
         assert parent is not None
         game, was = node.game, parent.game
         if node.phase != Phase.PLAY or parent.phase != Phase.PLAY or game is None or was is None:
             return False
-        bid = game is not was
-        if bid and (game.round != was.round or len(game.bids) != len(was.bids) + 1):
+        if game is not was and (game.round != was.round or len(game.bids) != len(was.bids) + 1):
             return False
-        if game.reroll is not None:
+        return game.reroll is None
+
+    def _delta(self, x: Any, node: Node) -> bool:
+        """Turn ``x``, the entries of ``node``'s parent (same seat), into ``node``'s where
+        the move between them was a bid or a pass within a round without re-rolls (the
+        common step of an RL loop): only the bids, who acts and the offer change. False
+        (``x`` partly written) for any other move."""
+        if not self._steppable(node):
             return False
-        x, at = self.tensor, self.at
-        x[:] = before
-        if bid:
+        parent = node.parent
+        assert parent is not None
+        game, was = node.game, parent.game
+        assert game is not None and was is not None
+        at = self.at
+        if game is not was:
             amap = self.spec.amap
             b = game.bids[-1]
             if self.recall:
@@ -286,10 +322,14 @@ class Observer:
         return True
 
     def _fill(self, node: Node, player: int) -> None:
-        x = self.tensor
+        self.tensor.fill(0.0)
+        self._write(self.tensor, node, player)
+
+    def _write(self, x: Any, node: Node, player: int) -> None:
+        """Write what ``player`` sees of ``node`` into ``x`` (all zeros: ``tensor`` or a
+        list as long)."""
         at = self.at
         faces = self.faces
-        x.fill(0.0)
         x[at["player"] + player] = 1.0
         game = node.game
         if node.phase == Phase.ROLL:
