@@ -58,6 +58,7 @@ class Node:
     __slots__ = (
         "action",
         "game",
+        "ids",
         "max_rounds",
         "opener",
         "parent",
@@ -94,6 +95,8 @@ class Node:
         # asked many times a step by OpenSpiel (legal actions, chance, terminal checks)
         self.player = self._player()
         self.terminal = phase >= Phase.OVER
+        # the legal ids of the player to move, once asked (:func:`legal_ids`)
+        self.ids: tuple[int, ...] | None = None
 
     def child(
         self,
@@ -117,6 +120,24 @@ class Node:
             rolled=rolled,
             pending=pending,
         )
+
+    def rolled_on(self, action: int, rolled: tuple[int, ...]) -> Node:
+        """The next die of a roll: a chance node like this one, ``rolled`` its dice so far
+        (the common step, made without :meth:`child`'s keywords)."""
+        node = Node.__new__(Node)
+        node.spec = self.spec
+        node.max_rounds = self.max_rounds
+        node.parent = self
+        node.action = action
+        node.phase = Phase.ROLL
+        node.game = self.game
+        node.opener = self.opener
+        node.rolled = rolled
+        node.pending = ()
+        node.player = _CHANCE
+        node.terminal = False
+        node.ids = None
+        return node
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Node:
         return self
@@ -204,7 +225,12 @@ def legal_ids(node: Node, player: int) -> list[int]:
     :meth:`ActionMap.legal_ids <perudo_rules.engine.actionmap.ActionMap.legal_ids>`)."""
     game = node.game
     assert game is not None
-    return node.spec.amap.legal_ids(game, player, bool(node.pending))
+    if player != node.player:
+        return node.spec.amap.legal_ids(game, player, bool(node.pending))
+    ids = node.ids  # asked again and again at a node (an RL loop's legality check too)
+    if ids is None:
+        ids = node.ids = tuple(node.spec.amap.legal_ids(game, player, bool(node.pending)))
+    return list(ids)
 
 
 def step(node: Node, action: int) -> Node:
@@ -217,12 +243,12 @@ def step(node: Node, action: int) -> Node:
             raise ValueError(f"no seat {action} to open")
         return node.child(action, Phase.ROLL, None, opener=action)
     if phase == Phase.ROLL:
-        if not 0 <= action < spec.variant.rules.dice_faces:
+        if not 0 <= action < len(spec.die_outcomes):
             raise ValueError(f"no die outcome {action}")
-        counts = node.rolling_counts()
         rolled = (*node.rolled, action + 1)
+        counts = node.rolling_counts()
         if len(rolled) < sum(counts):
-            return node.child(action, Phase.ROLL, node.game, opener=node.opener, rolled=rolled)
+            return node.rolled_on(action, rolled)
         cups = [sorted(cup) for cup in cut_cups(rolled, counts)]
         if node.game is None:
             started = Game.start(spec.variant, cups, node.opener)

@@ -20,6 +20,7 @@ all-players view (``ALL_PLAYERS``) and a state's own string show every die.
 from __future__ import annotations
 
 import functools
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -221,8 +222,8 @@ class Observer:
         # the first node's tensor, by seat; the last node filled and its tensor, by seat
         self._start: dict[int, Any] = {}
         self._last: dict[int, tuple[Node, Any]] = {}
-        # the last node's entries as a list (:meth:`values`), by seat
-        self._lists: dict[int, tuple[Node, list[float]]] = {}
+        # the last node's entries that are not zero (:meth:`values`), by seat
+        self._sparse: dict[int, tuple[Node, defaultdict[int, float]]] = {}
 
     def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
         """:func:`own_cup` of ``cups`` (a game's, never changed, or a roll's so far: a new
@@ -256,22 +257,26 @@ class Observer:
 
     def values(self, node: Node, player: int) -> list[float]:
         """What ``player`` sees of ``node``, as a new list (what OpenSpiel's tensor methods
-        return): the entries of ``tensor`` after :meth:`fill`, stepped from the parent's
-        list where the move allows (:meth:`_delta`), without a round trip through NumPy."""
-        last = self._lists.get(player)
+        return): the entries :meth:`fill` writes in ``tensor``, kept as the places that are
+        not zero and stepped from the parent's where the move allows (:meth:`_delta`),
+        without a round trip through NumPy."""
+        last = self._sparse.get(player)
         if last is not None and self.public and node.parent is last[0] and node.parent is not None:
-            out = last[1].copy()
-            if not self._delta(out, node):
-                out = self._filled(node, player)
+            places = last[1].copy()
+            if not self._delta(places, node):
+                places = self._places(node, player)
         else:
-            out = self._filled(node, player)
-        self._lists[player] = (node, out)
-        return out.copy()
-
-    def _filled(self, node: Node, player: int) -> list[float]:
+            places = self._places(node, player)
+        self._sparse[player] = (node, places)
         out = [0.0] * self.size
-        self._write(out, node, player)
+        for i, v in places.items():
+            out[i] = v
         return out
+
+    def _places(self, node: Node, player: int) -> defaultdict[int, float]:
+        places: defaultdict[int, float] = defaultdict(float)
+        self._write(places, node, player)
+        return places
 
     def _step(self, before: Any, node: Node) -> bool:
         """Fill ``tensor`` for ``node`` from its parent's (``before``, same seat) where
