@@ -66,7 +66,7 @@ def integer_types() -> list[Callable[[int], object]]:
     """Every integer type a seat, a face, a count or an index may be given as."""
     kinds: list[Callable[[int], object]] = [Index]
     if np is not None:
-        kinds += [np.int64, np.int32, np.int8, np.intp]
+        kinds += [np.int64, np.int32, np.int8, np.int16]
     return kinds
 
 
@@ -118,6 +118,10 @@ def hostile_actions() -> list[tuple[str, Game, Any, str, str]]:
         cases.append((f"Bid({value!r}, 3, 5)", game, Bid(value, 3, 5), *seat_rule))  # type: ignore[arg-type]
         for kind in (Dudo, Calza, Leave):
             cases.append((f"{kind.__name__}({value!r})", game, kind(value), *seat_rule))  # type: ignore[arg-type]
+    between = bid_game().apply(Dudo(1))  # awaiting the roll: only a seat's leave
+    assert between.awaiting_roll and between.is_legal(Leave(1))
+    for value in refused_fields(1):
+        cases.append((f"between rounds: Leave({value!r})", between, Leave(value), *seat_rule))  # type: ignore[arg-type]
     for value in refused_fields(3):
         rng = ("play.bid_range", "not-a-bid")
         cases.append((f"Bid(1, {value!r}, 5)", bid_game(), Bid(1, value, 5), *rng))  # type: ignore[arg-type]
