@@ -115,8 +115,8 @@ class Game:
         ``dice`` has one list per seat, its length that seat's dice (``[]`` = out).
         ``palifico=True`` makes ``first_player`` (who must hold one die) open a
         palifico round; ``palifico_used`` lists seats that already had theirs.
-        ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
-        float, a string) is refused, never coerced (hence typed ``object``); ``palifico``
+        ``first_player``, ``round`` and those seats are integers (NumPy's too): anything else
+        (a bool, a float, a string) is refused, never coerced (hence ``object``); ``palifico``
         is a bool (``TypeError`` otherwise, in both builds: typed ``object`` too).
         """
         rules = variant.rules
