@@ -267,12 +267,3 @@ FLAGS: list[object] = [1, 0, "yes", None, *([np.bool_(True)] if np is not None e
 def test_a_palifico_flag_is_a_bool_in_both_builds(flag: object) -> None:
     with pytest.raises(TypeError, match=r"^palifico must be True or False, not "):
         Game.start(ITALIAN, [[1], [2, 3]], first_player=0, palifico=flag)
-
-
-def test_outcome_decision_refuses_what_is_no_legal_call_as_the_pure_package_does() -> None:
-    game = bid_game()
-    with pytest.raises(IllegalAction, match=r"\[play.turn\]"):
-        game.outcome_decision(None)
-    with pytest.raises(TypeError, match="not a Dudo or Calza"):
-        game.outcome_decision(Bid(1, 3, 5))
-    assert game.outcome_decision(Dudo(1))

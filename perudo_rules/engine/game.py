@@ -383,7 +383,7 @@ class Game:
         bad = self.violation(action, trace)
         return trace.decision(None if bad is None else bad.rule)
 
-    def outcome_decision(self, call: object) -> dict[str, tuple[str, ...]]:
+    def outcome_decision(self, call: Dudo | Calza) -> dict[str, tuple[str, ...]]:
         """For a Dudo or Calza legal now (else ``IllegalAction``; ``TypeError`` for another
         action), the rule ids that decide each field of the round's outcome, the deciding
         one first (:func:`~perudo_rules.engine.rounds.outcome_rules`: the settlement, traced)."""
