@@ -4,7 +4,7 @@
 #   make test   builds the environment with the test extras and peers and runs the whole suite
 #               (in parallel: WORKERS=auto by default, WORKERS=0 for one process)
 #   make compiled       the compiled build (mypyc, needs a C compiler) in build/compiled
-#   make test-compiled  the rules tests again, against the compiled build
+#   make test-compiled  the rules and hostile-input tests again, against the compiled build
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -93,11 +93,17 @@ $(COMPILED)/.built: $(VENV)/.installed pyproject.toml hatch_build.py $(shell fin
 # The rules tests (scenarios, properties, the step API, the fast path, the front ends and
 # the differential tests) against the compiled build; PERUDO_EXPECT_COMPILED makes
 # tests/test_compiled.py fail unless every module of COMPILED_MODULES is compiled.
+# Then the hostile-input tests and the build parity tests (issue 33, item 11): a compiled
+# function checks the types it declares, so both builds must be shown to refuse and accept
+# the same inputs with the same exceptions (re-rolls and leaves are where they differed).
 COMPILED_TESTS ?= tests/test_compiled.py tests/test_scenarios.py tests/test_properties.py \
   tests/test_stateful.py tests/test_kernel.py tests/test_engine.py tests/test_fastplay.py \
   tests/test_frontends.py tests/test_visibility.py tests/test_openspiel_diff.py \
   tests/test_textarena_diff.py tests/test_openspiel.py tests/test_pettingzoo.py \
-  tests/test_record.py tests/test_gamejson.py tests/test_bots.py tests/test_simulate.py README.md
+  tests/test_record.py tests/test_gamejson.py tests/test_bots.py tests/test_simulate.py README.md \
+  tests/test_build_parity.py tests/test_hostile.py tests/test_hostile_state.py \
+  tests/test_server_inputs.py tests/test_parse_linear.py tests/test_state_errors.py \
+  tests/test_limits.py tests/test_cli_hostile.py tests/test_leave.py tests/test_reroll.py
 test-compiled: compiled
 	PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(COMPILED):$(CURDIR) PERUDO_EXPECT_COMPILED=1 \
 	  $(PY) -m pytest -n $(WORKERS) --dist loadgroup -p no:cacheprovider $(COMPILED_TESTS)

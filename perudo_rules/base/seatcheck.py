@@ -1,6 +1,7 @@
 """The one check of a seat argument: :func:`check_seat`, which every public function that
 takes a seat calls (``Game.legal_actions(seat=)``, ``Game.observation(seat)``,
-``parse_action(player=)``, ``to_record(viewer=)``).
+``parse_action(player=)``, ``to_record(viewer=)``), and :func:`check_int`, the same
+reading of any other integer argument (a face, a count, an index).
 
 A seat is an integer from 0 to the number of seats less one (the fixed rule ``play.seat``).
 An ``int`` is one, and so is any integer type that Python reads as an index
@@ -10,6 +11,11 @@ An ``int`` is one, and so is any integer type that Python reads as an index
 (a ``ValueError``); both are :class:`~perudo_rules.base.errors.Refused`, whose refusal names
 the parameter, the value given and the range, so that a server answers them as it answers
 an illegal action. Never an empty result for a seat that is not one.
+
+Both run as plain Python in both builds (this module is not compiled): a compiled entry
+point takes ``object`` and calls them, so that the pure package and the compiled build
+accept the same integers (a NumPy one from ``np.argmax`` too) and refuse the rest with the
+same exception.
 """
 
 from __future__ import annotations
@@ -17,9 +23,43 @@ from __future__ import annotations
 import operator
 
 from perudo_rules.base.errors import SeatError, SeatTypeError
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.messages import Refusal, given
 
-__all__ = ["check_seat"]
+__all__ = ["check_int", "check_seat"]
+
+
+def _integer(value: object) -> int | None:
+    """``value`` as an ``int`` if Python reads it as an index and it is not a bool
+    (``True`` is no seat nor face; NumPy's ``bool_`` neither), else ``None``."""
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
+
+
+def check_int(value: object, parameter: str) -> int:
+    """``value`` as an ``int`` if it is an integer: an ``int``, or a type Python reads as an
+    index (``operator.index``: a NumPy integer), not a bool; else a ``TypeError`` of one
+    line naming ``parameter`` and the value.
+
+    >>> check_int(3, "face")
+    3
+    >>> check_int(2.0, "face")
+    Traceback (most recent call last):
+    ...
+    TypeError: face=2.0 is not an integer
+    """
+    if type(value) is int:
+        return value
+    index = _integer(value)
+    if index is None:
+        raise TypeError(
+            tr("{parameter}={value} is not an integer", parameter=parameter, value=given(value))
+        )
+    return index
 
 
 def check_seat(seat: object, players: int, parameter: str = "seat") -> int:
@@ -40,16 +80,10 @@ def check_seat(seat: object, players: int, parameter: str = "seat") -> int:
     perudo_rules.base.errors.SeatTypeError: seat=True is not a seat: a seat is an integer \
 from 0 to 2 [play.seat]
     """
-    if type(seat) is int:
-        index = seat
-    else:
-        try:
-            if isinstance(seat, bool) or type(seat).__name__ == "bool_":  # NumPy's bool too
-                raise TypeError
-            index = operator.index(seat)  # type: ignore[arg-type]
-        except TypeError:
-            params = {"parameter": parameter, "seat": given(seat), "last": players - 1}
-            raise SeatTypeError(Refusal("play.seat", "seat-not-an-int", params)) from None
+    index = seat if type(seat) is int else _integer(seat)
+    if index is None:
+        params = {"parameter": parameter, "seat": given(seat), "last": players - 1}
+        raise SeatTypeError(Refusal("play.seat", "seat-not-an-int", params))
     if not 0 <= index < players:
         params = {"parameter": parameter, "seat": given(index), "last": players - 1}
         raise SeatError(Refusal("play.seat", "no-such-seat", params))

@@ -35,6 +35,11 @@ __all__ = [
 #: and refuses later (``Bid(0, 1.0, 2)``, refused by ``apply`` as ``play.bid_range``) must
 #: not meet one: :mod:`perudo_rules.base.actions` stays Python, and the entry points that check
 #: their arguments themselves (``Game.start``, ``Game.new``, ``Game.apply``) take ``object``.
+#: So does every one that takes a seat, a face, a count or an index, and reads it with
+#: :mod:`perudo_rules.base.seatcheck` (plain Python: a NumPy integer is taken, a bool is not,
+#: in both builds); a verdict reads an action's fields through ``Any`` (``fields: Any =
+#: action``), never through the action class, whose ``int`` fields mypyc would unbox
+#: (``True`` as 1). ``tests/test_build_parity.py`` runs on both builds to hold them to it.
 #: A folder's name stands for every module in it (its ``__init__`` aside).
 COMPILED_MODULES: tuple[str, ...] = ("editions.ruleset", "engine")
 

@@ -36,6 +36,8 @@ from math import floor
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll, bid_unchecked
 from perudo_rules.base.frozen import install_builder
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.seatcheck import check_int
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.kernel import RoundRules, count_matching, round_rules
@@ -50,7 +52,7 @@ from perudo_rules.engine.reroll import (
 )
 from perudo_rules.engine.rounds import RoundRecord, round_outcome
 from perudo_rules.engine.settlement import settle
-from perudo_rules.engine.start import Seed, opening, roll_cups, seats_verdict
+from perudo_rules.engine.start import Seed, opening, roll_cups, seat_count
 
 __all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play", "turn_actions"]
 
@@ -124,14 +126,11 @@ def play(
 
     ``record=True`` also returns every round (as the step API's ``RoundRecord``). Every
     rule comes from the kernel's :class:`~perudo_rules.engine.kernel.RoundRules` of each round;
-    this loop only draws among the ranks and calls it opens. ``players`` is an ``int`` the
-    edition allows, else ``ValueError`` (:func:`~perudo_rules.engine.start.seats_verdict`).
+    this loop only draws among the ranks and calls it opens. ``players`` is an integer the
+    edition allows, else ``ValueError`` (:func:`~perudo_rules.engine.start.seat_count`).
     """
     rules = variant.rules
-    bad = seats_verdict(rules, players, variant.id)
-    if bad is not None:
-        raise ValueError(bad.message)
-    assert isinstance(players, int)  # seats_verdict refuses anything but an int
+    players = seat_count(rules, players, variant.id)
     rand = rng.random
     faces = rules.dice_faces
     if rules.reroll_enabled:
@@ -311,11 +310,19 @@ def _play_with_rerolls(
 
 
 def random_games(
-    variant: Variant, players: int, games: int, seed: Seed = None
+    variant: Variant, players: object, games: object, seed: Seed = None
 ) -> RandomGames:
-    """Play ``games`` random games from one ``random.Random(seed)`` stream and total them."""
+    """Play ``games`` random games from one ``random.Random(seed)`` stream and total them.
+
+    ``players`` is a seat count the edition allows (:func:`~perudo_rules.engine.start.seat_count`:
+    ``ValueError`` else) and ``games`` an integer of at least 0 (``TypeError`` for a bool, a
+    float or a text: :func:`~perudo_rules.base.seatcheck.check_int`; ``ValueError`` below 0);
+    a NumPy integer is one. Typed ``object``: both builds take and refuse the same values.
+    """
+    players = seat_count(variant.rules, players, variant.id)
+    games = check_int(games, "games")
     if games < 0:
-        raise ValueError("games must be >= 0")
+        raise ValueError(tr("games={games} is no number of games: it is at least 0", games=games))
     rng = random.Random(seed)
     wins = [0] * players
     rounds = decisions = bids = 0

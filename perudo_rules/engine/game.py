@@ -22,11 +22,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
-from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll
+from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll, bid_numbers
 from perudo_rules.base.errors import IllegalAction
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
 from perudo_rules.base.messages import Refusal
-from perudo_rules.base.seatcheck import check_seat
+from perudo_rules.base.seatcheck import check_int, check_seat
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine import leaving
@@ -50,7 +50,7 @@ from perudo_rules.engine.start import (
     given_start,
     opening,
     roll_cups,
-    seats_verdict,
+    seat_count,
 )
 from perudo_rules.engine.trace import Decision, Trace
 from perudo_rules.engine.views import Observation, sight
@@ -106,7 +106,7 @@ class Game:
         variant: Variant,
         dice: Sequence[Sequence[int]],
         first_player: object,
-        palifico: bool = False,
+        palifico: object = False,
         round: object = 1,
         palifico_used: Iterable[object] = (),
     ) -> Game:
@@ -115,15 +115,16 @@ class Game:
         ``dice`` has one list per seat, its length that seat's dice (``[]`` = out).
         ``palifico=True`` makes ``first_player`` (who must hold one die) open a
         palifico round; ``palifico_used`` lists seats that already had theirs.
-        ``first_player``, ``round`` and those seats are ``int``: anything else (a bool, a
-        float, a string) is refused, never coerced (hence typed ``object``); ``palifico``
-        is a bool (``TypeError`` otherwise).
+        ``first_player``, ``round`` and those seats are integers (NumPy's too): anything else
+        (a bool, a float, a string) is refused, never coerced (hence ``object``); ``palifico``
+        is a bool (``TypeError`` otherwise, in both builds: typed ``object`` too).
         """
         rules = variant.rules
         cups, first, round_no, used = given_start(
             rules, variant.id, dice, first_player, palifico, round, palifico_used
         )
         counts = tuple(len(c) for c in cups)
+        palifico = palifico is True  # given_start refused anything but a bool
         owner = first if palifico else None
         return cls(
             variant=variant,
@@ -145,14 +146,11 @@ class Game:
 
         ``random.Random(seed)`` first settles who opens (the edition's roll-off,
         ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
-        ``players`` is an ``int`` the edition allows, else ``ValueError`` (typed ``object``:
-        :func:`~perudo_rules.engine.start.seats_verdict` checks it).
+        ``players`` is an integer the edition allows, else ``ValueError`` (typed ``object``:
+        :func:`~perudo_rules.engine.start.seat_count` checks it).
         """
         rules = variant.rules
-        bad = seats_verdict(rules, players, variant.id)
-        if bad is not None:
-            raise ValueError(bad.message)
-        assert isinstance(players, int)  # seats_verdict refuses anything but an int
+        players = seat_count(rules, players, variant.id)
         # for an int seed, random.Random's C base draws the very same stream (Random.seed
         # hands an int to it unchanged), and is made in less time
         rng = _random.Random(seed) if type(seed) is int else random.Random(seed)
@@ -335,15 +333,16 @@ class Game:
         """Whether the wild face counts as every face in this round."""
         return self.space.wild is not None
 
-    def rank(self, bid: Bid) -> int | None:
-        """The rank of ``bid`` in this round (``None`` if it is out of range)."""
-        return self.space.rank(bid.quantity, bid.face)
+    def rank(self, bid: object) -> int | None:
+        """The rank of ``bid`` (``None`` if out of range), read by ``bid_numbers``."""
+        return self.space.rank(*bid_numbers(bid))
 
-    def count(self, face: int) -> int:
-        """The true number of dice on the table that count as ``face`` this round."""
-        return count_matching(self.dice, face, self.space.wild)
+    def count(self, face: object) -> int:
+        """The true number of dice on the table that count as ``face`` (an integer,
+        NumPy's too, else ``TypeError``: :func:`~perudo_rules.base.seatcheck.check_int`)."""
+        return count_matching(self.dice, check_int(face, "face"), self.space.wild)
 
-    def next_seat(self, seat: int) -> int:
+    def next_seat(self, seat: object) -> int:
         """The next seat after ``seat`` (checked: ``check_seat``) with dice, in play's direction."""
         return next_seat(self.dice_counts, self.rules.direction, check_seat(seat, self.players))
 
@@ -401,14 +400,13 @@ class Game:
         but for a seat's :class:`~perudo_rules.base.actions.Leave` (allowed, never listed)."""
         return self.violation(action) is None
 
-    def legal_actions(self, seat: int | None = None) -> LegalActions:
+    def legal_actions(self, seat: object = None) -> LegalActions:
         """Every action any seat may take now, out-of-turn Calza included (a lazy view);
         with ``seat``, only that seat's, in the same order (``in`` answers for it alone;
         ``seat`` is checked: :func:`~perudo_rules.base.seatcheck.check_seat`)."""
-        if seat is not None:
-            seat = check_seat(seat, self.players)
+        at = None if seat is None else check_seat(seat, self.players)
         rr = self._rules_in_play if self.winner is None else None
-        return view(rr, self.to_move, self.bids, seat, self.dice, self.reroll)
+        return view(rr, self.to_move, self.bids, at, self.dice, self.reroll)
 
     def call_offers(self) -> tuple[int, ...]:
         """The seats asked, in order, whether they call out of turn before the player to
@@ -548,7 +546,7 @@ class Game:
 
     # --- views for one seat -------------------------------------------------------------
 
-    def observation(self, player: int | None) -> Observation:
+    def observation(self, player: object) -> Observation:
         """What seat ``player`` may see (:func:`~perudo_rules.engine.views.sight`): own dice,
         dice counts, bids, the dice set aside, lifted cups of past rounds, its legal actions.
         ``None`` is a spectator's view: only what every seat sees (no concealed die, no legal

@@ -94,7 +94,10 @@ def between_verdict(
     ``trace`` notes the rules read and the one that allows a leave."""
     if type(action) is not Leave:
         return Refusal("play.roll", "round-over", {})
-    p: Any = action.player  # as given: a float seat is refused, never read as an int
+    # as given: the fields of the object, not of the Leave the check above narrowed it to
+    # (compiled code reads a Leave's player as an int: True as 1, a float a TypeError)
+    fields: Any = action
+    p = fields.player
     if trace is not None:  # play.seat: a seat with dice
         trace.read("play.seat")
     if type(p) is not int or not 0 <= p < len(counts) or not counts[p]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import overload
 
 from perudo_rules.base.actions import Action, Bid, Leave, bid_unchecked
+from perudo_rules.base.seatcheck import check_int
 from perudo_rules.engine.kernel import RoundRules
 from perudo_rules.engine.reroll import RerollState, bid_open, reroll_options, verdict_with_rerolls
 
@@ -131,7 +132,9 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: int) -> Action: ...
     @overload
     def __getitem__(self, i: slice) -> Sequence[Action]: ...
-    def __getitem__(self, i: int | slice) -> Action | Sequence[Action]:
+    def __getitem__(self, i: object) -> Action | Sequence[Action]:
+        # ``object``: the compiled build takes what the pure one takes (an index of any
+        # integer type, a NumPy one from ``np.argmax`` too: check_int) and refuses the same
         nb = self._nb
         if type(i) is int and 0 <= i < nb:  # the common case first: a bid
             kept = self._made
@@ -145,6 +148,7 @@ class LegalActions(Sequence[Action]):
             return made
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
+        i = check_int(i, "index")
         n = nb + len(self._extras)
         if i < 0:
             i += n

@@ -40,6 +40,7 @@ import functools
 from collections.abc import Iterator, Sequence
 from typing import overload
 
+from perudo_rules.base.seatcheck import check_int
 from perudo_rules.editions.ruleset import Ruleset
 
 __all__ = ["BidSpace", "GridTail", "TupleTail", "bid_space"]
@@ -180,9 +181,10 @@ class TupleTail(Sequence[int]):
     def __getitem__(self, i: int) -> int: ...
     @overload
     def __getitem__(self, i: slice) -> Sequence[int]: ...
-    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+    def __getitem__(self, i: object) -> int | Sequence[int]:
         if isinstance(i, slice):
             return self._seq[self._start :][i]
+        i = check_int(i, "index")  # any integer type, in both builds
         n = len(self)
         if i < 0:
             i += n
@@ -226,9 +228,10 @@ class GridTail(Sequence[int]):
     def __getitem__(self, i: int) -> int: ...
     @overload
     def __getitem__(self, i: slice) -> Sequence[int]: ...
-    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+    def __getitem__(self, i: object) -> int | Sequence[int]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._n))]
+        i = check_int(i, "index")  # any integer type, in both builds
         n = self._n
         if i < 0:
             i += n

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll
 from perudo_rules.base.messages import Refusal, given
@@ -217,7 +217,11 @@ def reroll_verdict(
     ``reroll.must_bid``, ``play.reroll``, ``play.seat``, ``play.turn``); ``open_bid`` is
     :func:`bid_open`. A ``trace`` notes the rules read; ``reroll.enabled`` allows a legal
     re-roll (the edition has them), the others bound it."""
-    p = action.player
+    # the fields as given (``Any``), as the kernel's verdict reads them: compiled code that
+    # read them as ``int`` would take ``True`` for 1, an ``int`` subclass for an int and
+    # raise TypeError for a float, where the pure package refuses them all below
+    fields: Any = action
+    p = fields.player
     if trace is not None:
         trace.decide("reroll.enabled")
     if not rules.reroll_enabled:
@@ -235,7 +239,7 @@ def reroll_verdict(
     if trace is not None:
         trace.read("play.reroll")
         trace.read("reroll.min_hidden")
-    faces = action.set_aside
+    faces = fields.set_aside
     if not isinstance(faces, tuple) or any(
         type(f) is not int or not 1 <= f <= rules.dice_faces for f in faces
     ):

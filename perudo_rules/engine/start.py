@@ -8,11 +8,13 @@ map lists them. Plain typed Python, like the kernel.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterable, Sequence
 from math import floor
 
 from perudo_rules.base.messages import Param, Refusal, given
+from perudo_rules.base.seatcheck import check_int
 from perudo_rules.editions.ruleset import Ruleset
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "roll_cups",
     "roll_die",
     "roll_off",
+    "seat_count",
     "seats_verdict",
     "whole_number",
 ]
@@ -51,6 +54,22 @@ def seats_verdict(rules: Ruleset, players: object, edition: str) -> Refusal | No
         allowed: dict[str, Param] = {"players": players, "edition": edition}
         return Refusal(rule, "seats-out-of-range", {**allowed, "least": lo, "most": hi})
     return None
+
+
+def seat_count(rules: Ruleset, players: object, edition: str) -> int:
+    """``players`` as an ``int`` if ``edition`` may be played by that many seats, else the
+    ``ValueError`` of :func:`seats_verdict`. An integer of another type (a NumPy one) is
+    read as its ``int`` first (:func:`~perudo_rules.base.seatcheck.check_int`), so both
+    builds take it; a bool, a float or a text is no number of seats. ``Game.new`` and the
+    fast path's :func:`~perudo_rules.engine.fastplay.random_games` take their seats so."""
+    if type(players) is not int:
+        with contextlib.suppress(TypeError):  # else refused below: a count that is not whole
+            players = check_int(players, "players")
+    bad = seats_verdict(rules, players, edition)
+    if bad is not None:
+        raise ValueError(bad.message)
+    assert isinstance(players, int)  # seats_verdict refuses anything but an int
+    return players
 
 
 def roll_off(rules: Ruleset, players: int, rng: random.Random) -> int:
@@ -139,11 +158,15 @@ def opening_verdict(
 
 
 def whole_number(value: object, what: str) -> int:
-    """``value`` if it is an ``int`` (not a bool, a float or a string), else ``ValueError``
-    naming ``what``."""
-    if type(value) is not int:
-        raise ValueError(f"{what} must be a whole number, not {value!r}")
-    return value
+    """``value`` as an ``int`` if it is an integer (a NumPy one too:
+    :func:`~perudo_rules.base.seatcheck.check_int`; not a bool, a float or a string), else
+    ``ValueError`` naming ``what``."""
+    if type(value) is int:
+        return value
+    try:
+        return check_int(value, what)
+    except TypeError:
+        raise ValueError(f"{what} must be a whole number, not {value!r}") from None
 
 
 def given_cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
@@ -186,7 +209,7 @@ def given_start(
     edition: str,
     dice: object,
     first_player: object,
-    palifico: bool,
+    palifico: object,
     round_no: object,
     palifico_used: Iterable[object],
 ) -> tuple[tuple[tuple[int, ...], ...], int, int, frozenset[int]]:
