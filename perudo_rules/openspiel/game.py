@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pyspiel  # type: ignore[import-not-found]
 
+from perudo_rules.base.limits import action_id
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
@@ -264,6 +265,21 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         if node.phase == Phase.ROLL:
             return list(node.spec.die_outcomes)
         raise ValueError("not a chance node")
+
+    def apply_action(self, action: int) -> None:
+        """Take ``action``: an action id, or at a chance node an outcome. ``TypeError``
+        unless it is a whole number (a bool, NumPy's too, or a float is not; NumPy
+        integers are), ``ValueError`` naming the range for one outside it (``-1``, a
+        5,000-digit number), checked before OpenSpiel converts it to its 64-bit id."""
+        node = self._node
+        spec = node.spec
+        if node.phase == Phase.OPENER:
+            aid = action_id(action, spec.players, outcome=True)
+        elif node.phase == Phase.ROLL:
+            aid = action_id(action, spec.variant.rules.dice_faces, outcome=True)
+        else:
+            aid = action_id(action, spec.amap.num_actions)
+        super().apply_action(aid)
 
     def _apply_action(self, action: int) -> None:
         self._node = step(self._node, int(action))
