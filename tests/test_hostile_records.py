@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from perudo_rules import Bid, Game, RecordError, Reroll, load_variant, referee, to_record
+from perudo_rules.cli import main
 from tests.strategies import choose
 
 Forgery = Callable[[dict[str, Any]], None]
@@ -160,3 +162,16 @@ def test_a_forged_redacted_record_gets_a_verdict_or_a_record_error(seed: int, vi
     if bad is not None and bad.action is not None:
         rnd = next(r for r in record["rounds"] if r["round"] == bad.round)
         assert rnd["actions"][bad.step - 1] == bad.action
+
+
+def test_the_referee_command_refuses_a_forged_record_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = _rerolled()
+    _actions(record).insert(3, "roll [[null, null, null, null], [], []]")
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["referee", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "rounds.0.actions.3: a roll with hidden dice that no re-roll precedes" in err
