@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 
 from perudo_rules import load_variant
 from perudo_rules.cli.conform import format_report
+from perudo_rules.conform.htmlreport import html_report
 from perudo_rules.conform.report import EXIT_HARNESS, EXIT_UNTESTED, EditionReport, Report
 from perudo_rules.conform.runner import Only, conform
 from perudo_rules.harness import claim_edition
@@ -142,6 +144,11 @@ def check_text_against_json(report: Report) -> dict[str, Any]:
         _check_untested_line(lines, ed)
     if doc["exit"] != 0:  # "conforms" is said of nothing that did not conform
         assert not any(re.search(r"\bconforms\b", x) for x in lines)
+    page = unescape(html_report(report))  # the HTML page says why as the text does
+    for rep in report.editions:
+        said = [x for x in lines if x.startswith(f"UNTESTED {rep.edition}:")]
+        assert all(x in page for x in said)
+        assert (f"UNTESTED {rep.edition}:" in page) == bool(said)
     return doc
 
 
