@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from perudo_rules import Game, RecordError, load_variant, referee
+from perudo_rules import Game, RecordError, load_variant, referee, replay, to_record
 from perudo_rules.base.safetext import shortened
 
 
@@ -68,3 +68,64 @@ def test_a_palifico_flag_that_is_not_a_bool_is_refused_never_stored(flag: object
         Game.start(load_variant("italian"), [[1], [2, 3]], first_player=0, palifico=flag)  # type: ignore[arg-type]
     game = Game.start(load_variant("italian"), [[1], [2, 3]], first_player=0, palifico=True)
     assert Game.from_json(game.to_json()) == game
+
+
+def _palifico_game() -> Game:
+    """Italian, a palifico round in play: seat 0 opens it with one die, seat 1's palifico is
+    spent; seat 0 has bid."""
+    game = Game.start(
+        load_variant("italian"),
+        [[1], [2, 3], [4, 4]],
+        first_player=0,
+        palifico=True,
+        palifico_used=[1],
+    )
+    return game.apply(game.legal_actions()[0])
+
+
+LOOSE: dict[str, tuple[str, Callable[[Game], Any]]] = {
+    # name: (the state key, the game's value with one JSON type changed)
+    "dice_counts as floats": ("dice_counts", lambda g: [float(n) for n in g.dice_counts]),
+    "dice_counts with a bool": ("dice_counts", lambda g: [True, *g.dice_counts[1:]]),
+    "palifico_used as bools": ("palifico_used", lambda g: list(map(bool, sorted(g.palifico_used)))),
+    "palifico_used as a float": ("palifico_used", lambda g: [float(s) for s in g.palifico_used]),
+    "set_aside nested floats": ("set_aside", lambda g: [list(map(float, c)) for c in g.set_aside]),
+    "round as a float": ("round", lambda g: float(g.round)),
+    "to_move as a float": ("to_move", lambda g: float(g.to_move or 0)),
+    "first_player as a bool": ("first_player", lambda g: bool(g.first_player)),
+    "palifico as 1": ("palifico", lambda g: int(g.palifico)),
+}
+
+
+@pytest.mark.parametrize("name", LOOSE, ids=list(LOOSE))
+def test_state_values_of_the_wrong_json_type_are_refused_at_their_key(name: str) -> None:
+    """``dice_counts: [3.0, 1.0, 2.0]`` and ``palifico_used: [true]`` were accepted where
+    ``round: 2.0`` was refused (issue 33, item 8): one strict comparison for every key."""
+    key, loose = LOOSE[name]
+    game = _palifico_game()
+    if key == "set_aside":  # a re-roll: some dice set aside (reroll.enabled)
+        bluff = Game.start(load_variant("bluff"), [[5, 2], [3, 4]], first_player=0)
+        game = bluff.apply(bluff.legal_actions()[0])
+        game = game.apply(next(a for a in game.legal_actions() if str(a).startswith("reroll")))
+        game = game.roll(dice=[[], [6]])
+    doc = game.to_json()
+    assert Game.from_json(doc) == game
+    doc["state"][key] = loose(game)
+    assert doc["state"][key] == game.to_json()["state"][key]  # equal in Python, not in type
+    with pytest.raises(RecordError, match="but the record gives") as caught:
+        Game.from_json(doc)
+    assert caught.value.key_path == f"state.{key}"
+
+
+def test_a_numpy_bool_palifico_flag_is_refused_and_a_bool_replays() -> None:
+    """``Game.start(palifico=numpy.bool_(True))``: a clear TypeError, never stored; the
+    game started with ``bool(flag)`` round-trips and its record replays (issue 33, item 8)."""
+    np = pytest.importorskip("numpy")
+    variant = load_variant("italian")
+    for flag in (np.bool_(True), np.bool_(False)):
+        with pytest.raises(TypeError, match="palifico must be True or False"):
+            Game.start(variant, [[1], [2, 3]], first_player=0, palifico=flag)
+        game = Game.start(variant, [[1], [2, 3]], first_player=0, palifico=bool(flag))
+        assert type(game.palifico) is bool
+        assert Game.from_json(game.to_json()) == game
+        assert replay(to_record(game, full=True)) == game

@@ -36,11 +36,13 @@ import errno
 import json
 import os
 import stat
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from perudo_rules.base.i18n import N_, tr
+from perudo_rules.base.safetext import shortened
 
 __all__ = [
     "MAX_BIDS",
@@ -61,12 +63,14 @@ __all__ = [
     "MAX_STEPS",
     "MAX_WITNESS_DICE",
     "MAX_WORKERS",
+    "action_id",
     "check_count",
     "check_depth",
     "json_problem",
     "os_reason",
     "read_bounded",
     "short_number",
+    "whole_number",
 ]
 
 #: Most seats a variant may allow (``players.max``).
@@ -127,6 +131,51 @@ def short_number(value: object) -> str:
         sign = "-" if value < 0 else ""
         return f"{sign}{digits[:6]}...{digits[-6:]} ({len(digits)} digits)"
     return repr(value)[:60]
+
+
+def whole_number(value: object) -> int | None:
+    """``value`` as an ``int`` if it is a whole number: Python's, NumPy's, or a 0-d NumPy
+    integer array; ``None`` for anything else, a ``bool`` (NumPy's too) or a float first.
+
+    >>> whole_number(3), whole_number(True), whole_number(3.0)
+    (3, None, None)
+    """
+    np: Any = sys.modules.get("numpy")  # a NumPy value exists only once NumPy is imported
+    if np is not None:
+        if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
+            return int(value)
+        if isinstance(value, np.integer):
+            return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int(value)
+    return None
+
+
+def action_id(value: object, count: int, *, outcome: bool = False) -> int:
+    """``value`` as an id of a space of ``count`` ids (``0 .. count - 1``): an action id,
+    or with ``outcome`` a chance outcome. ``TypeError`` unless it is a whole number
+    (:func:`whole_number`: a bool or a float is not), ``ValueError`` naming the range for
+    one outside it, however many digits it has (:func:`short_number`): what the
+    reinforcement-learning adapters (PettingZoo, Gymnasium, OpenSpiel) check an id with.
+
+    >>> action_id(10**5000, 5)
+    Traceback (most recent call last):
+    ...
+    ValueError: no action id a number of about 5001 digits (ids run 0..4)
+    """
+    aid = whole_number(value)
+    shown = shortened(repr(value), 60) if aid is None else short_number(aid)
+    if aid is None and outcome:
+        raise TypeError(tr("a chance outcome must be an integer, not {value}", value=shown))
+    if aid is None:
+        raise TypeError(tr("an action id must be an integer, not {value}", value=shown))
+    if not 0 <= aid < count:
+        last = count - 1
+        if outcome:
+            raise ValueError(tr("no chance outcome {value} (outcomes run 0..{last})",
+                                value=shown, last=last))  # fmt: skip
+        raise ValueError(tr("no action id {value} (ids run 0..{last})", value=shown, last=last))
+    return aid
 
 
 def check_count(name: str, value: Any, low: int, high: int) -> int:

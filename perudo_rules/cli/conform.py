@@ -153,8 +153,7 @@ def format_report(report: Report, rules: bool = False) -> str:
             lines.append(tr("NOT CLAIMED {edition}: {why}", edition=rep.edition,
                             why=printable(rep.keeps_out)))  # fmt: skip
         elif rep.complete and not rep.tested:
-            lines.append(tr("UNTESTED {edition}: the engine skipped every start",
-                            edition=rep.edition))  # fmt: skip
+            lines.append(tr("UNTESTED {edition}: {why}", edition=rep.edition, why=rep.untested()))
     if not any(rep.claimed for rep in report.editions) and report.error is None:
         lines.append(tr("UNTESTED: the engine claims none of the editions asked for"))
     if rules:

@@ -232,8 +232,7 @@ def _edition(i: int, rep: EditionReport) -> str:
     if not rep.complete:
         out.append(_p(tr("A harness error stopped this edition: its counts are partial.")))
     elif not rep.tested:
-        out.append(_p(tr("UNTESTED {edition}: the engine skipped every start",
-                         edition=rep.edition)))  # fmt: skip
+        out.append(_p(tr("UNTESTED {edition}: {why}", edition=rep.edition, why=rep.untested())))
     out.append(_matrix(i, rep))
     for j, fail in enumerate(rep.failures):
         checks = rep.failed.get(fail.rule, 0) + rep.passed.get(fail.rule, 0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.texts import Text, text_from_json, text_json
 from perudo_rules.conform.protocol import UNCLAIMED_KNOBS
 from perudo_rules.editions.corerules import core_rules
@@ -162,8 +163,29 @@ class EditionReport:
 
     @property
     def tested(self) -> bool:
-        """Whether anything ran: an engine that skips every start certifies nothing."""
-        return bool(self.scenarios or self.games or self.perft or self.probes)
+        """Whether anything was checked: a rule compared (passed or failed) or a perft
+        count. An engine that skips every start certifies nothing, nor one whose starts
+        compare no rule (a scenario run alone that stops before its first check)."""
+        return bool(self.passed or self.failed or self.perft)
+
+    @property
+    def started(self) -> int:
+        """The starts the engine took: scenarios, random games, probes and perft positions."""
+        return self.scenarios + self.games + sum(self.probes.values()) + len(self.perft)
+
+    def untested(self) -> str:
+        """Why a claimed edition run to its end certified nothing (:attr:`tested` false),
+        from the counts :meth:`to_json` writes: every start skipped, none sent, or starts
+        that compared no rule; in the language of the context."""
+        if not self.started and self.skipped:
+            return ntr("the engine skipped the {n} start sent",
+                       "the engine skipped all {n} starts sent", self.skipped)  # fmt: skip
+        if not self.started:
+            return tr("no start was sent: no scenario, probe, random game or perft position "
+                      "applies")  # fmt: skip
+        return ntr("nothing was checked: the engine took {n} start, and it compared no rule",
+                   "nothing was checked: the engine took {n} starts, and they compared no rule",
+                   self.started)  # fmt: skip
 
     @property
     def conforms(self) -> bool:
@@ -261,7 +283,8 @@ class Report:
     @property
     def exit_code(self) -> int:
         """0 conforms; 1 differs; 2 harness error; 3 nothing certified (an edition
-        asked for that no claim covers, one that ran nothing, or no edition claimed)."""
+        asked for that no claim covers, one that checked nothing (:attr:`EditionReport.tested`:
+        every start skipped, none sent, or no rule compared), or no edition claimed)."""
         if self.error is not None:
             return EXIT_HARNESS
         claimed = [e for e in self.editions if e.claimed]

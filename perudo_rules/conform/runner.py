@@ -107,10 +107,11 @@ class _Run:
             if isinstance(a, Roll):  # a re-roll's dice
                 if not g.awaiting_roll or g.to_move is None:
                     return None
-                try:
-                    s.roll(a.dice)
+                try:  # the dice checked first: a HarnessError (a ValueError) is the engine's
+                    g.roll(dice=a.dice)
                 except ValueError:
                     return None
+                s.roll(a.dice)
                 continue
             if g.to_move is None or g.awaiting_roll or g.violation(a) is not None:
                 return None
@@ -238,11 +239,12 @@ class _Run:
 
     def scenario(self, sc: Scenario, variant: Variant, expect_as: str) -> None:
         s = self.session(variant if variant != self.variant else None, f"scenario {sc.id}")
-        try:
-            if not s.start(sc.start):
-                self.report.skipped += 1
-                return
+        try:  # asked before the engine, whose HarnessError is a ValueError too
+            sc.start.game(variant)
         except ValueError:  # this edition does not allow the scenario's start
+            return
+        if not s.start(sc.start):
+            self.report.skipped += 1
             return
         self.report.scenarios += 1
         for step in sc.steps:
@@ -320,11 +322,12 @@ class _Run:
         the point is not reached."""
         under = None if variant is None or variant == self.variant else variant
         s = self.session(under, f"probe {probe.rule}" if probe.rule else "diagnosis")
-        try:
-            if not s.start(probe.position):
-                self.report.skipped += 1
-                return None
+        try:  # asked before the engine, whose HarnessError is a ValueError too
+            probe.position.game(under or self.variant)
         except ValueError:
+            return None
+        if not s.start(probe.position):
+            self.report.skipped += 1
             return None
         found: list[Judged] = []
         for step in probe.steps:

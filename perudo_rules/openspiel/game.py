@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import pyspiel  # type: ignore[import-not-found]
 
+from perudo_rules.base.limits import action_id
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
@@ -320,6 +321,23 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
             return list(node.spec.die_outcomes)
         raise ValueError("not a chance node")
 
+    def apply_action(self, action: int) -> None:
+        """Take ``action``: an action id, or at a chance node an outcome. ``TypeError``
+        unless it is a whole number (a bool, NumPy's too, or a float is not; NumPy
+        integers are), ``ValueError`` naming the range for one outside it (``-1``, a
+        5,000-digit number), checked before OpenSpiel converts it to its 64-bit id."""
+        node = self._node
+        spec = node.spec
+        if node.phase == Phase.OPENER:
+            count, outcome = spec.players, True
+        elif node.phase == Phase.ROLL:
+            count, outcome = len(spec.die_outcomes), True
+        else:
+            count, outcome = spec.amap.num_actions, False
+        if type(action) is not int or not 0 <= action < count:  # the common case: an int
+            action = action_id(action, count, outcome=outcome)
+        _BASE_APPLY(self, action)
+
     def _apply_action(self, action: int) -> None:
         self._node = step(self._node, int(action))
 
@@ -381,6 +399,7 @@ class _StateObserver(Observer):
 _INFO_STATE = pyspiel.IIGObservationType(perfect_recall=True)
 _OBSERVATION = pyspiel.IIGObservationType(perfect_recall=False)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
+_BASE_APPLY = pyspiel.State.apply_action
 
 register_bundled()
 _BUNDLED = frozenset(_FACTORIES)

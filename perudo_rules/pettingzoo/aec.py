@@ -47,7 +47,6 @@ the environment for its users; in short:
 
 from __future__ import annotations
 
-import operator
 import random
 from pathlib import Path
 from typing import Any
@@ -66,7 +65,8 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
 from perudo_rules.base.i18n import check_language
-from perudo_rules.base.safetext import printable
+from perudo_rules.base.limits import action_id, whole_number
+from perudo_rules.base.safetext import printable, shortened
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.actionmap import action_map
@@ -82,14 +82,13 @@ OBSERVATION_MODES = ("dict", "flat")
 
 
 def integer_value(value: object, what: str) -> int:
-    """``value`` (an action id, a seed) as an ``int`` if it is a whole number (Python's or
-    NumPy's, a 0-d integer array too); ``TypeError`` for anything else (a float, a bool, a
-    list, a string)."""
-    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
-        return int(value)
-    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return operator.index(value)
-    raise TypeError(f"{what} must be an integer, not {printable(repr(value))[:60]}")
+    """``value`` (a seed, an opponent's answer) as an ``int`` if it is a whole number
+    (:func:`~perudo_rules.base.limits.whole_number`: Python's or NumPy's, a 0-d integer
+    array too); ``TypeError`` for anything else (a float, a bool, a list, a string)."""
+    whole = whole_number(value)
+    if whole is None:
+        raise TypeError(f"{what} must be an integer, not {shortened(repr(value), 60)}")
+    return whole
 
 
 # --- the environment ---------------------------------------------------------------------
@@ -289,7 +288,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise ValueError(f"{agent} is still playing: give an action id, not None")
-        aid = integer_value(action, "an action id")
+        aid = action_id(action, self.ids.num_actions)
         seat = self._seat[agent]
         move = self._checked(agent, seat, aid)
         self._cumulative_rewards[agent] = 0.0
@@ -311,8 +310,6 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         """The engine action of ``aid`` for ``seat`` (``None``: Pass), or ``ValueError``
         saying why it may not be taken now (the kernel's rule for an engine action)."""
         ids = self.ids
-        if not 0 <= aid < ids.num_actions:
-            raise ValueError(f"no action id {aid} (ids run 0..{ids.num_actions - 1})")
         move = ids.to_action(aid, seat)
         name = ids.name(aid)
         if self._pending:

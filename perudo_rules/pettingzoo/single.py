@@ -46,6 +46,7 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 
 from perudo_rules.analysis.bots import Bot, make_bot
 from perudo_rules.base.actions import Action
+from perudo_rules.base.limits import action_id
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.pettingzoo.aec import PerudoEnv, integer_value
@@ -163,10 +164,7 @@ class PerudoGymEnv(gymnasium.Env[Any, np.int64]):
             raise RuntimeError("call reset() before step()")
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        aid = integer_value(action, "an action id")
-        n = self._aec.ids.num_actions
-        if not 0 <= aid < n:
-            raise ValueError(f"no action id {aid} (ids run 0..{n - 1})")
+        aid = action_id(action, self._aec.ids.num_actions)
         if not self.action_masks()[aid]:
             self._done = True
             info = self._info()

@@ -104,6 +104,17 @@ def _said(value: Any) -> str:
         return type(value).__name__
 
 
+def _same(stated: Any, actual: Any) -> bool:
+    """Whether a value of ``state`` is the game's, of the same JSON types all the way
+    down: ``3.0`` and ``true`` are no integer there, in a list (``dice_counts``,
+    ``palifico_used``, ``set_aside``) as in ``round``."""
+    if type(stated) is not type(actual):
+        return False
+    if isinstance(actual, list):
+        return len(stated) == len(actual) and all(map(_same, stated, actual))
+    return bool(stated == actual)
+
+
 def game_from_json(doc: Any) -> Game:
     """The game of a :func:`game_to_json` document, rebuilt by replaying its record.
 
@@ -136,7 +147,7 @@ def game_from_json(doc: Any) -> Game:
         if value is None:
             raise RecordError(f"unknown key {key!r}", key_path=f"state.{key}")
         actual = value(game)
-        if stated != actual or type(stated) is not type(actual):
+        if not _same(stated, actual):
             raise RecordError(
                 f"says {_said(stated)}, but the record gives {_said(actual)}",
                 key_path=f"state.{key}",

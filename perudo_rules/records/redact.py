@@ -16,10 +16,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from perudo_rules.base.actions import Reroll
+from perudo_rules.base.i18n import tr
 from perudo_rules.engine.views import sight
 from perudo_rules.records.position import parse_step
+from perudo_rules.records.recordformat import RecordError
 
-__all__ = ["hidden_dice", "placeholders", "redact"]
+__all__ = ["check_hidden", "hidden_dice", "placeholders", "redact"]
 
 
 def redact(
@@ -71,6 +73,65 @@ def _rerolls(actions: Sequence[str]) -> tuple[list[int], list[int], list[list[An
             places.append(-1)
             rolls.append(None)
     return by, places, rolls
+
+
+def check_hidden(data: Mapping[str, Any], file: str | None = None) -> None:
+    """:class:`~perudo_rules.records.recordformat.RecordError` (with the key path of the
+    value at fault) for a ``null`` die where no redaction puts one: ``data`` is a record
+    already shaped as one (:func:`~perudo_rules.records.recordformat.check_shape`).
+
+    :func:`redact` hides a cup whole or not at all, never the viewer's own dice, and in a
+    roll only the dice of the seat whose re-roll (the step just before) rolled them; any
+    other ``null`` is a forgery, not a view of a game, and the referee does not guess
+    faces for it."""
+    if "viewer" not in data:
+        return
+    viewer = data["viewer"]
+    for r, rnd in enumerate(data["rounds"]):
+        for seat, cup in enumerate(rnd["dice"]):
+            _hidden_cup(cup, seat, viewer, f"rounds.{r}.dice.{seat}", file)
+        by: int | None = None  # the seat whose re-roll is the step just before
+        for k, text in enumerate(rnd["actions"]):
+            where = f"rounds.{r}.actions.{k}"
+            if text.startswith("roll") and "null" in text:
+                if by is None:
+                    said = tr(
+                        "a roll with hidden dice that no re-roll precedes (a redacted record "
+                        "hides only the dice of the re-roll just before)"
+                    )
+                    raise RecordError(said, file=file, key_path=where)
+                for seat, cup in enumerate(json.loads(text[4:])):
+                    if None in cup and seat != by:
+                        said = tr(
+                            "seat {seat} did not re-roll here, yet the roll hides its dice "
+                            "(a roll hides only the dice of the seat that re-rolled: seat {by})",
+                            seat=seat,
+                            by=by,
+                        )
+                        raise RecordError(said, file=file, key_path=where)
+                    _hidden_cup(cup, seat, viewer, where, file)
+            step = None if text.startswith("roll") else parse_step(text)
+            by = step.player if isinstance(step, Reroll) else None
+
+
+def _hidden_cup(
+    cup: Sequence[Any], seat: int, viewer: int | None, where: str, file: str | None
+) -> None:
+    """Refuse a cup hidden in part, or the viewer's own cup hidden (``where``: its key
+    path, the roll's for a cup of a roll)."""
+    if None not in cup:
+        return
+    if any(d is not None for d in cup):
+        said = tr(
+            "seat {seat}'s cup is hidden whole or not at all, not {n} of its {held} dice",
+            seat=seat,
+            n=cup.count(None),
+            held=len(cup),
+        )
+        raise RecordError(said, file=file, key_path=where)
+    if seat == viewer:
+        said = tr("the record is seat {seat}'s, yet it hides that seat's own dice", seat=seat)
+        raise RecordError(said, file=file, key_path=where)
 
 
 def _hidden_roll(cups: Sequence[Sequence[Any]], seat: int) -> str:

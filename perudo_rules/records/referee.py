@@ -12,7 +12,11 @@ A redacted record (``to_record(game, viewer=seat)``: the dice that seat never sa
 action's legality, who may call, every outcome and who opens next (the lifted cups
 decide them all). What it cannot check, the faces of the hidden dice and the true count
 of a round with a closed cup, the verdict lists in ``unchecked``, and its headline says
-``legal, counts unchecked``, never ``valid``.
+``legal, counts unchecked``, never ``valid``. A ``null`` where no redaction puts one (a cup
+hidden in part, the viewer's own dice, a roll's die that no re-roll just before rolled) is
+a :class:`~perudo_rules.records.recordformat.RecordError` at its key path
+(:func:`~perudo_rules.records.redact.check_hidden`), and a violation quotes its step as
+the file writes it, never with the faces put under hidden dice to follow the round.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from perudo_rules.records.recordformat import (
     Violation,
     check_shape,
 )
-from perudo_rules.records.redact import hidden_dice, placeholders
+from perudo_rules.records.redact import check_hidden, hidden_dice, placeholders
 
 __all__ = [
     "check_record",
@@ -73,6 +73,7 @@ def check_record(data: Any, file: str | None = None) -> Variant:
     :func:`states`.
     """
     check_shape(data, file)
+    check_hidden(data, file)
     variant = _variant_of(data, file)
     faces = variant.rules.dice_faces
     work = sum(faces * sum(len(cup) for cup in rnd["dice"]) for rnd in data["rounds"])
@@ -375,6 +376,11 @@ def walk(data: Mapping[str, Any], variant: Variant, *, every: bool = True) -> It
     except RecordViolation as stop:
         if not stop.key_path:
             stop.key_path = _key_path(data["rounds"], at[0], stop.violation)
+        bad = stop.violation
+        if bad.step > 0:  # the action as the file writes it: never a placeholder's face
+            written = data["rounds"][at[0]]["actions"][bad.step - 1]
+            stop.violation = dataclasses.replace(bad, action=written)
+            stop.args = (str(stop.violation),)
         raise
 
 
