@@ -164,18 +164,18 @@ def action_id(value: object, count: int, *, outcome: bool = False) -> int:
     ValueError: no action id a number of about 5001 digits (ids run 0..4)
     """
     aid = whole_number(value)
+    if aid is not None and 0 <= aid < count:
+        return aid
     shown = shortened(repr(value), 60) if aid is None else short_number(aid)
     if aid is None and outcome:
         raise TypeError(tr("a chance outcome must be an integer, not {value}", value=shown))
     if aid is None:
         raise TypeError(tr("an action id must be an integer, not {value}", value=shown))
-    if not 0 <= aid < count:
-        last = count - 1
-        if outcome:
-            raise ValueError(tr("no chance outcome {value} (outcomes run 0..{last})",
-                                value=shown, last=last))  # fmt: skip
-        raise ValueError(tr("no action id {value} (ids run 0..{last})", value=shown, last=last))
-    return aid
+    last = count - 1
+    if outcome:
+        raise ValueError(tr("no chance outcome {value} (outcomes run 0..{last})",
+                            value=shown, last=last))  # fmt: skip
+    raise ValueError(tr("no action id {value} (ids run 0..{last})", value=shown, last=last))
 
 
 def check_count(name: str, value: Any, low: int, high: int) -> int:
