@@ -151,3 +151,41 @@ def test_a_signal_stops_conform_and_every_engine_of_its_workers(
     assert err.decode().strip().splitlines()[-1].startswith("perudo-rules: interrupted")
     for pid in map(int, pids.read_text().split()):
         assert _gone(pid), pid
+
+
+def test_an_engine_that_closes_its_input_is_said_to_have_closed_its_input(tmp_path: Path) -> None:
+    # the engine answers hello, then closes its standard input and lives on: the next
+    # request cannot be written, and the kit says which pipe was closed (not its output)
+    command = _engine(
+        tmp_path,
+        f"sys.stdout.write({HELLO!r} + '\\n'); sys.stdout.flush(); sys.stdin.readline()\n"
+        "os.close(0)\ntime.sleep(600)\n",
+    )
+    engine = Engine(command, timeout=5.0)
+    try:
+        assert engine.ask({"cmd": "hello"})["name"] == "hostile"
+        time.sleep(0.5)  # the engine has closed its input by now (a busy machine: retried)
+        with pytest.raises(HarnessError) as caught:
+            for _ in range(50):
+                engine.send({"cmd": "noise", "pad": "x" * 65536})
+        said = str(caught.value)
+        assert "closed its input" in said and "output" not in said
+    finally:
+        engine.close()
+
+
+def test_an_engine_that_closes_its_output_is_said_to_have_closed_its_output(tmp_path: Path) -> None:
+    command = _engine(
+        tmp_path,
+        f"sys.stdout.write({HELLO!r} + '\\n'); sys.stdout.flush(); sys.stdin.readline()\n"
+        "os.close(1)\nsys.stdin.readline()\ntime.sleep(600)\n",
+    )
+    engine = Engine(command, timeout=5.0)
+    try:
+        assert engine.ask({"cmd": "hello"})["name"] == "hostile"
+        with pytest.raises(HarnessError) as caught:
+            engine.ask({"cmd": "start"})
+        said = str(caught.value)
+        assert "closed its output" in said and "input" not in said
+    finally:
+        engine.close()
