@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import errno
 import json
+import operator
 import os
 import stat
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -134,21 +134,22 @@ def short_number(value: object) -> str:
 
 
 def whole_number(value: object) -> int | None:
-    """``value`` as an ``int`` if it is a whole number: Python's, NumPy's, or a 0-d NumPy
-    integer array; ``None`` for anything else, a ``bool`` (NumPy's too) or a float first.
+    """``value`` as an ``int`` if it is a whole number: an ``int`` or a type Python reads
+    as an index (``operator.index``: a NumPy integer, a 0-d NumPy integer array); ``None``
+    for anything else, a ``bool`` (NumPy's too) or a float first. The one reading of an
+    integer argument (:func:`~perudo_rules.base.seatcheck.check_int` asks it too).
 
     >>> whole_number(3), whole_number(True), whole_number(3.0)
     (3, None, None)
     """
-    np: Any = sys.modules.get("numpy")  # a NumPy value exists only once NumPy is imported
-    if np is not None:
-        if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
-            return int(value)
-        if isinstance(value, np.integer):
-            return int(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return int(value)
-    return None
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def action_id(value: object, count: int, *, outcome: bool = False) -> int:

@@ -20,24 +20,12 @@ same exception.
 
 from __future__ import annotations
 
-import operator
-
 from perudo_rules.base.errors import SeatError, SeatTypeError
 from perudo_rules.base.i18n import tr
+from perudo_rules.base.limits import whole_number
 from perudo_rules.base.messages import Refusal, given
 
 __all__ = ["check_int", "check_seat"]
-
-
-def _integer(value: object) -> int | None:
-    """``value`` as an ``int`` if Python reads it as an index and it is not a bool
-    (``True`` is no seat nor face; NumPy's ``bool_`` neither), else ``None``."""
-    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
-        return None
-    try:
-        return operator.index(value)  # type: ignore[arg-type]
-    except TypeError:
-        return None
 
 
 def check_int(value: object, parameter: str) -> int:
@@ -54,7 +42,7 @@ def check_int(value: object, parameter: str) -> int:
     """
     if type(value) is int:
         return value
-    index = _integer(value)
+    index = whole_number(value)
     if index is None:
         raise TypeError(
             tr("{parameter}={value} is not an integer", parameter=parameter, value=given(value))
@@ -80,7 +68,7 @@ def check_seat(seat: object, players: int, parameter: str = "seat") -> int:
     perudo_rules.base.errors.SeatTypeError: seat=True is not a seat: a seat is an integer \
 from 0 to 2 [play.seat]
     """
-    index = seat if type(seat) is int else _integer(seat)
+    index = seat if type(seat) is int else whole_number(seat)
     if index is None:
         params = {"parameter": parameter, "seat": given(seat), "last": players - 1}
         raise SeatTypeError(Refusal("play.seat", "seat-not-an-int", params))

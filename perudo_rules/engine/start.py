@@ -29,7 +29,6 @@ __all__ = [
     "roll_off",
     "seat_count",
     "seats_verdict",
-    "whole_number",
 ]
 
 Seed = int | float | str | bytes | bytearray | None
@@ -157,7 +156,7 @@ def opening_verdict(
 # --- explicit input (Game.start, Game.roll) ----------------------------------------------
 
 
-def whole_number(value: object, what: str) -> int:
+def _given_int(value: object, what: str) -> int:
     """``value`` as an ``int`` if it is an integer (a NumPy one too:
     :func:`~perudo_rules.base.seatcheck.check_int`; not a bool, a float or a string), else
     ``ValueError`` naming ``what``."""
@@ -233,13 +232,13 @@ def given_start(
     counts = tuple(len(c) for c in cups)
     if sum(1 for c in counts if c) < 2:
         raise ValueError("at least two seats must hold dice")
-    first = whole_number(first_player, "first_player")
+    first = _given_int(first_player, "first_player")
     if not (0 <= first < n and counts[first]):
         raise ValueError(f"first player {first} is not a seat with dice")
-    number = whole_number(round_no, "round")
+    number = _given_int(round_no, "round")
     if number < 1:
         raise ValueError("rounds are numbered from 1")
-    used = frozenset(whole_number(s, "a palifico_used seat") for s in palifico_used)
+    used = frozenset(_given_int(s, "a palifico_used seat") for s in palifico_used)
     if any(not 0 <= s < n for s in used):
         raise ValueError("palifico_used names a seat that does not exist")
     if palifico:
