@@ -34,6 +34,7 @@ ROWS: tuple[tuple[str, str, float | None, float | None], ...] = (
     ("R1", "PettingZoo raw_env, AEC loop (steps)", None, None),
     ("R2", "OpenSpiel adapter, rl_environment (steps)", 0.6, 1.0),
     ("R3", "reference: OpenSpiel's python_kuhn_poker vs kuhn_poker", None, None),
+    ("R4", "reference: a Python game that does no work vs liars_dice", None, None),
 )
 
 

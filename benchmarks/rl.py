@@ -13,6 +13,10 @@ that RL code runs, our adapters against pyspiel's own ``liars_dice`` (``numdice=
   (:func:`perudo_rules.openspiel.load_game`) and on pyspiel's ``liars_dice``.
 * **R3, reference**: the same loop on OpenSpiel's own ``python_kuhn_poker`` against its C++
   ``kuhn_poker``: what a game written in Python reaches in ``rl_environment`` at best.
+* **R4, reference**: the same loop on a Python game of ``liars_dice``'s shape that does no
+  work at all (``benchmarks/floorgame.py``) against ``liars_dice``: the floor under R2, what
+  any Python game of this shape reaches before it plays a rule. R2 over R4 is the share
+  of the time our adapter's own work leaves.
 
 A step is one decision of a live agent; the figure is steps per second of CPU time. The
 random legal action comes from one ``random.Random(seed)`` per run, as in A and B. Each
@@ -120,5 +124,11 @@ def runners() -> tuple[dict[str, dict[str, Runner]], list[str]]:
     out["R3"] = {
         "pyspiel": rl_environment_loop(pyspiel.load_game("kuhn_poker")),
         "ours": rl_environment_loop(pyspiel.load_game("python_kuhn_poker")),
+    }
+    import floorgame  # noqa: F401  # benchmarks/floorgame.py: registers floor_game
+
+    out["R4"] = {
+        "pyspiel": rl_environment_loop(liars_dice),
+        "ours": rl_environment_loop(pyspiel.load_game("floor_game")),
     }
     return out, notes

@@ -31,8 +31,10 @@ Benchmarks:
 * R  the RL paths (``benchmarks/rl.py``), steps per second against pyspiel's ``liars_dice``
      through the same loop: R1 the PettingZoo ``raw_env`` (pyspiel's game through Shimmy),
      R2 the OpenSpiel adapter in OpenSpiel's ``rl_environment``; R3, for reference, what
-     OpenSpiel's own Python game ``python_kuhn_poker`` reaches against its C++ twin there
-     (the cost of any game written in Python: every call crosses from C++ into Python).
+     OpenSpiel's own Python game ``python_kuhn_poker`` reaches against its C++ twin there;
+     R4, the floor under R2: a Python game of ``liars_dice``'s shape that does no work
+     (``benchmarks/floorgame.py``). R4 near 1x says the crossing from C++ into Python costs
+     little: what R2 misses is the adapter's own work.
 
 The figures are those of the build that is imported: the pure-Python package, or the
 compiled one (``make compiled``; ``benchmarks/compiled.py`` runs both and prints them side
@@ -110,6 +112,7 @@ TARGETS: dict[str, dict[bool, str]] = {
     "R1": {False: "measured", True: "measured"},
     "R2": {False: ">= 0.6x", True: ">= 1.0x"},
     "R3": {False: "reference", True: "reference"},
+    "R4": {False: "reference", True: "reference"},
 }
 #: The seed editions of benchmark C, 6 seats x 5 dice each.
 SEED_EDITIONS = ("italian", "spanish")
@@ -133,6 +136,10 @@ RL_PATHS = {
     "R3": (
         "OpenSpiel's own python_kuhn_poker (a Python game), rl_environment",
         "kuhn_poker (C++), rl_environment",
+    ),
+    "R4": (
+        "a Python game of liars_dice's shape that does no work (floor), rl_environment",
+        "rl_environment",
     ),
 }
 
