@@ -33,6 +33,7 @@ $(VENV)/.installed: pyproject.toml $(VENV)/.docs
 	$(PY) -m pip install --quiet -e '.[test]'
 	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
 	$(PY) -m pip install --quiet -e '.[pettingzoo]' || echo "note: pettingzoo could not be installed; its tests will skip"
+	$(PY) -m pip install --quiet -e '.[ray]' || echo "note: ray could not be installed; the Ray backend's tests will skip"
 	( $(PY) -m pip install --quiet nltk rich websockets && \
 	  $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' ) || echo "note: textarena could not be installed; its differential test will skip"
 	touch $@

@@ -23,6 +23,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
@@ -54,6 +55,25 @@ def require_ray() -> ModuleType:
     return ray
 
 
+def _reachable(address: str | None, timeout: float = 10.0) -> None:
+    """Refuse at once a ``host:port`` nobody answers at (Ray itself retries for minutes)."""
+    if not address or "://" in address or address in ("auto", "local"):
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise PerudoError(
+            tr(
+                "cannot reach the Ray cluster at {address}: {reason}",
+                address=shortened(address, 80),
+                reason=shortened(exc.strerror or type(exc).__name__, 80),
+            )
+        ) from None
+
+
 def _chunk_task(fn: Callable[..., SimStats], *args: Any) -> SimStats:
     """One chunk of games on a Ray worker (``fn(*args)``), after the :data:`FAULT_ENV` hook."""
     marker = os.environ.get(FAULT_ENV)
@@ -83,6 +103,7 @@ class RayBackend:
         self._ray = ray
         self._started = False
         if not ray.is_initialized():
+            _reachable(address or os.environ.get("RAY_ADDRESS"))
             try:
                 ray.init(
                     address=address or None,

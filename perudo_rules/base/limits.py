@@ -23,7 +23,8 @@ Largest record
 Largest run
     ``simulate`` plays at most :data:`MAX_GAMES` games a variant with at most
     :data:`MAX_WORKERS` processes on one machine, :data:`MAX_CLUSTER_GAMES` on a Ray
-    cluster, and at most :data:`MAX_SWEEP_POINTS` points of a sweep; ``check`` checks at most :data:`MAX_STEPS` bids;
+    cluster, and at most :data:`MAX_SWEEP_POINTS` points of a sweep; ``check`` checks at
+    most :data:`MAX_STEPS` bids;
     ``compare --max-dice`` searches at most :data:`MAX_WITNESS_DICE` dice a seat.
 
 Only regular files are read (:func:`read_bounded`): a FIFO, a device such as
