@@ -12,9 +12,9 @@ A task whose worker dies (a killed process, a lost machine) is run again by Ray,
 :data:`MAX_RETRIES` times: a chunk's games are seeded by their indexes alone, so the
 retried chunk plays the same games and the result does not change.
 
-:data:`FAULT_ENV` is a test hook: when it names a file that does not exist yet, the first
-task to see it creates the file and kills its own worker process (SIGKILL), as a crashed
-machine would; the test then checks that the retried run gives the local pool's numbers.
+:data:`FAULT_ENV` is a test hook: when it names a file that exists, the one task that
+manages to delete it kills its own worker process (SIGKILL), as a crashed machine would;
+the test then checks that the retried run gives the local pool's numbers.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ __all__ = ["FAULT_ENV", "MAX_RETRIES", "RayBackend", "require_ray"]
 
 #: How many times Ray runs a chunk again after its worker died.
 MAX_RETRIES = 3
-#: Test hook (see the module's text): a file name; the first task that creates it dies.
+#: Test hook (see the module's text): a file name; the task that deletes it dies.
 FAULT_ENV = "PERUDO_RAY_FAULT_ONCE"
 
 #: A chunk's key: (job, first game, game after the last).
@@ -79,11 +79,10 @@ def _chunk_task(fn: Callable[..., SimStats], *args: Any) -> SimStats:
     marker = os.environ.get(FAULT_ENV)
     if marker:
         try:
-            fd = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
-        except FileExistsError:
+            os.unlink(marker)  # atomic: one task at most succeeds
+        except OSError:
             pass
         else:
-            os.close(fd)
             os.kill(os.getpid(), signal.SIGKILL)
     return fn(*args)
 
