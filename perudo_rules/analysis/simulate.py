@@ -29,7 +29,7 @@ from typing import Any, Protocol, TextIO
 
 from perudo_rules.analysis.bots import BOTS, derive_seed, make_bot, play_game
 from perudo_rules.analysis.simstats import SimStats, summarise, summarise_rounds
-from perudo_rules.base.i18n import tr
+from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import (
     MAX_CLUSTER_GAMES,
     MAX_GAMES,
@@ -291,7 +291,9 @@ def simulate_many(
     if workers == 0:
         workers = os.cpu_count() or 1
     workers = min(workers, total)
-    label = variants[0].id if len(variants) == 1 else tr("{n} variants", n=len(variants))
+    label = variants[0].id if len(variants) == 1 else ntr(
+        "{n} variant", "{n} variants", len(variants)
+    )
     report: Callable[[int, int], None] | None
     if progress is True:
         report = _Bar(label, total, sys.stderr)
