@@ -91,10 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     figures["chunk_games"] = chunk
     figures["ray_overhead_share_of_chunk"] = figures["ray_task_round_trip_ms"] / 1000 / chunk_s
 
+    def per_core(key: str) -> str:
+        return f"{figures[key]:,.1f} games/s/core"
+
     rows = [
-        ("S1", "simulate, 1 process", f"{figures['local_1_games_per_s_per_core']:,.1f} games/s/core"),
-        ("S1", "simulate, local pool of 2", f"{figures['local_2_games_per_s_per_core']:,.1f} games/s/core"),
-        ("S2", "simulate --ray, 2 CPUs", f"{figures['ray_games_per_s_per_core']:,.1f} games/s/core"),
+        ("S1", "simulate, 1 process", per_core("local_1_games_per_s_per_core")),
+        ("S1", "simulate, local pool of 2", per_core("local_2_games_per_s_per_core")),
+        ("S2", "simulate --ray, 2 CPUs", per_core("ray_games_per_s_per_core")),
         ("S3", "Ray task, round trip", f"{figures['ray_task_round_trip_ms']:.2f} ms"),
         ("S3", "Ray task, 200 in flight", f"{figures['ray_task_amortised_ms']:.2f} ms each"),
         ("S3", f"overhead on a chunk of {chunk} games",
