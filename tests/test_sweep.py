@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 import sys
 from pathlib import Path
 
@@ -203,3 +204,24 @@ def test_game_caps_by_backend(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "Ray cluster" in err and "1000000" not in err
     code, _, err = run_cli(["simulate", "italian", "--ray", "--backend", "local"], capsys)
     assert code == 2 and "--backend local" in err
+
+
+def test_the_docs_show_what_their_sweep_prints_now(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/balance-studies.rst shows a command, its table and its plot (committed files):
+    the command, run again, prints that table and draws a plot."""
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    page = (docs / "balance-studies.rst").read_text(encoding="utf-8")
+    block = page.split(".. code-block:: console", 1)[1].split("\n\n", 2)[1]
+    command = shlex.split(block.replace("\\\n", " "))
+    assert command[:3] == ["$", "perudo-rules", "simulate"]
+    args = command[2:]
+    shown = docs / "_data" / "sweep-calza-palifico.txt"
+    image = docs / "_static" / args[args.index("--plot") + 1]
+    assert image.is_file() and f"_static/{image.name}" in page
+    assert f"_data/{shown.name}" in page
+    args[args.index("--plot") + 1] = str(tmp_path / image.name)
+    code, out, _ = run_cli(["--lang", "en", *args, "--workers", "2"], capsys)
+    assert code == 0 and (tmp_path / image.name).is_file()
+    assert out == shown.read_text(encoding="utf-8")
