@@ -225,3 +225,11 @@ def test_the_docs_show_what_their_sweep_prints_now(
     code, out, _ = run_cli(["--lang", "en", *args, "--workers", "2"], capsys)
     assert code == 0 and (tmp_path / image.name).is_file()
     assert out == shown.read_text(encoding="utf-8")
+
+
+def test_progress_line_shows_rate_and_time_left(capsys: pytest.CaptureFixture[str]) -> None:
+    simulate_many([ITALIAN, ITALIAN], players=3, games=20, seed=1, progress=True)
+    err = capsys.readouterr().err
+    assert err.startswith("\r2 variants [") and err.endswith("\n")
+    last = err.rstrip("\n").rsplit("\r", 1)[-1]
+    assert "] 40/40 games, " in last and "/s, 0:00:00 left" in last
