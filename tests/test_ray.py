@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -96,3 +98,19 @@ def test_ctrl_c_cancels_the_cluster_work_and_keeps_what_was_done(cluster: Path) 
     after = simulate(italian, players=3, games=30, seed=5, backend="ray")
     assert after == play_chunk(italian, 3, "baseline", 5, 0, 30)
     assert json.dumps(after.to_dict())
+
+
+def test_the_command_starts_and_stops_its_own_local_instance(
+    cluster: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--ray`` in a process without Ray started: the command starts a local instance,
+    plays there and stops it; the output is the local pool's."""
+    args = ["simulate", "italian", "spanish", "--games", "30", "--players", "3", "--json"]
+    local = run_cli([*args, "--workers", "1"], capsys)
+    env = {k: v for k, v in os.environ.items() if k not in (FAULT_ENV, "RAY_ADDRESS")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "perudo_rules", *args, "--ray"],
+        capture_output=True, text=True, env=env, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout == local
