@@ -233,3 +233,12 @@ def test_progress_line_shows_rate_and_time_left(capsys: pytest.CaptureFixture[st
     assert err.startswith("\r2 variants [") and err.endswith("\n")
     last = err.rstrip("\n").rsplit("\r", 1)[-1]
     assert "] 40/40 games, " in last and "/s, 0:00:00 left" in last
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "es"])
+def test_help_names_the_new_options(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--lang", lang, "simulate", "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert all(opt in out for opt in ("--sweep KNOB=V1,V2", "--ray-address", "--backend"))

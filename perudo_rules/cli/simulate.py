@@ -134,8 +134,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="KNOB=V1,V2",
         help=tr(
             "play every combination of these knob values (repeat for more knobs) as house "
-            "rules of the one VARIANT, and mark the figures whose 95% interval does not "
-            "overlap the edition's own values"
+            "rules of the one VARIANT, and mark the figures whose confidence interval does "
+            "not overlap the edition's own values"
         ),
     )
     p.add_argument(
