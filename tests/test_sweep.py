@@ -191,6 +191,10 @@ def test_ray_backend_without_ray_names_the_extra(
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(PerudoError, match=r"pip install 'perudo-rules\[ray\]'"):
         simulate(ITALIAN, players=3, games=5, backend="ray")
+    with pytest.raises(ValueError, match="needs backend='ray'"):
+        simulate(ITALIAN, players=3, games=5, ray_address="localhost:6379")
+    with pytest.raises(ValueError, match="unknown backend 'dask'"):
+        simulate(ITALIAN, players=3, games=5, backend="dask")
     code, out, err = run_cli(["simulate", "italian", "--games", "5", "--ray"], capsys)
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "perudo-rules[ray]" in err

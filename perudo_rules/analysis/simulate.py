@@ -264,6 +264,8 @@ def simulate_many(
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (known: {', '.join(BACKENDS)})")
+    if ray_address is not None and backend != "ray":
+        raise ValueError("ray_address names a Ray cluster: it needs backend='ray'")
     if not variants:
         raise ValueError("no variant to simulate")
     for variant in variants:
