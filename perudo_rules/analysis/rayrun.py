@@ -128,6 +128,7 @@ class RayBackend:
         self._remote = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)(_chunk_task)
         self._fn = fn
         self._pending: dict[Any, Task] = {}
+        self._shared: dict[int, tuple[Any, Any]] = {}  # id -> (object, its ObjectRef)
 
     @property
     def pending(self) -> int:
@@ -135,8 +136,14 @@ class RayBackend:
         return len(self._pending)
 
     def submit(self, task: Task, args: tuple[Any, ...]) -> None:
-        """Run ``fn(*args)`` as a Ray task, known as ``task``."""
-        self._pending[self._remote.remote(self._fn, *args)] = task
+        """Run ``fn(*args)`` as a Ray task, known as ``task``. The first argument (the
+        variant, the same object for every chunk of a job) goes to Ray's object store once
+        and every task refers to it there."""
+        first, *rest = args
+        shared = self._shared.get(id(first))
+        if shared is None:
+            shared = self._shared[id(first)] = (first, self._ray.put(first))
+        self._pending[self._remote.remote(self._fn, shared[1], *rest)] = task
 
     def wait(self) -> list[tuple[Task, SimStats]]:
         """Block until at least one task is done; the finished ones and their statistics.
