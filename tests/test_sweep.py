@@ -8,6 +8,7 @@ import random
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -246,3 +247,25 @@ def test_help_names_the_new_options(lang: str, capsys: pytest.CaptureFixture[str
     assert stop.value.code == 0
     out = capsys.readouterr().out
     assert all(opt in out for opt in ("--sweep KNOB=V1,V2", "--ray-address", "--backend"))
+
+
+def test_chunks_in_flight_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory does not grow with the games: chunks are handed out as slots free up (two per
+    worker), never all at once, and their statistics merged as they come back."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    flight = {"now": 0, "most": 0, "submitted": 0}
+
+    class CountingPool(ProcessPoolExecutor):
+        def submit(self, *args: Any, **kwargs: Any) -> Future[Any]:
+            flight["now"] += 1
+            flight["submitted"] += 1
+            flight["most"] = max(flight["most"], flight["now"])
+            future = super().submit(*args, **kwargs)
+            future.add_done_callback(lambda _: flight.__setitem__("now", flight["now"] - 1))
+            return future
+
+    monkeypatch.setattr(simulate_module, "ProcessPoolExecutor", CountingPool)
+    run = simulate_many([ITALIAN], players=3, games=400, seed=4, workers=2)
+    assert run.stats[0] == simulate(ITALIAN, players=3, games=400, seed=4, workers=1)
+    assert flight["submitted"] >= 16 and flight["most"] <= 4
