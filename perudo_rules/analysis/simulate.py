@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from perudo_rules.analysis.bots import BOTS, derive_seed, make_bot, play_game
+from perudo_rules.analysis.rayrun import RayBackend
 from perudo_rules.analysis.simstats import SimStats, summarise, summarise_rounds
 from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.limits import (
@@ -305,8 +306,6 @@ def simulate_many(
         report = progress
     runner: _Backend
     if backend == "ray":
-        from perudo_rules.analysis.rayrun import RayBackend
-
         runner = RayBackend(play_chunk, ray_address)
     elif workers == 1:
         runner = _Inline()
