@@ -33,6 +33,7 @@ $(VENV)/.installed: pyproject.toml $(VENV)/.docs
 	$(PY) -m pip install --quiet -e '.[test]'
 	$(PY) -m pip install --quiet -e '.[openspiel]' || echo "note: open_spiel could not be installed; its tests will skip"
 	$(PY) -m pip install --quiet -e '.[pettingzoo]' || echo "note: pettingzoo could not be installed; its tests will skip"
+	$(PY) -m pip install --quiet -e '.[ray]' || echo "note: ray could not be installed; the Ray backend's tests will skip"
 	( $(PY) -m pip install --quiet nltk rich websockets && \
 	  $(PY) -m pip install --quiet --no-deps 'textarena>=0.7.4,<0.8' ) || echo "note: textarena could not be installed; its differential test will skip"
 	touch $@
@@ -119,11 +120,14 @@ $(VENV)/.bench: $(VENV)/.installed
 	touch $@
 
 # One run: benchmarks/compiled.py measures the pure package and the compiled build and prints
-# both side by side (OpenSpiel's game as ratios, the seed editions as rates), with the targets.
+# both side by side (OpenSpiel's game as ratios, the seed editions as rates), with the targets;
+# then benchmarks/raybench.py: simulate's games/s/core locally and through Ray, and Ray's
+# overhead per task.
 bench: $(VENV)/.bench
 	@if $(MAKE) --no-print-directory compiled; then $(PY) benchmarks/compiled.py; \
 	  else echo "note: the compiled build failed (no C compiler?): compiled figures skipped"; \
 	  $(PY) benchmarks/run.py; fi
+	$(PY) benchmarks/raybench.py || echo "note: the Ray figures (benchmarks/raybench.py) failed"
 
 clean:
 	rm -rf $(VENV) docs/_build .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build

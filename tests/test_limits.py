@@ -249,6 +249,8 @@ def test_the_readme_and_the_spec_state_the_limits() -> None:
         f"{n(limits.MAX_RECORD_BIDS)} ranked bids",
         f"{n(limits.MAX_EXACT_DICE)} unseen dice",
         f"{n(limits.MAX_GAMES)} games a variant, {limits.MAX_WORKERS} processes",
+        f"{n(limits.MAX_CLUSTER_GAMES)} games a variant or point on a Ray cluster, "
+        f"{limits.MAX_SWEEP_POINTS} points a sweep",
         f"{limits.MAX_WITNESS_DICE} dice a seat",
     ]
     for doc in ("README.md", "docs/format.rst"):

@@ -174,6 +174,7 @@ PAGES = [
     ("bid-ranks", ""),
     ("interpretations", ""),
     ("pettingzoo", ""),
+    ("balance-studies", ""),
 ]
 
 

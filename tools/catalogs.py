@@ -345,6 +345,7 @@ DOCS_TRANSLATED = (
     "format",
     "about",
     "house-rules",
+    "balance-studies",
 )
 
 

@@ -182,7 +182,11 @@ def summarise(game: Game) -> GameSummary:
     return summarise_rounds(game.history, game.winner, game.rules)
 
 
-def _hist(values: Iterable[int]) -> tuple[tuple[int, int], ...]:
+#: A histogram: ``((value, count), ...)`` sorted by value.
+Histogram = tuple[tuple[int, int], ...]
+
+
+def _hist(values: Iterable[int]) -> Histogram:
     return tuple(sorted(Counter(values).items()))
 
 
@@ -244,6 +248,46 @@ class SimStats:
             dudo_right=sum(g.dudo_right for g in games),
             wins_by_seat=tuple(seat),
             wins_by_position=tuple(pos),
+        )
+
+    def merge(self, other: SimStats) -> SimStats:
+        """These games and ``other``'s together: the statistics of both sets of games.
+
+        Every field is an exact integer count or histogram, so merging is exact,
+        associative and commutative: chunks of games merged as they arrive, in any order,
+        give the same statistics as :meth:`from_games` over all of them. ``other`` must be
+        games of the same variant, seats, bot and seed (:class:`ValueError` otherwise).
+        """
+        mine = (self.variant, self.name, self.players, self.bot, self.seed)
+        theirs = (other.variant, other.name, other.players, other.bot, other.seed)
+        if mine != theirs:
+            raise ValueError(f"cannot merge statistics of {theirs!r} into {mine!r}")
+
+        def hist(a: Histogram, b: Histogram) -> Histogram:
+            total: Counter[int] = Counter(dict(a))
+            total.update(dict(b))
+            return tuple(sorted(total.items()))
+
+        def add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(x + y for x, y in zip(a, b, strict=True))
+
+        return SimStats(
+            variant=self.variant,
+            name=self.name,
+            players=self.players,
+            games=self.games + other.games,
+            bot=self.bot,
+            seed=self.seed,
+            rounds_per_game=hist(self.rounds_per_game, other.rounds_per_game),
+            bids_per_round=hist(self.bids_per_round, other.bids_per_round),
+            calza_per_game=hist(self.calza_per_game, other.calza_per_game),
+            palifico_rounds=self.palifico_rounds + other.palifico_rounds,
+            calza_calls=self.calza_calls + other.calza_calls,
+            calza_right=self.calza_right + other.calza_right,
+            dudo_calls=self.dudo_calls + other.dudo_calls,
+            dudo_right=self.dudo_right + other.dudo_right,
+            wins_by_seat=add(self.wins_by_seat, other.wins_by_seat),
+            wins_by_position=add(self.wins_by_position, other.wins_by_position),
         )
 
     @property

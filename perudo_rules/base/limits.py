@@ -22,7 +22,9 @@ Largest record
     :data:`MAX_RECORD_BIDS` ranked bids over its rounds (the referee's work).
 Largest run
     ``simulate`` plays at most :data:`MAX_GAMES` games a variant with at most
-    :data:`MAX_WORKERS` processes; ``check`` checks at most :data:`MAX_STEPS` bids;
+    :data:`MAX_WORKERS` processes on one machine, :data:`MAX_CLUSTER_GAMES` on a Ray
+    cluster, and at most :data:`MAX_SWEEP_POINTS` points of a sweep; ``check`` checks at
+    most :data:`MAX_STEPS` bids;
     ``compare --max-dice`` searches at most :data:`MAX_WITNESS_DICE` dice a seat.
 
 Only regular files are read (:func:`read_bounded`): a FIFO, a device such as
@@ -47,6 +49,7 @@ from perudo_rules.base.safetext import shortened
 __all__ = [
     "MAX_BIDS",
     "MAX_BID_QUANTITY",
+    "MAX_CLUSTER_GAMES",
     "MAX_DEPTH",
     "MAX_EXACT_DICE",
     "MAX_EXTENDS",
@@ -61,6 +64,7 @@ __all__ = [
     "MAX_RECORD_BYTES",
     "MAX_RECORD_NODES",
     "MAX_STEPS",
+    "MAX_SWEEP_POINTS",
     "MAX_WITNESS_DICE",
     "MAX_WORKERS",
     "action_id",
@@ -107,8 +111,13 @@ MAX_RECORD_NODES = 500_000
 #: Most ranked bids the rounds of one record may need in total (dice.faces x dice in play,
 #: summed over the rounds): each round builds its table of bids, so this bounds the work.
 MAX_RECORD_BIDS = 1_000_000
-#: Most games ``simulate`` plays of one variant.
+#: Most games ``simulate`` plays of one variant on this machine (the local pool).
 MAX_GAMES = 1_000_000
+#: Most games ``simulate --ray`` plays of one variant (or of one point of a sweep) on a
+#: cluster: the statistics are merged as chunks arrive, so memory does not grow with it.
+MAX_CLUSTER_GAMES = 10_000_000_000
+#: Most points (combinations of knob values) one ``simulate --sweep`` plays.
+MAX_SWEEP_POINTS = 256
 #: Most dice a seat holds in the positions the witness search explores.
 MAX_WITNESS_DICE = 6
 #: Most worker processes ``simulate`` starts.

@@ -5,12 +5,35 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+from collections.abc import Sequence
 
 from perudo_rules.analysis.bots import BOTS
-from perudo_rules.analysis.simstats import comparison_rows, metric_label, plot, plot_format
-from perudo_rules.analysis.simulate import AUTO_WORKERS_GAMES, UNIFORM, auto_workers, simulate
+from perudo_rules.analysis.rayrun import require_ray
+from perudo_rules.analysis.simstats import (
+    SimStats,
+    comparison_rows,
+    metric_label,
+    plot,
+    plot_format,
+)
+from perudo_rules.analysis.simulate import (
+    AUTO_WORKERS_GAMES,
+    BACKENDS,
+    UNIFORM,
+    auto_workers,
+    simulate_many,
+)
+from perudo_rules.analysis.sweep import (
+    Sweep,
+    parse_sweep,
+    plot_sweep,
+    sweep_csv_rows,
+    sweep_document,
+    sweep_points,
+    sweep_table,
+)
 from perudo_rules.base.i18n import ntr, tr
-from perudo_rules.base.limits import MAX_GAMES, MAX_WORKERS, check_count
+from perudo_rules.base.limits import MAX_CLUSTER_GAMES, MAX_GAMES, MAX_WORKERS, check_count
 from perudo_rules.base.output import Outputs
 from perudo_rules.base.safetext import display_path, json_text, printable
 from perudo_rules.base.table import format_table
@@ -54,7 +77,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                 "game, bids per round, share of palifico rounds, Calza calls and success rate, "
                 "Dudo success rate, and win rates by seat and by starting position, each with a "
                 "95% confidence interval. The same --seed gives the same numbers whatever "
-                "--workers."
+                "--workers and --backend. With --sweep KNOB=V1,V2, one VARIANT is played at "
+                "every combination of the knobs' values."
             )
         ),
     )
@@ -64,7 +88,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--games",
         type=_positive,
         default=2000,
-        help=tr("games per variant (default 2000, at most {n})", n=MAX_GAMES),
+        help=tr(
+            "games per variant (default 2000, at most {n} on this machine, {cluster} with "
+            "--ray)",
+            n=MAX_GAMES,
+            cluster=MAX_CLUSTER_GAMES,
+        ),
     )
     p.add_argument("--seed", type=int, default=1, help=tr("random seed (default 1)"))
     p.add_argument(
@@ -99,42 +128,117 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         help=tr("write every game as a JSON game record into DIR"),
     )
+    p.add_argument(
+        "--sweep",
+        action="append",
+        metavar="KNOB=V1,V2",
+        help=tr(
+            "play every combination of these knob values (repeat for more knobs) as house "
+            "rules of the one VARIANT, and mark the figures whose confidence interval does "
+            "not overlap the edition's own values"
+        ),
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default=None,
+        help=tr(
+            "where the games are played: local (this machine's processes, default) or ray "
+            "(a Ray cluster: --ray-address, else RAY_ADDRESS, else a local Ray instance)"
+        ),
+    )
+    p.add_argument("--ray", action="store_true", help=tr("the same as --backend ray"))
+    p.add_argument(
+        "--ray-address",
+        metavar="ADDRESS",
+        help=tr("the Ray cluster to use (implies --backend ray)"),
+    )
     p.set_defaults(handler=_cmd_simulate)
 
 
+def _backend(args: argparse.Namespace) -> str:
+    backend: str = args.backend or "local"
+    if args.ray or args.ray_address:
+        if backend == "local" and args.backend is not None:
+            raise ValueError(tr("--ray and --ray-address cannot be used with --backend local"))
+        backend = "ray"
+    return backend
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    check_count("--games", args.games, 1, MAX_GAMES)
+    backend = _backend(args)
+    check_count("--games", args.games, 1, MAX_GAMES if backend == "local" else MAX_CLUSTER_GAMES)
     if args.workers is None:
         args.workers = auto_workers(args.games)
     check_count("--workers", args.workers, 0, MAX_WORKERS)
-    variants = [load_variant(ref) for ref in args.variants]
-    ids = [v.id for v in variants]
-    if len(set(ids)) < len(ids):
-        # their columns, and with --save-records their record files, would be one another's
+    sweep: Sweep | None = None
+    if args.sweep:
+        if len(args.variants) != 1:
+            raise ValueError(tr("--sweep plays house rules of one VARIANT, not {n}",
+                                n=len(args.variants)))  # fmt: skip
+        if args.save_records:
+            raise ValueError(tr("--save-records cannot be used with --sweep"))
+        sweep = sweep_points(args.variants[0], parse_sweep(args.sweep))
+        variants = [p.variant for p in sweep.points]
+    else:
+        variants = [load_variant(ref) for ref in args.variants]
+        ids = [v.id for v in variants]
+        if len(set(ids)) < len(ids):
+            # their columns, and with --save-records their record files, would be one another's
+            raise ValueError(
+                tr("two variants share the id {ids}; give each file its own id", ids=repr(ids))
+            )
+    if backend == "ray" and args.save_records:
         raise ValueError(
-            tr("two variants share the id {ids}; give each file its own id", ids=repr(ids))
+            tr("game records are not saved from a Ray cluster: its nodes would keep them")
         )
+    if backend == "ray":
+        require_ray()
     # every output is checked before the games are played
-    outputs = Outputs(v.file for v in variants if v.file)
+    outputs = Outputs({v.file for v in variants if v.file})
     if args.plot:
         outputs.add(args.plot, "--plot")
         plot_format(args.plot)
     if args.save_records:
         outputs.add_folder(args.save_records, "--save-records")
-    progress = sys.stderr.isatty()
-    stats = [
-        simulate(
-            v,
-            players=args.players,
-            games=args.games,
-            seed=args.seed,
-            bot=args.bot,
-            workers=args.workers,
-            progress=progress,
-            save_records=args.save_records,
+    run = simulate_many(
+        variants,
+        players=args.players,
+        games=args.games,
+        seed=args.seed,
+        bot=args.bot,
+        workers=args.workers,
+        progress=sys.stderr.isatty(),
+        save_records=args.save_records,
+        backend=backend,
+        ray_address=args.ray_address,
+    )
+    if sweep is not None:
+        _print_sweep(args, sweep, run.stats)
+    else:
+        _print_stats(args, run.stats)
+    if run.interrupted:
+        sys.stdout.flush()
+        print(
+            tr(
+                "interrupted: {done} of {total} games were played; the figures above are theirs",
+                done=run.played,
+                total=run.games * len(variants),
+            ),
+            file=sys.stderr,
         )
-        for v in variants
-    ]
+        return 130
+    if args.plot:  # after the figures are out: a failed write loses no result
+        sys.stdout.flush()
+        if sweep is not None:
+            plot_sweep(sweep, run.stats, args.plot)
+        else:
+            plot(run.stats, args.plot)
+        print(tr("plot written to {file}", file=display_path(args.plot)), file=sys.stderr)
+    return 0
+
+
+def _print_stats(args: argparse.Namespace, stats: Sequence[SimStats]) -> None:
     if args.json:
         print(json_text([s.to_dict() for s in stats]))
     elif args.csv:
@@ -156,8 +260,34 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         )  # fmt: skip
         rows = [[metric_label(name), *cells] for name, *cells in comparison_rows(stats)]
         print(format_table([tr("metric"), *(s.variant for s in stats)], rows))
-    if args.plot:  # after the figures are out: a failed write loses no result
-        sys.stdout.flush()
-        plot(stats, args.plot)
-        print(tr("plot written to {file}", file=display_path(args.plot)), file=sys.stderr)
-    return 0
+
+
+def _print_sweep(args: argparse.Namespace, sweep: Sweep, stats: Sequence[SimStats]) -> None:
+    if args.json:
+        print(json_text(sweep_document(sweep, stats)))
+    elif args.csv:
+        out = csv.writer(sys.stdout, lineterminator="\n")
+        out.writerows(sweep_csv_rows(sweep, stats))
+    else:
+        first = stats[0]
+        print(
+            ntr(
+                "{edition}: {n} game per point, {players} players, {bot} bots, seed {seed}; "
+                "value [95% interval]",
+                "{edition}: {n} games per point, {players} players, {bot} bots, seed {seed}; "
+                "value [95% interval]",
+                first.games, edition=sweep.edition, players=first.players, bot=first.bot,
+                seed=first.seed,
+            )
+        )  # fmt: skip
+        for i, p in enumerate(sweep.points, start=1):
+            own = " " + tr("(the edition's own values)") if p.own else ""
+            print(f"#{i}: {p.label}{own}")
+        heads = [f"#{i}" for i in range(1, len(sweep.points) + 1)]
+        print(format_table([tr("metric"), *heads], sweep_table(sweep, stats)))
+        print(
+            tr(
+                "*: the 95% interval does not overlap that of the edition's own values (#{n})",
+                n=sweep.baseline + 1,
+            )
+        )
