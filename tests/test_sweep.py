@@ -269,3 +269,16 @@ def test_chunks_in_flight_stay_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     run = simulate_many([ITALIAN], players=3, games=400, seed=4, workers=2)
     assert run.stats[0] == simulate(ITALIAN, players=3, games=400, seed=4, workers=1)
     assert flight["submitted"] >= 16 and flight["most"] <= 4
+
+
+def test_a_rate_of_nothing_says_so_instead_of_nan() -> None:
+    """A figure with no case to count (Calza's success rate where nobody may call Calza)
+    is said in words, in the reader's language, never printed as ``nan``."""
+    from perudo_rules.analysis.simstats import wilson_interval
+    from perudo_rules.base.i18n import use_language
+
+    assert wilson_interval(3, 4).format().startswith("0.750 [")
+    assert wilson_interval(0, 0).format() == "none to count (n = 0)"
+    with use_language("it"):
+        assert "nan" not in wilson_interval(0, 0).format()
+        assert wilson_interval(0, 0).format() != "none to count (n = 0)"

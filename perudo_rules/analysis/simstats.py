@@ -90,7 +90,10 @@ class Estimate:
         return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
 
     def format(self, digits: int = 3) -> str:
-        """``value [low, high]`` with ``digits`` decimals."""
+        """``value [low, high]`` with ``digits`` decimals; a rate of nothing (``n`` 0, no
+        Calza called, say) says so instead of printing ``nan``."""
+        if math.isnan(self.value):
+            return tr("none to count (n = 0)")
         return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
 
 
