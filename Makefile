@@ -123,11 +123,14 @@ $(VENV)/.bench: $(VENV)/.installed
 # both side by side (OpenSpiel's game as ratios, the seed editions as rates), with the targets;
 # then benchmarks/raybench.py: simulate's games/s/core locally and through Ray, and Ray's
 # overhead per task.
+# A missed target makes the run fail (exit 1), after every figure, the Ray ones too.
 bench: $(VENV)/.bench
-	@if $(MAKE) --no-print-directory compiled; then $(PY) benchmarks/compiled.py; \
+	@status=0; \
+	if $(MAKE) --no-print-directory compiled; then $(PY) benchmarks/compiled.py || status=$$?; \
 	  else echo "note: the compiled build failed (no C compiler?): compiled figures skipped"; \
-	  $(PY) benchmarks/run.py; fi
-	$(PY) benchmarks/raybench.py || echo "note: the Ray figures (benchmarks/raybench.py) failed"
+	  $(PY) benchmarks/run.py || status=$$?; fi; \
+	$(PY) benchmarks/raybench.py || echo "note: the Ray figures (benchmarks/raybench.py) failed"; \
+	exit $$status
 
 clean:
 	rm -rf $(VENV) docs/_build .pytest_cache .mypy_cache .ruff_cache .hypothesis dist build
