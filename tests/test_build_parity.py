@@ -267,3 +267,28 @@ FLAGS: list[object] = [1, 0, "yes", None, *([np.bool_(True)] if np is not None e
 def test_a_palifico_flag_is_a_bool_in_both_builds(flag: object) -> None:
     with pytest.raises(TypeError, match=r"^palifico must be True or False, not "):
         Game.start(ITALIAN, [[1], [2, 3]], first_player=0, palifico=flag)
+
+
+@pytest.mark.parametrize("kind", integer_types(), ids=lambda k: getattr(k, "__name__", repr(k)))
+def test_a_seed_of_any_integer_type_is_the_int_it_is(kind: Callable[[int], object]) -> None:
+    """RL code draws its seeds with NumPy: ``np.int64(5)`` seeds what ``5`` seeds, in
+    ``Game.new``, ``Game.roll`` and ``random_games``, on both builds."""
+    assert Game.new(ITALIAN, 3, seed=kind(5)) == Game.new(ITALIAN, 3, seed=5)
+    between = Game.start(ITALIAN, [[1, 2], [3, 4]], first_player=0).apply(Bid(0, 1, 3))
+    called = between.apply(Dudo(1))  # between rounds: the next roll is seeded
+    assert called.roll(seed=kind(9)) == called.roll(seed=9)
+    assert random_games(ITALIAN, 3, 4, seed=kind(7)) == random_games(ITALIAN, 3, 4, seed=7)
+
+
+@pytest.mark.parametrize(
+    "seed", [[1], {"a": 1}, object(), 2j], ids=["list", "dict", "object", "complex"]
+)
+def test_a_seed_random_cannot_take_is_one_type_error_in_both_builds(seed: object) -> None:
+    message = r"^seed=.* is no seed: give an integer, a float, a text or bytes$"
+    with pytest.raises(TypeError, match=message):
+        Game.new(ITALIAN, 3, seed=seed)
+    called = Game.start(ITALIAN, [[1, 2], [3, 4]], first_player=0).apply(Bid(0, 1, 3))
+    with pytest.raises(TypeError, match=message):
+        called.apply(Dudo(1)).roll(seed=seed)
+    with pytest.raises(TypeError, match=message):
+        random_games(ITALIAN, 3, 2, seed=seed)

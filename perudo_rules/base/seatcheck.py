@@ -25,7 +25,7 @@ from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import whole_number
 from perudo_rules.base.messages import Refusal, given
 
-__all__ = ["check_int", "check_seat"]
+__all__ = ["check_int", "check_seat", "check_seed"]
 
 
 def check_int(value: object, parameter: str) -> int:
@@ -75,4 +75,29 @@ from 0 to 2 [play.seat]
     if not 0 <= index < players:
         params = {"parameter": parameter, "seat": given(index), "last": players - 1}
         raise SeatError(Refusal("play.seat", "no-such-seat", params))
+    return index
+
+
+def check_seed(seed: object) -> int | float | str | bytes | bytearray | None:
+    """``seed`` as ``random.Random`` takes it: ``None``, an ``int`` (a NumPy integer, which
+    RL code hands, is read as the ``int`` it is), a float, a text or bytes; anything else a
+    ``TypeError`` of one line. Both builds read a seed here, so they take and refuse the same.
+
+    >>> check_seed(7), check_seed("table 4")
+    (7, 'table 4')
+    >>> check_seed([1])
+    Traceback (most recent call last):
+    ...
+    TypeError: seed=[1] is no seed: give an integer, a float, a text or bytes
+    """
+    if seed is None or isinstance(seed, (int, float, str, bytes, bytearray)):
+        return seed
+    index = whole_number(seed)
+    if index is None:
+        raise TypeError(
+            tr(
+                "seed={value} is no seed: give an integer, a float, a text or bytes",
+                value=given(seed),
+            )
+        )
     return index

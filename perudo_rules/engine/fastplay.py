@@ -37,7 +37,7 @@ from math import floor
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll, bid_unchecked
 from perudo_rules.base.frozen import install_builder
 from perudo_rules.base.i18n import tr
-from perudo_rules.base.seatcheck import check_int
+from perudo_rules.base.seatcheck import check_int, check_seed
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.kernel import RoundRules, count_matching, round_rules
@@ -52,7 +52,7 @@ from perudo_rules.engine.reroll import (
 )
 from perudo_rules.engine.rounds import RoundRecord, round_outcome
 from perudo_rules.engine.settlement import settle
-from perudo_rules.engine.start import Seed, opening, roll_cups, seat_count
+from perudo_rules.engine.start import opening, roll_cups, seat_count
 
 __all__ = ["RandomGame", "RandomGames", "play", "random_games", "step_play", "turn_actions"]
 
@@ -310,7 +310,7 @@ def _play_with_rerolls(
 
 
 def random_games(
-    variant: Variant, players: object, games: object, seed: Seed = None
+    variant: Variant, players: object, games: object, seed: object = None
 ) -> RandomGames:
     """Play ``games`` random games from one ``random.Random(seed)`` stream and total them.
 
@@ -323,7 +323,7 @@ def random_games(
     games = check_int(games, "games")
     if games < 0:
         raise ValueError(tr("games={games} is no number of games: it is at least 0", games=games))
-    rng = random.Random(seed)
+    rng = random.Random(check_seed(seed))
     wins = [0] * players
     rounds = decisions = bids = 0
     for _ in range(games):

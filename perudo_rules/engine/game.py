@@ -26,7 +26,7 @@ from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll, b
 from perudo_rules.base.errors import IllegalAction
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
 from perudo_rules.base.messages import Refusal
-from perudo_rules.base.seatcheck import check_int, check_seat
+from perudo_rules.base.seatcheck import check_int, check_seat, check_seed
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine import leaving
@@ -45,7 +45,6 @@ from perudo_rules.engine.rounds import RoundRecord, RoundResult, outcome_rules, 
 from perudo_rules.engine.seats import next_seat
 from perudo_rules.engine.settlement import Settlement, returns
 from perudo_rules.engine.start import (
-    Seed,
     given_roll,
     given_start,
     opening,
@@ -141,15 +140,16 @@ class Game:
         )
 
     @classmethod
-    def new(cls, variant: Variant, players: object, seed: Seed = None) -> Game:
+    def new(cls, variant: Variant, players: object, seed: object = None) -> Game:
         """A new game: every seat holds ``dice.per_player`` dice, rolled from ``seed``.
 
         ``random.Random(seed)`` first settles who opens (the edition's roll-off,
         ties re-rolled among the tied, in seat order), then rolls the dice seat by seat.
         ``players`` is an integer the edition allows, else ``ValueError`` (typed ``object``:
-        :func:`~perudo_rules.engine.start.seat_count` checks it).
+        :func:`~perudo_rules.engine.start.seat_count` checks it); ``seed``, what
+        ``random.Random`` takes or a NumPy integer (:func:`.check_seed`).
         """
-        rules = variant.rules
+        rules, seed = variant.rules, check_seed(seed)  # a Seed; a NumPy integer as an int
         players = seat_count(rules, players, variant.id)
         # for an int seed, random.Random's C base draws the very same stream (Random.seed
         # hands an int to it unchanged), and is made in less time
@@ -506,7 +506,7 @@ class Game:
     def roll(
         self,
         dice: Sequence[Sequence[int]] | None = None,
-        seed: Seed = None,
+        seed: object = None,
         rng: random.Random | None = None,
     ) -> Game:
         """The chance step: start the next round, or roll a re-roll's dice (its player acts
@@ -525,7 +525,7 @@ class Game:
             raise IllegalAction(Refusal("play.roll", said, {}))
         faces = rules.dice_faces
         if dice is None:
-            cups = roll_cups(faces, counts, rng if rng is not None else random.Random(seed))
+            cups = roll_cups(faces, counts, rng or random.Random(check_seed(seed)))
         else:
             cups = given_roll(dice, faces, counts, self.to_move is None)
         if self.to_move is not None:  # a re-roll's dice
