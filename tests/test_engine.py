@@ -614,8 +614,8 @@ def test_every_seat_count_is_refused_as_the_kernel_says(players: Any) -> None:
         ({"first_player": False}, "first_player must be a whole number, not False"),
         ({"round": 2.0}, "round must be a whole number, not 2.0"),
         ({"round": "2"}, "round must be a whole number"),
-        ({"palifico_used": [1.0]}, "a palifico_used seat must be a whole number, not 1.0"),
-        ({"palifico_used": [True]}, "a palifico_used seat must be a whole number"),
+        ({"palifico_used": [1.0]}, "palifico_used must be a whole number, not 1.0"),
+        ({"palifico_used": [True]}, "palifico_used must be a whole number"),
     ],
 )
 def test_start_refuses_what_is_not_a_whole_number(kwargs: dict[str, Any], message: str) -> None:
@@ -625,6 +625,27 @@ def test_start_refuses_what_is_not_a_whole_number(kwargs: dict[str, Any], messag
     args: dict[str, Any] = {"dice": [[2, 3], [4]], "first_player": 0, **kwargs}
     with pytest.raises(ValueError, match=re.escape(message)):
         Game.start(v, **args)
+
+
+@pytest.mark.parametrize(
+    ("lang", "kwargs", "message"),
+    [
+        ("it", {"dice": "12"}, "i dadi vanno dati come un elenco di dadi per posto, non '12'"),
+        ("es", {"dice": [[2, 7], [4]]}, "puesto 0: 7 no es una cara de un dado de 6 caras"),
+        ("it", {"round": 0}, "i round si contano da 1"),
+        ("es", {"first_player": 0.0}, "first_player debe ser un número entero, no 0.0"),
+    ],
+)
+def test_start_says_what_is_wrong_in_the_readers_language(
+    lang: str, kwargs: dict[str, Any], message: str
+) -> None:
+    """Every sentence a user reads comes from the catalogues: Game.start's refusals too."""
+    from perudo_rules.base.i18n import use_language
+
+    args: dict[str, Any] = {"dice": [[2, 3], [4]], "first_player": 0, **kwargs}
+    with use_language(lang), pytest.raises(ValueError) as err:
+        Game.start(load_variant("italian"), **args)
+    assert str(err.value) == message
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterable, Sequence
 from math import floor
 
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.messages import Param, Refusal, given
 from perudo_rules.base.seatcheck import check_int
 from perudo_rules.editions.ruleset import Ruleset
@@ -165,7 +166,9 @@ def _given_int(value: object, what: str) -> int:
     try:
         return check_int(value, what)
     except TypeError:
-        raise ValueError(f"{what} must be a whole number, not {value!r}") from None
+        raise ValueError(
+            tr("{what} must be a whole number, not {value}", what=what, value=given(value))
+        ) from None
 
 
 def given_cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
@@ -173,14 +176,23 @@ def given_cups(dice: object, faces: int) -> tuple[tuple[int, ...], ...]:
     every die is an ``int`` face of a d``faces`` (nothing is coerced: ``"12"`` is not two
     seats)."""
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise ValueError(f"dice must be one list of dice per seat, not {dice!r}")
+        raise ValueError(tr("dice must be one list of dice per seat, not {dice}", dice=given(dice)))
     cups = []
     for seat, cup in enumerate(dice):
         if isinstance(cup, (str, bytes)) or not isinstance(cup, Sequence):
-            raise ValueError(f"seat {seat}: expected a list of dice, not {cup!r}")
+            raise ValueError(
+                tr("seat {seat}: expected a list of dice, not {cup}", seat=seat, cup=given(cup))
+            )
         for d in cup:
             if type(d) is not int or not 1 <= d <= faces:
-                raise ValueError(f"seat {seat}: {d!r} is not a face of a d{faces}")
+                raise ValueError(
+                    tr(
+                        "seat {seat}: {die} is not a face of a d{faces}",
+                        seat=seat,
+                        die=given(d),
+                        faces=faces,
+                    )
+                )
         cups.append(tuple(cup))
     return tuple(cups)
 
@@ -194,12 +206,23 @@ def given_roll(
     dice of a re-roll); ``ValueError`` naming what is wrong."""
     cups = given_cups(dice, faces)
     if len(cups) != len(counts):
-        raise ValueError(f"dice for {len(cups)} seats; the table has {len(counts)}")
+        raise ValueError(
+            tr("dice for {given} seats; the table has {seats}", given=len(cups), seats=len(counts))
+        )
     for seat, (cup, c) in enumerate(zip(cups, counts, strict=True)):
         if len(cup) != c and new_round:
-            raise ValueError(f"seat {seat} holds {c} dice, not {len(cup)}")
+            raise ValueError(
+                tr("seat {seat} holds {held} dice, not {given}", seat=seat, held=c, given=len(cup))
+            )
         if len(cup) != c:  # a re-roll's: the seat's concealed dice
-            raise ValueError(f"seat {seat} rolls {c} dice now, not {len(cup)}")
+            raise ValueError(
+                tr(
+                    "seat {seat} rolls {held} dice now, not {given}",
+                    seat=seat,
+                    held=c,
+                    given=len(cup),
+                )
+            )
     return cups
 
 
@@ -218,7 +241,7 @@ def given_start(
     wrong (the seat count as :func:`seats_verdict` says, nothing coerced), ``TypeError``
     for a ``palifico`` flag that is not a bool."""
     if type(palifico) is not bool:  # 1, "yes", None, numpy.bool_: said, never stored as given
-        raise TypeError(f"palifico must be True or False, not {type(palifico).__name__}")
+        raise TypeError(tr("palifico must be True or False, not {value}", value=given(palifico)))
     cups = given_cups(dice, rules.dice_faces)
     bad = seats_verdict(rules, len(cups), edition)
     if bad is not None:
@@ -226,26 +249,31 @@ def given_start(
     for seat, cup in enumerate(cups):
         if len(cup) > rules.dice_max_per_player:
             raise ValueError(
-                f"seat {seat} holds {len(cup)} dice; the most is {rules.dice_max_per_player}"
+                tr(
+                    "seat {seat} holds {given} dice; the most is {most}",
+                    seat=seat,
+                    given=len(cup),
+                    most=rules.dice_max_per_player,
+                )
             )
     n = len(cups)
     counts = tuple(len(c) for c in cups)
     if sum(1 for c in counts if c) < 2:
-        raise ValueError("at least two seats must hold dice")
+        raise ValueError(tr("at least two seats must hold dice"))
     first = _given_int(first_player, "first_player")
     if not (0 <= first < n and counts[first]):
-        raise ValueError(f"first player {first} is not a seat with dice")
+        raise ValueError(tr("first player {first} is not a seat with dice", first=first))
     number = _given_int(round_no, "round")
     if number < 1:
-        raise ValueError("rounds are numbered from 1")
-    used = frozenset(_given_int(s, "a palifico_used seat") for s in palifico_used)
+        raise ValueError(tr("rounds are numbered from 1"))
+    used = frozenset(_given_int(s, "palifico_used") for s in palifico_used)
     if any(not 0 <= s < n for s in used):
-        raise ValueError("palifico_used names a seat that does not exist")
+        raise ValueError(tr("palifico_used names a seat that does not exist"))
     if palifico:
         if not rules.palifico_enabled:
-            raise ValueError(f"{edition} has no palifico rounds")
+            raise ValueError(tr("{edition} has no palifico rounds", edition=edition))
         if counts[first] != 1:
-            raise ValueError("a palifico round is opened by a seat holding exactly one die")
+            raise ValueError(tr("a palifico round is opened by a seat holding exactly one die"))
         used = used | {first}
     return cups, first, number, used
 
