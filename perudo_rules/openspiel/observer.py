@@ -219,10 +219,9 @@ class Observer:
         # each finished round's row for a seat, by the identity of its record (kept alive
         # by the entry, so an id is never reused while it is here)
         self._rows: dict[tuple[int, int], tuple[RoundRecord, list[int]]] = {}
-        # the first node's tensor, by seat; the last node filled and its tensor, by seat
-        self._start: dict[int, Any] = {}
-        self._last: dict[int, tuple[Node, Any]] = {}
-        # the last node's entries that are not zero (:meth:`values`), by seat
+        # the places not zero (:meth:`_stepped`) of a game's first node, by seat; of the
+        # last node asked, by seat
+        self._start: dict[int, defaultdict[int, float]] = {}
         self._sparse: dict[int, tuple[Node, defaultdict[int, float]]] = {}
 
     def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
@@ -239,53 +238,45 @@ class Observer:
     def fill(self, node: Node, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``node`` (each piece of ``dict`` is a
         view of it; the entries are written by their place in ``tensor``)."""
+        places = self._stepped(node, player)
         x = self.tensor
-        if node.parent is None:  # a game's first node (shared): OpenSpiel asks it often
-            start = self._start.get(player)
-            if start is None:
-                self._fill(node, player)
-                start = self._start[player] = x.copy()
-            x[:] = start
-            return
-        if not self.public:
-            self._fill(node, player)
-            return
-        last = self._last.get(player)
-        if last is None or node.parent is not last[0] or not self._step(last[1], node):
-            self._fill(node, player)
-        self._last[player] = (node, x.copy())
+        x.fill(0.0)
+        if places:
+            x[list(places)] = list(places.values())
 
     def values(self, node: Node, player: int) -> list[float]:
         """What ``player`` sees of ``node``, as a new list (what OpenSpiel's tensor methods
-        return): the entries :meth:`fill` writes in ``tensor``, kept as the places that are
-        not zero and stepped from the parent's where the move allows (:meth:`_delta`),
-        without a round trip through NumPy."""
-        last = self._sparse.get(player)
-        if last is not None and self.public and node.parent is last[0] and node.parent is not None:
-            places = last[1].copy()
-            if not self._delta(places, node):
-                places = self._places(node, player)
-        else:
-            places = self._places(node, player)
-        self._sparse[player] = (node, places)
+        return): the entries :meth:`fill` writes in ``tensor``, without a round trip
+        through NumPy."""
         out = [0.0] * self.size
-        for i, v in places.items():
+        for i, v in self._stepped(node, player).items():
             out[i] = v
         return out
+
+    def _stepped(self, node: Node, player: int) -> defaultdict[int, float]:
+        """The places of ``node``'s entries for ``player`` that are not zero (read only):
+        stepped from the last node asked where it is the parent and the move allows
+        (:meth:`_delta`, the common step of an RL loop), a game's first node (shared:
+        OpenSpiel asks it often) kept, else written anew (:meth:`_write`)."""
+        if node.parent is None:
+            places = self._start.get(player)
+            if places is None:
+                places = self._start[player] = self._places(node, player)
+        else:
+            last = self._sparse.get(player)
+            if last is not None and self.public and node.parent is last[0]:
+                places = last[1].copy()
+                if not self._delta(places, node):
+                    places = self._places(node, player)
+            else:
+                places = self._places(node, player)
+        self._sparse[player] = (node, places)
+        return places
 
     def _places(self, node: Node, player: int) -> defaultdict[int, float]:
         places: defaultdict[int, float] = defaultdict(float)
         self._write(places, node, player)
         return places
-
-    def _step(self, before: Any, node: Node) -> bool:
-        """Fill ``tensor`` for ``node`` from its parent's (``before``, same seat) where
-        :meth:`_delta` can; False (nothing written) for any other move."""
-        x = self.tensor
-        if not self._steppable(node):
-            return False
-        x[:] = before
-        return self._delta(x, node)
 
     def _steppable(self, node: Node) -> bool:
         parent = node.parent
@@ -297,7 +288,7 @@ class Observer:
             return False
         return game.reroll is None
 
-    def _delta(self, x: Any, node: Node) -> bool:
+    def _delta(self, x: defaultdict[int, float], node: Node) -> bool:
         """Turn ``x``, the entries of ``node``'s parent (same seat), into ``node``'s where
         the move between them was a bid or a pass within a round without re-rolls (the
         common step of an RL loop): only the bids, who acts and the offer change. False
@@ -326,13 +317,8 @@ class Observer:
         x[at["offer"]] = float(bool(node.pending))
         return True
 
-    def _fill(self, node: Node, player: int) -> None:
-        self.tensor.fill(0.0)
-        self._write(self.tensor, node, player)
-
-    def _write(self, x: Any, node: Node, player: int) -> None:
-        """Write what ``player`` sees of ``node`` into ``x`` (all zeros: ``tensor`` or a
-        list as long)."""
+    def _write(self, x: defaultdict[int, float], node: Node, player: int) -> None:
+        """Write what ``player`` sees of ``node`` into ``x``, by place (empty to start)."""
         at = self.at
         faces = self.faces
         x[at["player"] + player] = 1.0
