@@ -109,12 +109,8 @@ def test_the_python_methods_give_what_the_base_methods_give(name: str, seed: int
         state = rng.choice(live)
         if rng.random() < 0.7:
             _agree(state, rng)
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        legal = state.legal_actions()  # at a chance node its outcomes, all equally likely
+        state.apply_action(legal[rng.randrange(len(legal))])
         if rng.random() < 0.1:  # a clone, asked before its original steps on
             clone = state.clone()
             _agree(clone, rng)

@@ -201,10 +201,6 @@ def test_a_tensor_filled_from_the_last_one_is_the_tensor_filled_anew(
                     fresh.set_from(state, p)
                     assert observer.tensor.tolist() == fresh.tensor.tolist(), (str(state), p)
                     compared += 1
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
+            legal = state.legal_actions()  # at a chance node its outcomes, all equally likely
+            state.apply_action(legal[rng.randrange(len(legal))])
     assert compared > 200
