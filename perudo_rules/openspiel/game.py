@@ -193,7 +193,6 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
         # its C++ side makes them: perfect recall for the information state)
         self.info_observer = Observer(spec, _INFO_STATE, max_rounds)
         self.obs_observer = Observer(spec, _OBSERVATION, max_rounds)
-        self._zeros = [0.0] * n
 
     def __reduce__(self) -> tuple[Any, ...]:
         cls = type(self)
@@ -291,9 +290,8 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
 
     def rewards(self) -> list[float]:
         """This step's rewards: the returns at the end, else 0 for every seat."""
-        if self._node.terminal:
-            return self.returns()
-        return list(self.get_game()._zeros)
+        node = self._node
+        return self.returns() if node.terminal else [0.0] * node.spec.players
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """What ``player`` (default: the player to move) has seen, as the perfect-recall
