@@ -292,3 +292,36 @@ def test_a_seed_random_cannot_take_is_one_type_error_in_both_builds(seed: object
         called.apply(Dudo(1)).roll(seed=seed)
     with pytest.raises(TypeError, match=message):
         random_games(ITALIAN, 3, 2, seed=seed)
+
+
+def openspiel_decision() -> Any:
+    """An OpenSpiel state of ``openspiel-liars-dice`` at seat 0's first decision (the
+    adapter's nodes and observers are compiled in the compiled build)."""
+    pytest.importorskip("pyspiel")
+    from perudo_rules import openspiel
+
+    state = openspiel.load_game(load_variant("openspiel-liars-dice"), 2).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(1)
+    assert state.current_player() == 0
+    return state
+
+
+@pytest.mark.parametrize("kind", integer_types())
+def test_openspiel_player_arguments_take_any_integer_type(kind: Callable[[int], object]) -> None:
+    state = openspiel_decision()
+    for seat in (0, 1):
+        player = kind(seat)
+        assert state.information_state_tensor(player) == state.information_state_tensor(seat)
+        assert state.observation_tensor(player) == state.observation_tensor(seat)
+        assert state.legal_actions(player) == state.legal_actions(seat)
+    assert state.legal_actions(kind(0)) and not state.legal_actions(kind(1))
+
+
+@pytest.mark.parametrize("value", [v for v in not_integers(1) if v is not None], ids=repr)
+def test_openspiel_player_arguments_refuse_what_is_no_integer(value: object) -> None:
+    """(``None`` is the player to move, as in OpenSpiel.)"""
+    state = openspiel_decision()
+    for call in (state.information_state_tensor, state.observation_tensor, state.legal_actions):
+        with pytest.raises(TypeError, match=r"^player=.* is not an integer$"):
+            call(value)

@@ -11,9 +11,8 @@ This module imports nothing else of the package, so any module may use it.
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import tomllib
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 __all__ = [
@@ -26,22 +25,28 @@ __all__ = [
     "module_names",
 ]
 
-#: The modules of ``perudo_rules`` that the compiled build compiles with mypyc: the hot
-#: paths of the step API and the fast path. ``hatch_build.py`` (the build hook behind
-#: ``make compiled``) reads this tuple; a module added here must be one that mypyc accepts
-#: (plain typed Python: no ``exec``-made code on the compiled path, no interpreted
-#: subclass of a compiled class). A compiled class checks the types of its fields and a
-#: compiled function those of its parameters, so a value that the pure package accepts
-#: and refuses later (``Bid(0, 1.0, 2)``, refused by ``apply`` as ``play.bid_range``) must
-#: not meet one: :mod:`perudo_rules.base.actions` stays Python, and the entry points that check
-#: their arguments themselves (``Game.start``, ``Game.new``, ``Game.apply``) take ``object``.
-#: So does every one that takes a seat, a face, a count or an index, and reads it with
-#: :mod:`perudo_rules.base.seatcheck` (plain Python: a NumPy integer is taken, a bool is not,
-#: in both builds); a verdict reads an action's fields through ``Any`` (``fields: Any =
-#: action``), never through the action class, whose ``int`` fields mypyc would unbox
-#: (``True`` as 1). ``tests/test_build_parity.py`` runs on both builds to hold them to it.
-#: A folder's name stands for every module in it (its ``__init__`` aside).
-COMPILED_MODULES: tuple[str, ...] = ("editions.ruleset", "engine")
+#: The modules of ``perudo_rules`` that the compiled build compiles with mypyc: the hot paths of
+#: the step API, the fast path and the OpenSpiel adapter (its positions and tensors; its
+#: ``pyspiel`` subclasses stay Python, and so must every subclass of a class compiled here: mypyc
+#: refuses an interpreted subclass of a compiled class). ``hatch_build.py`` (the build hook behind
+#: ``make compiled``) reads this tuple; a module added here must be one that mypyc accepts (plain
+#: typed Python: no ``exec``-made code on the compiled path, no interpreted subclass of a compiled
+#: class). A compiled class checks the types of its fields and a compiled function those of its
+#: parameters, so a value that the pure package accepts and refuses later (``Bid(0, 1.0, 2)``,
+#: refused by ``apply`` as ``play.bid_range``) must not meet one: :mod:`perudo_rules.base.actions`
+#: stays Python, and the entry points that check their arguments themselves (``Game.start``,
+#: ``Game.new``, ``Game.apply``) take ``object``. So does every one that takes a seat, a face, a
+#: count or an index, and reads it with :mod:`perudo_rules.base.seatcheck` (plain Python: a NumPy
+#: integer is taken, a bool is not, in both builds); a verdict reads an action's fields through
+#: ``Any`` (``fields: Any = action``), never through the action class, whose ``int`` fields mypyc
+#: would unbox (``True`` as 1). ``tests/test_build_parity.py`` runs on both builds to hold them to
+#: it. A folder's name stands for every module in it (its ``__init__`` aside).
+COMPILED_MODULES: tuple[str, ...] = (
+    "editions.ruleset",
+    "engine",
+    "openspiel.nodes",
+    "openspiel.observer",
+)
 
 _UNKNOWN = "0+unknown"
 
@@ -70,14 +75,13 @@ __version__: str = _version()
 
 
 def _is_extension(module: str) -> bool:
-    """Whether ``perudo_rules.<module>`` loads from a compiled extension (``.so``/``.pyd``),
-    found without importing it."""
-    try:
-        spec = importlib.util.find_spec(f"perudo_rules.{module}")
-    except (ImportError, ValueError):
-        return False
-    origin = spec.origin if spec is not None else None
-    return origin is not None and origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    """Whether ``perudo_rules.<module>`` loads from a compiled extension (``.so``/``.pyd``):
+    one lies beside its ``.py`` (an extension comes first in Python's search of a folder).
+    Read from the folder, so neither the module nor its package (``openspiel``, which
+    imports OpenSpiel) is imported."""
+    *folders, stem = module.split(".")
+    where = Path(__file__).resolve().parents[1].joinpath(*folders)
+    return any((where / f"{stem}{suffix}").is_file() for suffix in EXTENSION_SUFFIXES)
 
 
 def module_names(entries: tuple[str, ...], package: Path) -> tuple[str, ...]:
@@ -114,7 +118,9 @@ is a mypyc extension module (``perudo-rules --version`` says so)."""
 build: str = (
     "compiled (mypyc)"
     if compiled
-    else f"partly compiled ({', '.join(_FOUND)})" if _FOUND else "pure Python"
+    else f"partly compiled ({', '.join(_FOUND)})"
+    if _FOUND
+    else "pure Python"
 )
 """Which build this copy is, in words: ``"compiled (mypyc)"``, ``"pure Python"``, or
 ``"partly compiled (...)"`` naming the compiled modules of a copy that mixes both."""

@@ -17,11 +17,12 @@ from typing import Any, ClassVar
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.base.limits import action_id
+from perudo_rules.base.seatcheck import check_int
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.settlement import returns
-from perudo_rules.openspiel.nodes import Phase, initial_node, legal_ids, step
+from perudo_rules.openspiel.nodes import Node, Phase, initial_node, legal_ids, step
 from perudo_rules.openspiel.observer import Observer, history_text
 from perudo_rules.openspiel.spec import (
     GameSpec,
@@ -206,11 +207,11 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> _StateObserver:
+    ) -> Observer:
         """An observer for OpenSpiel's observation API (strings and tensors)."""
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return _StateObserver(
+        return Observer(
             self.spec,
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
             self.max_rounds,
@@ -249,6 +250,11 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         return hash((str(self.get_game()), tuple(self.history())))
 
     @property
+    def node(self) -> Node:
+        """The adapter's immutable position behind this state (what its observers read)."""
+        return self._node
+
+    @property
     def perudo_game(self) -> Game | None:
         """The engine position (``None`` until the first round's dice are rolled)."""
         return self._node.game
@@ -272,7 +278,10 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal action ids of ``player`` (default: the player to move), ascending: at a
         chance node its outcomes, none for another seat or at the end (as OpenSpiel's
-        ``State.LegalActions``; a negative ``player`` at a decision is ``SpielError``)."""
+        ``State.LegalActions``; a negative ``player`` at a decision is ``SpielError``). A
+        ``player`` that is not a whole number (a bool, a float) is a ``TypeError``."""
+        if player is not None and type(player) is not int:
+            player = check_int(player, "player")
         node = self._node
         if node.terminal:
             return []
@@ -306,6 +315,8 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         node = self._node
         if player is None:
             player = node.player
+        elif type(player) is not int:  # a NumPy integer is its int; a bool, a float refused
+            player = check_int(player, "player")
         if not 0 <= player < node.spec.players:
             raise pyspiel.SpielError(f"player {player} out of range")
         return observer.values(node, player)
@@ -377,21 +388,6 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         elif node.phase == Phase.DRAW:
             text += " | stopped at max_rounds"
         return text
-
-
-class _StateObserver(Observer):
-    """OpenSpiel's PyObserver protocol: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
-
-    def set_from(self, state: PerudoState, player: int) -> None:
-        """Fill ``tensor`` with what ``player`` sees of ``state``. OpenSpiel asks a tensor's
-        shape by filling it for a new initial state and no player (``-1``): the shape
-        is fixed, so nothing is filled then."""
-        if player >= 0:
-            self.fill(state._node, player)
-
-    def string_from(self, state: PerudoState, player: int) -> str:
-        """What ``player`` sees of ``state``, as text (perfect recall for info states)."""
-        return self.text(state._node, player)
 
 
 _INFO_STATE = pyspiel.IIGObservationType(perfect_recall=True)

@@ -72,7 +72,6 @@ class Node:
 
     def __init__(
         self,
-        *,
         spec: GameSpec,
         max_rounds: int,
         parent: Node | None,
@@ -103,41 +102,17 @@ class Node:
         action: int,
         phase: Phase,
         game: Game | None,
-        *,
         opener: int = 0,
-        rolled: tuple[int, ...] = (),
         pending: tuple[int, ...] = (),
     ) -> Node:
         """The node after ``action``: same game spec and round cap, this node its parent."""
-        return Node(
-            spec=self.spec,
-            max_rounds=self.max_rounds,
-            parent=self,
-            action=action,
-            phase=phase,
-            game=game,
-            opener=opener,
-            rolled=rolled,
-            pending=pending,
-        )
+        return Node(self.spec, self.max_rounds, self, action, phase, game, opener, (), pending)
 
     def rolled_on(self, action: int, rolled: tuple[int, ...]) -> Node:
-        """The next die of a roll: a chance node like this one, ``rolled`` its dice so far
-        (the common step, made without :meth:`child`'s keywords)."""
-        node = Node.__new__(Node)
-        node.spec = self.spec
-        node.max_rounds = self.max_rounds
-        node.parent = self
-        node.action = action
-        node.phase = Phase.ROLL
-        node.game = self.game
-        node.opener = self.opener
-        node.rolled = rolled
-        node.pending = ()
-        node.player = _CHANCE
-        node.terminal = False
-        node.ids = None
-        return node
+        """The next die of a roll: a chance node like this one, ``rolled`` its dice so far."""
+        return Node(
+            self.spec, self.max_rounds, self, action, Phase.ROLL, self.game, self.opener, rolled
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Node:
         return self
@@ -202,14 +177,7 @@ class Node:
 
 def initial_node(spec: GameSpec, max_rounds: int) -> Node:
     """The start of a game: the roll-off if the variant has one, else the first die."""
-    return Node(
-        spec=spec,
-        max_rounds=max_rounds,
-        parent=None,
-        action=-1,
-        phase=Phase.OPENER if spec.roll_off else Phase.ROLL,
-        game=None,
-    )
+    return Node(spec, max_rounds, None, -1, Phase.OPENER if spec.roll_off else Phase.ROLL, None)
 
 
 def node_after(name: str, max_rounds: int, actions: Sequence[int]) -> Node:

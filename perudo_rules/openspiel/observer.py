@@ -153,7 +153,9 @@ def history_text(game: Game, viewer: int | None, private: str = "all", recall: b
 
 class Observer:
     """One kind of view (``pyspiel.IIGObservationType``) of a game's nodes: the tensor
-    layout (``tensor`` and its named pieces in ``dict``), :meth:`fill` and :meth:`text`."""
+    layout (``tensor`` and its named pieces in ``dict``), :meth:`fill` and :meth:`text`;
+    for a state, OpenSpiel's PyObserver protocol (``tensor``, ``dict``, :meth:`set_from`,
+    :meth:`string_from`)."""
 
     def __init__(self, spec: GameSpec, iig_obs_type: Any, max_rounds: int) -> None:
         self.spec = spec
@@ -223,6 +225,18 @@ class Observer:
         # last node asked, by seat
         self._start: dict[int, defaultdict[int, float]] = {}
         self._sparse: dict[int, tuple[Node, defaultdict[int, float]]] = {}
+
+    def set_from(self, state: Any, player: int) -> None:
+        """Fill ``tensor`` with what ``player`` sees of ``state`` (a
+        :class:`~perudo_rules.openspiel.game.PerudoState`). OpenSpiel asks a tensor's shape
+        by filling it for a new initial state and no player (``-1``): the shape is fixed,
+        so nothing is filled then."""
+        if player >= 0:
+            self.fill(state.node, player)
+
+    def string_from(self, state: Any, player: int) -> str:
+        """What ``player`` sees of ``state``, as text (perfect recall for info states)."""
+        return self.text(state.node, player)
 
     def own(self, cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
         """:func:`own_cup` of ``cups`` (a game's, never changed, or a roll's so far: a new
