@@ -97,6 +97,7 @@ $(COMPILED)/.built: $(VENV)/.installed pyproject.toml hatch_build.py $(shell fin
 # Then the hostile-input tests and the build parity tests (issue 33, item 11): a compiled
 # function checks the types it declares, so both builds must be shown to refuse and accept
 # the same inputs with the same exceptions (re-rolls and leaves are where they differed).
+# The OpenSpiel adapter's positions and tensors are compiled too: its tests run here as well.
 COMPILED_TESTS ?= tests/test_compiled.py tests/test_scenarios.py tests/test_properties.py \
   tests/test_stateful.py tests/test_kernel.py tests/test_engine.py tests/test_fastplay.py \
   tests/test_frontends.py tests/test_visibility.py tests/test_openspiel_diff.py \
@@ -105,7 +106,8 @@ COMPILED_TESTS ?= tests/test_compiled.py tests/test_scenarios.py tests/test_prop
   tests/test_build_parity.py tests/test_hostile.py tests/test_hostile_state.py \
   tests/test_server_inputs.py tests/test_parse_linear.py tests/test_state_errors.py \
   tests/test_limits.py tests/test_cli_hostile.py tests/test_leave.py tests/test_reroll.py \
-  tests/test_hostile_records.py tests/test_hostile_ids.py tests/test_openspiel_fast.py
+  tests/test_hostile_records.py tests/test_hostile_ids.py tests/test_openspiel_fast.py \
+  tests/test_openspiel_recall.py tests/test_openspiel_pickle.py tests/test_openspiel_import.py
 test-compiled: compiled
 	PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(COMPILED):$(CURDIR) PERUDO_EXPECT_COMPILED=1 \
 	  $(PY) -m pytest -n $(WORKERS) --dist loadgroup -p no:cacheprovider $(COMPILED_TESTS)
