@@ -118,9 +118,7 @@ is a mypyc extension module (``perudo-rules --version`` says so)."""
 build: str = (
     "compiled (mypyc)"
     if compiled
-    else f"partly compiled ({', '.join(_FOUND)})"
-    if _FOUND
-    else "pure Python"
+    else f"partly compiled ({', '.join(_FOUND)})" if _FOUND else "pure Python"
 )
 """Which build this copy is, in words: ``"compiled (mypyc)"``, ``"pure Python"``, or
 ``"partly compiled (...)"`` naming the compiled modules of a copy that mixes both."""
