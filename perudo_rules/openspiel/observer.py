@@ -20,7 +20,6 @@ all-players view (``ALL_PLAYERS``) and a state's own string show every die.
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -200,6 +199,8 @@ class Observer:
         if self.public and self.recall and rerolls:
             pieces += [("dealt", (dice_width,)), ("rerolls", (nb + 1, self.turn))]
         self.block = (n, 1, dice_width, nb, rerolls, n, 2, n * d * faces, n, n)
+        # where each piece of a row starts in it
+        self.row_at = tuple(sum(self.block[:k]) for k in range(len(self.block)))
         if self.public and self.recall:
             pieces.append(("past", (round_cap(spec, max_rounds), sum(self.block))))
         size = sum(int(np.prod(shape)) for _, shape in pieces)
@@ -221,10 +222,10 @@ class Observer:
         # each finished round's row for a seat, by the identity of its record (kept alive
         # by the entry, so an id is never reused while it is here)
         self._rows: dict[tuple[int, int], tuple[RoundRecord, list[int]]] = {}
-        # the places not zero (:meth:`_stepped`) of a game's first node, by seat; of the
-        # last node asked, by seat
-        self._start: dict[int, defaultdict[int, float]] = {}
-        self._sparse: dict[int, tuple[Node, defaultdict[int, float]]] = {}
+        # the entries (:meth:`_stepped`) of a game's first node, by seat; of the last node
+        # asked, by seat
+        self._start: dict[int, list[float]] = {}
+        self._last: dict[int, tuple[Node, list[float]]] = {}
 
     def set_from(self, state: Any, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``state`` (a
@@ -252,47 +253,45 @@ class Observer:
     def fill(self, node: Node, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``node`` (each piece of ``dict`` is a
         view of it; the entries are written by their place in ``tensor``)."""
-        places = self._stepped(node, player)
-        x = self.tensor
-        x.fill(0.0)
-        if places:
-            x[list(places)] = list(places.values())
+        self.tensor[:] = self._stepped(node, player)
 
     def values(self, node: Node, player: int) -> list[float]:
         """What ``player`` sees of ``node``, as a new list (what OpenSpiel's tensor methods
         return): the entries :meth:`fill` writes in ``tensor``, without a round trip
         through NumPy."""
-        out = [0.0] * self.size
-        for i, v in self._stepped(node, player).items():
-            out[i] = v
-        return out
+        return self._stepped(node, player).copy()
 
-    def _stepped(self, node: Node, player: int) -> defaultdict[int, float]:
-        """The places of ``node``'s entries for ``player`` that are not zero (read only):
-        stepped from the last node asked where it is the parent and the move allows
-        (:meth:`_delta`, the common step of an RL loop), a game's first node (shared:
-        OpenSpiel asks it often) kept, else written anew (:meth:`_write`)."""
+    def _stepped(self, node: Node, player: int) -> list[float]:
+        """``node``'s entries for ``player`` (read only: the caller copies): stepped from
+        the last node asked where it is the parent and the move allows (:meth:`_delta`, the
+        common step of an RL loop), a game's first node (shared: OpenSpiel asks it often)
+        kept, else written anew (:meth:`_write`)."""
         if node.parent is None:
             places = self._start.get(player)
             if places is None:
                 places = self._start[player] = self._places(node, player)
         else:
-            last = self._sparse.get(player)
-            if last is not None and self.public and node.parent is last[0]:
+            last = self._last.get(player)
+            if (
+                last is not None
+                and node.parent is last[0]
+                and self.public
+                and self._steppable(node)
+            ):
                 places = last[1].copy()
-                if not self._delta(places, node):
-                    places = self._places(node, player)
+                self._delta(places, node)
             else:
                 places = self._places(node, player)
-        self._sparse[player] = (node, places)
+        self._last[player] = (node, places)
         return places
 
-    def _places(self, node: Node, player: int) -> defaultdict[int, float]:
-        places: defaultdict[int, float] = defaultdict(float)
+    def _places(self, node: Node, player: int) -> list[float]:
+        places = [0.0] * self.size
         self._write(places, node, player)
         return places
 
     def _steppable(self, node: Node) -> bool:
+        """Whether :meth:`_delta` turns the entries of ``node``'s parent into its own."""
         parent = node.parent
         assert parent is not None
         game, was = node.game, parent.game
@@ -302,13 +301,11 @@ class Observer:
             return False
         return game.reroll is None
 
-    def _delta(self, x: defaultdict[int, float], node: Node) -> bool:
-        """Turn ``x``, the entries of ``node``'s parent (same seat), into ``node``'s where
-        the move between them was a bid or a pass within a round without re-rolls (the
-        common step of an RL loop): only the bids, who acts and the offer change. False
-        (``x`` partly written) for any other move."""
-        if not self._steppable(node):
-            return False
+    def _delta(self, x: list[float], node: Node) -> None:
+        """Turn ``x``, the entries of ``node``'s parent (same seat), into ``node``'s, where
+        :meth:`_steppable` (the move between them was a bid or a pass within a round
+        without re-rolls, the common step of an RL loop): only the bids, who acts and the
+        offer change."""
         parent = node.parent
         assert parent is not None
         game, was = node.game, parent.game
@@ -329,9 +326,8 @@ class Observer:
         x[at["to_act"] + parent.player] = 0.0
         x[at["to_act"] + node.player] = 1.0
         x[at["offer"]] = float(bool(node.pending))
-        return True
 
-    def _write(self, x: defaultdict[int, float], node: Node, player: int) -> None:
+    def _write(self, x: list[float], node: Node, player: int) -> None:
         """Write what ``player`` sees of ``node`` into ``x``, by place (empty to start)."""
         at = self.at
         faces = self.faces
@@ -410,7 +406,7 @@ class Observer:
         """The places set by the cups a seat sees (its own, or all), from ``at``."""
         faces, d = self.faces, self.spec.seat_dice
         if self.private == "single":
-            return [at + i * faces + f - 1 for i, f in enumerate(own_cup(cups, player))]
+            return [at + i * faces + f - 1 for i, f in enumerate(self.own(cups, player))]
         if self.private == "all":
             return [
                 at + s * d * faces + i * faces + f - 1
@@ -455,40 +451,49 @@ class Observer:
         return out
 
     def row(self, r: RoundRecord, player: int) -> list[int]:
-        """The places set in a finished round's row of ``past``, for ``player`` (kept)."""
+        """The places set in a finished round's row of ``past``, for ``player`` (kept): the
+        places every seat sees (:meth:`public_row`, once per round) and the dice ``player``
+        sees."""
         key = (id(r), player)
         hit = self._rows.get(key)
         if hit is not None and hit[0] is r:
             return hit[1]
-        n, faces, d = self.spec.players, self.faces, self.spec.seat_dice
+        at = self.row_at
+        out = self.public_row(r) + self.dice_places(at[2], r.dice, player)
+        if self.block[4]:  # re-rolls enabled
+            out += self.reroll_places(at[4], r.dice, r.actions, r.rerolls, player)
+        if len(self._rows) >= _PAST_MAX:
+            self._rows.clear()
+        self._rows[key] = (r, out)
+        return out
+
+    def public_row(self, r: RoundRecord) -> list[int]:
+        """The places of a finished round's row that are the same for every seat (kept):
+        its opener, palifico, the ids bid, the caller and the call, the cups lifted, the
+        loser and the gainer."""
+        key = (id(r), -1)
+        hit = self._rows.get(key)
+        if hit is not None and hit[0] is r:
+            return hit[1]
+        faces, d = self.faces, self.spec.seat_dice
         amap = self.spec.amap
-        widths = iter(self.block)
-        out = [r.first_player]
-        at = next(widths)
+        at = self.row_at
+        out = [at[0] + r.first_player]
         if r.palifico:
-            out.append(at)
-        at += next(widths)
-        out += self.dice_places(at, r.dice, player)
-        at += next(widths)
-        out += [at + amap.bid_id(a.quantity, a.face) for a in r.actions if type(a) is Bid]
-        at += next(widths)
-        out += self.reroll_places(at, r.dice, r.actions, r.rerolls, player)
-        at += next(widths)
+            out.append(at[1])
+        out += [at[3] + amap.bid_id(a.quantity, a.face) for a in r.actions if type(a) is Bid]
         res = r.result
         if res.caller is not None:
-            out.append(at + res.caller)
-        at += next(widths)
-        out.append(at + (0 if res.kind == "dudo" else 1))
-        at += next(widths)
+            out.append(at[5] + res.caller)
+        out.append(at[6] + (0 if res.kind == "dudo" else 1))
+        width = d * faces
         for s, cup in zip(res.revealed, res.shown, strict=True):
-            out += [at + s * d * faces + i * faces + f - 1 for i, f in enumerate(cup)]
-        at += next(widths)
+            base = at[7] + s * width - 1
+            out += [base + i * faces + f for i, f in enumerate(cup)]
         if res.loser is not None:
-            out.append(at + res.loser)
-        at += next(widths)
+            out.append(at[8] + res.loser)
         if res.gainer is not None:
-            out.append(at + res.gainer)
-        assert n == self.block[0]
+            out.append(at[9] + res.gainer)
         if len(self._rows) >= _PAST_MAX:
             self._rows.clear()
         self._rows[key] = (r, out)
