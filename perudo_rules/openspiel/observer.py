@@ -201,8 +201,9 @@ class Observer:
         self.block = (n, 1, dice_width, nb, rerolls, n, 2, n * d * faces, n, n)
         # where each piece of a row starts in it
         self.row_at = tuple(sum(self.block[:k]) for k in range(len(self.block)))
+        self.row_width = sum(self.block)
         if self.public and self.recall:
-            pieces.append(("past", (round_cap(spec, max_rounds), sum(self.block))))
+            pieces.append(("past", (round_cap(spec, max_rounds), self.row_width)))
         size = sum(int(np.prod(shape)) for _, shape in pieces)
         self.size = size
         self.tensor = np.zeros(size, np.float32)
@@ -219,13 +220,18 @@ class Observer:
         # the last cups asked about, and each seat's cup in them as sight() shows it to that
         # seat: every position of a round shares its game's cups, and each is observed
         self._held: tuple[object, dict[int, tuple[int, ...]]] = ((), {})
-        # each finished round's row for a seat, by the identity of its record (kept alive
-        # by the entry, so an id is never reused while it is here)
+        # the finished rounds' rows of one game (the one whose first round is ``_game``):
+        # by the identity of its record and the seat (-1 for the public places), the record
+        # kept alive by the entry, so an id is never reused while it is here. One game's
+        # only: records kept beyond their game would pile up for the garbage collector.
         self._rows: dict[tuple[int, int], tuple[RoundRecord, list[int]]] = {}
+        self._game: RoundRecord | None = None
         # the entries (:meth:`_stepped`) of a game's first node, by seat; of the last node
         # asked, by seat
         self._start: dict[int, list[float]] = {}
         self._last: dict[int, tuple[Node, list[float]]] = {}
+        # the entries every seat sees of the last node written anew (:meth:`_places`)
+        self._shared: tuple[Node | None, list[float]] = (None, [])
 
     def set_from(self, state: Any, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``state`` (a
@@ -285,11 +291,6 @@ class Observer:
         self._last[player] = (node, places)
         return places
 
-    def _places(self, node: Node, player: int) -> list[float]:
-        places = [0.0] * self.size
-        self._write(places, node, player)
-        return places
-
     def _steppable(self, node: Node) -> bool:
         """Whether :meth:`_delta` turns the entries of ``node``'s parent into its own."""
         parent = node.parent
@@ -327,18 +328,35 @@ class Observer:
         x[at["to_act"] + node.player] = 1.0
         x[at["offer"]] = float(bool(node.pending))
 
-    def _write(self, x: list[float], node: Node, player: int) -> None:
-        """Write what ``player`` sees of ``node`` into ``x``, by place (empty to start)."""
+    def _places(self, node: Node, player: int) -> list[float]:
+        """``node``'s entries for ``player``, written anew: the entries every seat sees
+        (:meth:`_write_public`, once per node), then the seat's own (:meth:`_write_own`)."""
+        if self.public:
+            shared = self._shared
+            if shared[0] is not node:
+                x = [0.0] * self.size
+                self._write_public(x, node)
+                shared = self._shared = (node, x)
+            places = shared[1].copy()
+        else:
+            places = [0.0] * self.size
+        self._write_own(places, node, player)
+        return places
+
+    def _cups(self, node: Node) -> Sequence[Sequence[int]]:
+        """The dice in the cups at ``node``: the round's, or those rolled so far."""
+        if node.phase == Phase.ROLL:
+            return node.partial_cups()
+        game = node.game
+        return game.dice if game is not None else ()  # none at the roll-off
+
+    def _write_own(self, x: list[float], node: Node, player: int) -> None:
+        """Write into ``x`` what only ``player`` sees of ``node`` (the seat, its dice, its
+        dice in each finished round and in re-rolls), by place."""
         at = self.at
         faces = self.faces
         x[at["player"] + player] = 1.0
-        game = node.game
-        if node.phase == Phase.ROLL:
-            cups: Sequence[Sequence[int]] = node.partial_cups()
-        elif game is not None:
-            cups = game.dice
-        else:  # the roll-off
-            cups = ()
+        cups = self._cups(node)
         if self.private == "single" and any(cups):  # no die held, none to see
             start = at["dice"] - 1
             for i, f in enumerate(self.own(cups, player)):
@@ -349,16 +367,39 @@ class Observer:
             for s, cup in enumerate(cups):
                 for i, f in enumerate(cup):
                     x[start + s * per + i * faces + f] = 1.0
-        if not self.public:
+        game = node.game
+        if not self.public or game is None:
             return
+        history = self._finished(game)
+        if history and "past" in at:
+            start, row = at["past"], self.row_width
+            for k, r in enumerate(history):
+                base = start + k * row
+                for j in self.own_row(r, player):
+                    x[base + j] += 1.0
+        rerolling = node.phase == Phase.ROLL and game.to_move is not None
+        in_round = node.phase == Phase.PLAY or rerolling
+        if "rerolls" in at and game.reroll is not None and in_round:
+            for j in self.dice_places(at["dealt"], game.dealt, player):
+                x[j] = 1.0
+            rolled = game.reroll.rolled
+            for j in self.reroll_places(at["rerolls"], game.dealt, game.actions, rolled, player):
+                x[j] += 1.0
+
+    def _write_public(self, x: list[float], node: Node) -> None:
+        """Write into ``x`` what every seat sees of ``node``, by place (empty to start)."""
+        at = self.at
+        faces = self.faces
+        game = node.game
         start, width = at["counts"], self.spec.seat_dice + 1
         for s, c in enumerate(node.roll_counts()):
             x[start + s * width + c] = 1.0
-        if game is not None and game.history and "past" in at:
-            start, row = at["past"], self.dict["past"].shape[1]
-            for k, r in enumerate(game.history):
+        history = self._finished(game) if game is not None else ()
+        if history and "past" in at:
+            start, row = at["past"], self.row_width
+            for k, r in enumerate(history):
                 base = start + k * row
-                for j in self.row(r, player):
+                for j in self.public_row(r):
                     x[base + j] += 1.0
         if node.phase == Phase.OPENER:
             return
@@ -395,12 +436,6 @@ class Observer:
         if not rerolling:
             x[at["to_act"] + node.current_player()] = 1.0
         x[at["offer"]] = float(bool(node.pending))
-        if "rerolls" in at and game.reroll is not None:
-            for j in self.dice_places(at["dealt"], game.dealt, player):
-                x[j] = 1.0
-            rolled = game.reroll.rolled
-            for j in self.reroll_places(at["rerolls"], game.dealt, game.actions, rolled, player):
-                x[j] += 1.0
 
     def dice_places(self, at: int, cups: Sequence[Sequence[int]], player: int) -> list[int]:
         """The places set by the cups a seat sees (its own, or all), from ``at``."""
@@ -450,20 +485,27 @@ class Observer:
                 k += 1
         return out
 
-    def row(self, r: RoundRecord, player: int) -> list[int]:
-        """The places set in a finished round's row of ``past``, for ``player`` (kept): the
-        places every seat sees (:meth:`public_row`, once per round) and the dice ``player``
-        sees."""
+    def _finished(self, game: Game) -> tuple[RoundRecord, ...]:
+        """``game``'s finished rounds; the rows kept (:meth:`own_row`,
+        :meth:`public_row`) are this game's from now on."""
+        history = game.history
+        if history and history[0] is not self._game:
+            self._rows.clear()
+            self._game = history[0]
+        return history
+
+    def own_row(self, r: RoundRecord, player: int) -> list[int]:
+        """The places set in a finished round's row of ``past`` by what only ``player``
+        sees (kept): its dice, and the dice of re-rolls it saw. The rest of the row is
+        :meth:`public_row`."""
         key = (id(r), player)
         hit = self._rows.get(key)
         if hit is not None and hit[0] is r:
             return hit[1]
         at = self.row_at
-        out = self.public_row(r) + self.dice_places(at[2], r.dice, player)
+        out = self.dice_places(at[2], r.dice, player)
         if self.block[4]:  # re-rolls enabled
             out += self.reroll_places(at[4], r.dice, r.actions, r.rerolls, player)
-        if len(self._rows) >= _PAST_MAX:
-            self._rows.clear()
         self._rows[key] = (r, out)
         return out
 
@@ -494,8 +536,6 @@ class Observer:
             out.append(at[8] + res.loser)
         if res.gainer is not None:
             out.append(at[9] + res.gainer)
-        if len(self._rows) >= _PAST_MAX:
-            self._rows.clear()
         self._rows[key] = (r, out)
         return out
 
