@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.base.limits import action_id
@@ -335,16 +336,19 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         unless it is a whole number (a bool, NumPy's too, or a float is not; NumPy
         integers are), ``ValueError`` naming the range for one outside it (``-1``, a
         5,000-digit number), checked before OpenSpiel converts it to its 64-bit id."""
+        if type(action) is _INT64:  # what OpenSpiel's chance sampler draws: its int
+            action = int(action)
         node = self._node
+        phase = node.phase
         spec = node.spec
-        if node.phase == Phase.OPENER:
-            count, outcome = spec.players, True
-        elif node.phase == Phase.ROLL:
-            count, outcome = len(spec.die_outcomes), True
+        if phase == _ROLL:
+            count = len(spec.die_outcomes)
+        elif phase == _PLAY:
+            count = spec.amap.num_actions
         else:
-            count, outcome = spec.amap.num_actions, False
+            count = spec.players
         if type(action) is not int or not 0 <= action < count:  # the common case: an int
-            action = action_id(action, count, outcome=outcome)
+            action = action_id(action, count, outcome=phase != _PLAY)
         _BASE_APPLY(self, action)
 
     def _apply_action(self, action: int) -> None:
@@ -394,6 +398,9 @@ _INFO_STATE = pyspiel.IIGObservationType(perfect_recall=True)
 _OBSERVATION = pyspiel.IIGObservationType(perfect_recall=False)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _BASE_APPLY = pyspiel.State.apply_action
+_INT64: Any = np.int64
+_ROLL = Phase.ROLL
+_PLAY = Phase.PLAY
 
 register_bundled()
 _BUNDLED = frozenset(_FACTORIES)

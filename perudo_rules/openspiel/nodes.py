@@ -206,11 +206,7 @@ def step(node: Node, action: int) -> Node:
     :class:`~perudo_rules.base.errors.IllegalAction` if it cannot be taken."""
     spec = node.spec
     phase = node.phase
-    if phase == Phase.OPENER:
-        if not 0 <= action < spec.players:
-            raise ValueError(f"no seat {action} to open")
-        return node.child(action, Phase.ROLL, None, opener=action)
-    if phase == Phase.ROLL:
+    if phase == Phase.ROLL:  # the most common step: a die
         if not 0 <= action < len(spec.die_outcomes):
             raise ValueError(f"no die outcome {action}")
         rolled = (*node.rolled, action + 1)
@@ -223,6 +219,10 @@ def step(node: Node, action: int) -> Node:
         else:
             started = node.game.roll(dice=cups)
         return node.child(action, Phase.PLAY, started)
+    if phase == Phase.OPENER:
+        if not 0 <= action < spec.players:
+            raise ValueError(f"no seat {action} to open")
+        return node.child(action, Phase.ROLL, None, opener=action)
     if phase != Phase.PLAY:
         raise ValueError("the game is over")
     game = node.game
