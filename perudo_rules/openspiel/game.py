@@ -131,6 +131,21 @@ def load_game(
     return pyspiel.load_game(register(v), params)
 
 
+def _seat(node: Node, player: object) -> int:
+    """The seat a tensor method is asked about: ``player``, or ``None`` for the player
+    to move; ``TypeError`` for one that is not a whole number (a NumPy integer is its int;
+    a bool, a float is refused), ``SpielError`` for one out of range."""
+    if player is None:
+        seat = node.player
+    elif type(player) is not int:
+        seat = check_int(player, "player")
+    else:
+        seat = player
+    if not 0 <= seat < node.spec.players:
+        raise pyspiel.SpielError(f"player {seat} out of range")
+    return seat
+
+
 def _unpickle_game(text: str, variant: Variant | None, players: int | None) -> Any:
     """A pickled :class:`PerudoGame`: its variant registered if it is not bundled."""
     if variant is not None:
@@ -306,20 +321,18 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """What ``player`` (default: the player to move) has seen, as the perfect-recall
         tensor (the game's ``information_state_tensor_shape``)."""
-        return self._tensor(self.get_game().info_observer, player)
+        node = self._node
+        if type(player) is not int or not 0 <= player < node.spec.players:
+            player = _seat(node, player)
+        observer: Observer = self.get_game().info_observer
+        return observer.values(node, player)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """What ``player`` (default: the player to move) sees now, as the observation tensor."""
-        return self._tensor(self.get_game().obs_observer, player)
-
-    def _tensor(self, observer: Observer, player: int | None) -> list[float]:
         node = self._node
-        if player is None:
-            player = node.player
-        elif type(player) is not int:  # a NumPy integer is its int; a bool, a float refused
-            player = check_int(player, "player")
-        if not 0 <= player < node.spec.players:
-            raise pyspiel.SpielError(f"player {player} out of range")
+        if type(player) is not int or not 0 <= player < node.spec.players:
+            player = _seat(node, player)
+        observer: Observer = self.get_game().obs_observer
         return observer.values(node, player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

@@ -47,6 +47,11 @@ class Phase(IntEnum):
     """Terminal: the game was stopped by ``max_rounds`` without a winner."""
 
 
+_ROLL = Phase.ROLL
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
+
+
 class Node:
     """An immutable position of the adapter: shared, never copied (see ``__deepcopy__``).
 
@@ -91,9 +96,17 @@ class Node:
         self.opener = opener
         self.rolled = rolled
         self.pending = pending
-        # asked many times a step by OpenSpiel (legal actions, chance, terminal checks)
-        self.player = self._player()
-        self.terminal = phase >= Phase.OVER
+        # asked many times a step by OpenSpiel (legal actions, chance, terminal checks):
+        # the seat to act, or OpenSpiel's CHANCE / TERMINAL player id
+        if phase == _PLAY:
+            if pending:
+                self.player = pending[0]
+            else:
+                assert game is not None and game.to_move is not None
+                self.player = game.to_move
+        else:
+            self.player = _CHANCE if phase <= _ROLL else _TERMINAL
+        self.terminal = phase >= _OVER
         # the legal ids of the player to move, once asked (:func:`legal_ids`)
         self.ids: tuple[int, ...] | None = None
 
@@ -162,17 +175,6 @@ class Node:
     def current_player(self) -> int:
         """The seat to act, or OpenSpiel's CHANCE / TERMINAL player id."""
         return self.player
-
-    def _player(self) -> int:
-        phase = self.phase
-        if phase == Phase.PLAY:
-            if self.pending:
-                return self.pending[0]
-            assert self.game is not None and self.game.to_move is not None
-            return self.game.to_move
-        if phase <= Phase.ROLL:
-            return _CHANCE
-        return _TERMINAL
 
 
 def initial_node(spec: GameSpec, max_rounds: int) -> Node:

@@ -35,6 +35,8 @@ from perudo_rules.openspiel.spec import GameSpec, round_cap
 
 __all__ = ["Observer", "cup_text", "history_text", "own_cup", "round_text"]
 
+_PLAY = Phase.PLAY
+
 
 def cup_text(dice: Sequence[int]) -> str:
     """A cup as its faces run together (``"-"`` for none)."""
@@ -217,6 +219,12 @@ class Observer:
             self.at[name] = at
             at += k
         self.faces = faces
+        # the places :meth:`_delta` writes (-1: not in this view), and the bid ranks
+        self.bids_at = self.at.get("bids", -1)
+        self.to_act_at = self.at.get("to_act", -1)
+        self.offer_at = self.at.get("offer", -1)
+        self.num_bids = nb
+        self.rank_of = spec.amap.space.rank_of
         # the last cups asked about, and each seat's cup in them as sight() shows it to that
         # seat: every position of a round shares its game's cups, and each is observed
         self._held: tuple[object, dict[int, tuple[int, ...]]] = ((), {})
@@ -271,62 +279,55 @@ class Observer:
         """``node``'s entries for ``player`` (read only: the caller copies): stepped from
         the last node asked where it is the parent and the move allows (:meth:`_delta`, the
         common step of an RL loop), a game's first node (shared: OpenSpiel asks it often)
-        kept, else written anew (:meth:`_write`)."""
-        if node.parent is None:
+        kept, else written anew (:meth:`_places`)."""
+        parent = node.parent
+        if parent is None:
             places = self._start.get(player)
             if places is None:
                 places = self._start[player] = self._places(node, player)
         else:
             last = self._last.get(player)
-            if (
-                last is not None
-                and node.parent is last[0]
-                and self.public
-                and self._steppable(node)
-            ):
+            if last is not None and parent is last[0] and self._steppable(node, parent):
                 places = last[1].copy()
-                self._delta(places, node)
+                self._delta(places, node, parent)
             else:
                 places = self._places(node, player)
         self._last[player] = (node, places)
         return places
 
-    def _steppable(self, node: Node) -> bool:
-        """Whether :meth:`_delta` turns the entries of ``node``'s parent into its own."""
-        parent = node.parent
-        assert parent is not None
+    def _steppable(self, node: Node, parent: Node) -> bool:
+        """Whether :meth:`_delta` turns the entries of ``node``'s parent into its own: a
+        bid or a pass within a round without re-rolls, in a view with the public state."""
         game, was = node.game, parent.game
-        if node.phase != Phase.PLAY or parent.phase != Phase.PLAY or game is None or was is None:
+        if node.phase != _PLAY or parent.phase != _PLAY or game is None or was is None:
             return False
         if game is not was and (game.round != was.round or len(game.bids) != len(was.bids) + 1):
             return False
-        return game.reroll is None
+        return game.reroll is None and self.public
 
-    def _delta(self, x: list[float], node: Node) -> None:
+    def _delta(self, x: list[float], node: Node, parent: Node) -> None:
         """Turn ``x``, the entries of ``node``'s parent (same seat), into ``node``'s, where
-        :meth:`_steppable` (the move between them was a bid or a pass within a round
-        without re-rolls, the common step of an RL loop): only the bids, who acts and the
+        :meth:`_steppable` (the common step of an RL loop): only the bids, who acts and the
         offer change."""
-        parent = node.parent
-        assert parent is not None
         game, was = node.game, parent.game
         assert game is not None and was is not None
-        at = self.at
         if game is not was:
-            amap = self.spec.amap
+            rank_of = self.rank_of
             b = game.bids[-1]
             if self.recall:
-                x[at["bids"] + b.player * amap.num_bids + amap.bid_id(b.quantity, b.face)] = 1.0
+                x[self.bids_at + b.player * self.num_bids + rank_of[(b.quantity, b.face)]] = 1.0
             else:
+                at = self.at
                 if was.bids:
                     old = was.bids[-1]
-                    x[at["standing_bid"] + amap.bid_id(old.quantity, old.face)] = 0.0
+                    x[at["standing_bid"] + rank_of[(old.quantity, old.face)]] = 0.0
                     x[at["bidder"] + old.player] = 0.0
-                x[at["standing_bid"] + amap.bid_id(b.quantity, b.face)] = 1.0
+                x[at["standing_bid"] + rank_of[(b.quantity, b.face)]] = 1.0
                 x[at["bidder"] + b.player] = 1.0
-        x[at["to_act"] + parent.player] = 0.0
-        x[at["to_act"] + node.player] = 1.0
-        x[at["offer"]] = float(bool(node.pending))
+        to_act = self.to_act_at
+        x[to_act + parent.player] = 0.0
+        x[to_act + node.player] = 1.0
+        x[self.offer_at] = 1.0 if node.pending else 0.0
 
     def _places(self, node: Node, player: int) -> list[float]:
         """``node``'s entries for ``player``, written anew: the entries every seat sees
