@@ -247,7 +247,7 @@ def _parse_round(text: str) -> tuple[dict[int | None, Cup], list[Cup | None], di
 def _check_openspiel_text(g: Game, p: int | None) -> None:
     """The information-state text of seat ``p`` (``None``: the public observer's, which
     no seat's private information enters), round by round, as sight says."""
-    from perudo_rules.openspiel.observer import history_text
+    from perudo_rules.openspiel.texts import history_text
 
     private = "none" if p is None else "single"
     parts = history_text(g, 0 if p is None else p, private, recall=True).split(" | ")

@@ -24,7 +24,7 @@ from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.settlement import returns
 from perudo_rules.openspiel.nodes import Node, Phase, initial_node, legal_ids, step
-from perudo_rules.openspiel.observer import Observer, history_text
+from perudo_rules.openspiel.observer import Observer
 from perudo_rules.openspiel.spec import (
     GameSpec,
     check_max_rounds,
@@ -33,6 +33,7 @@ from perudo_rules.openspiel.spec import (
     game_name,
     spec_for,
 )
+from perudo_rules.openspiel.texts import history_text
 
 __all__ = ["PerudoGame", "PerudoState", "load_game", "register", "register_bundled"]
 
