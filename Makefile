@@ -107,7 +107,8 @@ COMPILED_TESTS ?= tests/test_compiled.py tests/test_scenarios.py tests/test_prop
   tests/test_server_inputs.py tests/test_parse_linear.py tests/test_state_errors.py \
   tests/test_limits.py tests/test_cli_hostile.py tests/test_leave.py tests/test_reroll.py \
   tests/test_hostile_records.py tests/test_hostile_ids.py tests/test_openspiel_fast.py \
-  tests/test_openspiel_recall.py tests/test_openspiel_pickle.py tests/test_openspiel_import.py
+  tests/test_openspiel_recall.py tests/test_openspiel_pickle.py tests/test_openspiel_import.py \
+  tests/test_openspiel_tensor.py
 test-compiled: compiled
 	PYTHONSAFEPATH=1 PYTHONPATH=$(CURDIR)/$(COMPILED):$(CURDIR) PERUDO_EXPECT_COMPILED=1 \
 	  $(PY) -m pytest -n $(WORKERS) --dist loadgroup -p no:cacheprovider $(COMPILED_TESTS)
