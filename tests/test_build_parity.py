@@ -177,6 +177,21 @@ def test_seat_arguments_take_any_integer_type(kind: Callable[[int], object]) -> 
     assert game.next_seat(seat) == game.next_seat(1) == 2
 
 
+@pytest.mark.parametrize("face", [0, 7, -1, 10**60])
+def test_a_face_the_dice_do_not_have_is_refused_not_counted(face: int) -> None:
+    """No die shows face 7 of a d6: counting it must not answer with the wild dice alone
+    (the one Aztec of ``bid_game``), in either build, in one line, in the reader's language."""
+    from perudo_rules.base.i18n import use_language
+
+    game = bid_game()
+    assert game.count(1) == 1 and game.count(6) == 2  # the wild die counts for every face
+    with pytest.raises(ValueError, match=r"^face=.* is not a face of a d6$") as caught:
+        game.count(face)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 120
+    with use_language("it"), pytest.raises(ValueError, match="non è una faccia di un dado a 6"):
+        game.count(face)
+
+
 @pytest.mark.parametrize("kind", integer_types())
 def test_faces_bids_and_indices_take_any_integer_type(kind: Callable[[int], object]) -> None:
     game = bid_game()
