@@ -1,7 +1,8 @@
 """The one check of a seat argument: :func:`check_seat`, which every public function that
 takes a seat calls (``Game.legal_actions(seat=)``, ``Game.observation(seat)``,
 ``parse_action(player=)``, ``to_record(viewer=)``), and :func:`check_int`, the same
-reading of any other integer argument (a face, a count, an index).
+reading of any other integer argument (a face, a count, an index); :func:`check_face`
+reads a face and checks it is one of the dice's.
 
 A seat is an integer from 0 to the number of seats less one (the fixed rule ``play.seat``).
 An ``int`` is one, and so is any integer type that Python reads as an index
@@ -25,7 +26,7 @@ from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import whole_number
 from perudo_rules.base.messages import Refusal, given
 
-__all__ = ["check_int", "check_seat", "check_seed"]
+__all__ = ["check_face", "check_int", "check_seat", "check_seed"]
 
 
 def check_int(value: object, parameter: str) -> int:
@@ -48,6 +49,31 @@ def check_int(value: object, parameter: str) -> int:
             tr("{parameter}={value} is not an integer", parameter=parameter, value=given(value))
         )
     return index
+
+
+def check_face(value: object, faces: int, parameter: str = "face") -> int:
+    """``value`` as an ``int`` if it is a face of a die of ``faces`` faces (1 to ``faces``),
+    read as :func:`check_int` reads it (``TypeError`` if it is no integer); else a
+    ``ValueError`` of one line naming ``parameter``.
+
+    >>> check_face(6, 6)
+    6
+    >>> check_face(7, 6)
+    Traceback (most recent call last):
+    ...
+    ValueError: face=7 is not a face of a d6
+    """
+    face = check_int(value, parameter)
+    if not 1 <= face <= faces:
+        raise ValueError(
+            tr(
+                "{parameter}={face} is not a face of a d{faces}",
+                parameter=parameter,
+                face=given(face),
+                faces=faces,
+            )
+        )
+    return face
 
 
 def check_seat(seat: object, players: int, parameter: str = "seat") -> int:

@@ -25,9 +25,8 @@ from typing import Any, cast
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Leave, Reroll, bid_numbers
 from perudo_rules.base.errors import IllegalAction
 from perudo_rules.base.frozen import install_builder, pickle_by_fields
-from perudo_rules.base.i18n import tr
-from perudo_rules.base.messages import Refusal, given
-from perudo_rules.base.seatcheck import check_int, check_seat, check_seed
+from perudo_rules.base.messages import Refusal
+from perudo_rules.base.seatcheck import check_face, check_seat, check_seed
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine import leaving
@@ -339,16 +338,10 @@ class Game:
         return self.space.rank(*bid_numbers(bid))
 
     def count(self, face: object) -> int:
-        """The true number of dice on the table that count as ``face`` (an integer,
-        NumPy's too, else ``TypeError``: :func:`~perudo_rules.base.seatcheck.check_int`; a
-        face of the variant's dice, else ``ValueError``: no die shows it, and the wild dice
-        alone would be no answer)."""
-        f = check_int(face, "face")
-        faces = self.rules.dice_faces
-        if not 1 <= f <= faces:
-            shown = given(f)
-            raise ValueError(tr("face={face} is not a face of a d{faces}", face=shown, faces=faces))
-        return count_matching(self.dice, f, self.space.wild)
+        """The true number of dice on the table that count as ``face``, a face of the
+        variant's dice (else ``TypeError`` or ``ValueError``:
+        :func:`~perudo_rules.base.seatcheck.check_face`; the wild dice alone are no answer)."""
+        return count_matching(self.dice, check_face(face, self.rules.dice_faces), self.space.wild)
 
     def next_seat(self, seat: object) -> int:
         """The next seat after ``seat`` (checked: ``check_seat``) with dice, in play's direction."""
