@@ -148,8 +148,7 @@ class ActionMap:
         # then the seat's calls: Dudo calls come before Calza calls, as the ids do; then
         # the re-rolls, whose ids follow PASS in the order the view lists them
         dudo, calza = self.dudo, self.calza
-        for i in range(len(ranks), len(legal)):
-            call = legal[i]
+        for call in legal.others:
             if call.player == seat:
                 if type(call) is Reroll:
                     out.append(self.reroll_id(call.set_aside))

@@ -125,6 +125,12 @@ class LegalActions(Sequence[Action]):
         """The ranks of the legal bids, ascending."""
         return self._ranks
 
+    @property
+    def others(self) -> tuple[Action, ...]:
+        """The legal actions that are not bids, in the view's order (they follow the bids):
+        the calls, then the re-rolls."""
+        return self._extras
+
     def __len__(self) -> int:
         return self._nb + len(self._extras)
 

@@ -353,16 +353,8 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
         if type(action) is _INT64:  # what OpenSpiel's chance sampler draws: its int
             action = int(action)
         node = self._node
-        phase = node.phase
-        spec = node.spec
-        if phase == _ROLL:
-            count = len(spec.die_outcomes)
-        elif phase == _PLAY:
-            count = spec.amap.num_actions
-        else:
-            count = spec.players
-        if type(action) is not int or not 0 <= action < count:  # the common case: an int
-            action = action_id(action, count, outcome=phase != _PLAY)
+        if type(action) is not int or not 0 <= action < node.width:  # the common case: in
+            action = action_id(action, node.width, outcome=node.phase != _PLAY)
         _BASE_APPLY(self, action)
 
     def _apply_action(self, action: int) -> None:
@@ -413,7 +405,6 @@ _OBSERVATION = pyspiel.IIGObservationType(perfect_recall=False)
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _BASE_APPLY = pyspiel.State.apply_action
 _INT64: Any = np.int64
-_ROLL = Phase.ROLL
 _PLAY = Phase.PLAY
 
 register_bundled()

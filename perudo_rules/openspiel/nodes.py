@@ -73,6 +73,7 @@ class Node:
         "rolled",
         "spec",
         "terminal",
+        "width",
     )
 
     def __init__(
@@ -98,14 +99,21 @@ class Node:
         self.pending = pending
         # asked many times a step by OpenSpiel (legal actions, chance, terminal checks):
         # the seat to act, or OpenSpiel's CHANCE / TERMINAL player id
+        # and how many ids there are to take here: actions, die faces, or seats (the
+        # roll-off; at the end too, where step refuses any)
         if phase == _PLAY:
             if pending:
                 self.player = pending[0]
             else:
                 assert game is not None and game.to_move is not None
                 self.player = game.to_move
+            self.width = spec.amap.num_actions
+        elif phase == _ROLL:
+            self.player = _CHANCE
+            self.width = len(spec.die_outcomes)
         else:
-            self.player = _CHANCE if phase <= _ROLL else _TERMINAL
+            self.player = _CHANCE if phase == Phase.OPENER else _TERMINAL
+            self.width = spec.players
         self.terminal = phase >= _OVER
         # the legal ids of the player to move, once asked (:func:`legal_ids`)
         self.ids: tuple[int, ...] | None = None
@@ -208,8 +216,8 @@ def step(node: Node, action: int) -> Node:
     :class:`~perudo_rules.base.errors.IllegalAction` if it cannot be taken."""
     spec = node.spec
     phase = node.phase
-    if phase == Phase.ROLL:  # the most common step: a die
-        if not 0 <= action < len(spec.die_outcomes):
+    if phase == _ROLL:  # the most common step: a die
+        if not 0 <= action < node.width:
             raise ValueError(f"no die outcome {action}")
         rolled = (*node.rolled, action + 1)
         counts = node.rolling_counts()
