@@ -358,3 +358,42 @@ def test_the_vector_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert finished and set(finished) <= {1.0, -0.5}
     assert example["main"](["--players", "3", "--tables", "2", "--steps", "30"]) == 0
     assert "episodes, the learner's mean return" in capsys.readouterr().out
+
+
+def test_the_environments_errors_are_in_the_readers_language() -> None:
+    """Every error text of the two environments comes from the catalogues: the same error
+    in English, Italian and Spanish, its values and rule id unchanged."""
+    from perudo_rules.base.i18n import use_language
+    from perudo_rules.pettingzoo import raw_env
+
+    def said(make: Any) -> dict[str, str]:
+        out = {}
+        for lang in ("en", "it", "es"):
+            with use_language(lang), pytest.raises((ValueError, TypeError, RuntimeError)) as e:
+                make()
+            out[lang] = str(e.value)
+        assert len(set(out.values())) == 3, out  # three languages, three texts
+        return out
+
+    fresh = PerudoGymEnv("italian", 3)
+    assert said(lambda: fresh.step(0))["it"] == "chiama reset() prima di step()"
+    assert "3 rivales para 2 puestos" in said(
+        lambda: PerudoGymEnv("italian", 3, opponents=["random"] * 3)
+    )["es"]
+    said(lambda: PerudoGymEnv("italian", 3, opponents=["random", 7]))
+    said(lambda: PerudoGymEnv("italian", 3, seat=3))
+
+    def bad_opponent(game: Game, seat: int) -> Any:
+        return 1.5
+
+    odd = PerudoGymEnv("italian", 3, seat=0, opponents=bad_opponent)
+    texts = said(lambda: odd.reset(seed=1) and odd.step(int(np.flatnonzero(odd.action_masks())[0])))
+    assert "1.5" in texts["it"] and "posto" in texts["it"]
+
+    env = raw_env("italian", 3)
+    env.reset(seed=1)
+    dudo = env.unwrapped.ids.dudo
+    texts = said(lambda: env.step(dudo))  # no bid yet: the kernel's reason, translated
+    assert all(t.endswith("[play.bid_needed]") for t in texts.values())
+    assert "non è ora legale" in texts["it"] and "no es legal ahora" in texts["es"]
+    said(lambda: env.reset(seed=1.5))

@@ -64,9 +64,10 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
     ) from _exc
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
-from perudo_rules.base.i18n import check_language
+from perudo_rules.base.i18n import check_language, tr
 from perudo_rules.base.limits import action_id, whole_number
-from perudo_rules.base.safetext import printable, shortened
+from perudo_rules.base.messages import given
+from perudo_rules.base.safetext import printable
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.actionmap import action_map
@@ -87,7 +88,7 @@ def integer_value(value: object, what: str) -> int:
     array too); ``TypeError`` for anything else (a float, a bool, a list, a string)."""
     whole = whole_number(value)
     if whole is None:
-        raise TypeError(f"{what} must be an integer, not {shortened(repr(value), 60)}")
+        raise TypeError(tr("{what} must be an integer, not {value}", what=what, value=given(value)))
     return whole
 
 
@@ -128,14 +129,19 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         self.lang = check_language(lang)  # of the rendered table (perudo_rules.base.i18n)
         v = variant if isinstance(variant, Variant) else load_variant(variant)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+            raise ValueError(
+                tr("render_mode must be None, 'ansi' or 'human', not {value}",
+                   value=given(render_mode))
+            )  # fmt: skip
         if max_rounds is not None and (type(max_rounds) is not int or max_rounds < 1):
-            raise ValueError(f"max_rounds must be a whole number >= 1, not {max_rounds!r}")
+            raise ValueError(
+                tr("max_rounds must be a whole number >= 1, not {value}", value=given(max_rounds))
+            )
         if not isinstance(observation_mode, str) or observation_mode not in OBSERVATION_MODES:
             raise ValueError(
-                "observation_mode must be 'dict' or 'flat', not "
-                + printable(repr(observation_mode))[:60]
-            )
+                tr("observation_mode must be 'dict' or 'flat', not {value}",
+                   value=given(observation_mode))
+            )  # fmt: skip
         self.observation_mode = observation_mode
         self._flat = observation_mode == "flat"
         self.variant = v
@@ -182,8 +188,9 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat.get(agent)
         if seat is None:
             raise ValueError(
-                f"no agent {printable(agent)!s} (agents: player_0 .. player_{self.players - 1})"
-            )
+                tr("no agent {agent} (agents: player_0 .. player_{last})",
+                   agent=printable(agent), last=self.players - 1)
+            )  # fmt: skip
         return seat
 
     # -- decisions
@@ -228,9 +235,9 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         Seats with dice are the agents, rewards start at 0, no call offer is pending.
         """
         if game.variant != self.variant or game.players != self.players:
-            raise ValueError("the position is not of this environment's variant and seats")
+            raise ValueError(tr("the position is not of this environment's variant and seats"))
         if game.to_move is None:
-            raise ValueError("the position has nobody to move")
+            raise ValueError(tr("the position has nobody to move"))
         if self._rng is None:
             self._rng = random.Random()
         self._begin(game)
@@ -277,17 +284,22 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         agent is done, ``TypeError`` for an id that is not an integer, ``ValueError`` for
         an id outside the space or not legal now (naming the rule)."""
         if not self._started:
-            raise RuntimeError("call reset() before step()")
+            raise RuntimeError(tr("call reset() before step()"))
         if not self.agents:
-            raise RuntimeError("the game is over: every agent is done; call reset()")
+            raise RuntimeError(tr("the game is over: every agent is done; call reset()"))
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
-                raise ValueError(f"{agent} is done: its last step takes None, not {action!r}")
+                raise ValueError(
+                    tr("{agent} is done: its last step takes None, not {value}",
+                       agent=agent, value=given(action))
+                )  # fmt: skip
             self._was_dead_step(action)
             return
         if action is None:
-            raise ValueError(f"{agent} is still playing: give an action id, not None")
+            raise ValueError(
+                tr("{agent} is still playing: give an action id, not None", agent=agent)
+            )
         aid = action_id(action, self.ids.num_actions)
         seat = self._seat[agent]
         move = self._checked(agent, seat, aid)
@@ -315,18 +327,20 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         if self._pending:
             if not isinstance(move, (Dudo, Calza)) and move is not None:
                 raise ValueError(
-                    f"{name} is not legal for {agent} now: it is offered an out-of-turn call "
-                    "(Dudo, Calza or Pass) [play.turn]"
-                )
+                    tr("{action} is not legal for {agent} now: it is offered an out-of-turn call "
+                       "(Dudo, Calza or Pass)", action=name, agent=agent) + " [play.turn]"
+                )  # fmt: skip
         elif move is None:
             raise ValueError(
-                f"Pass is not legal for {agent} now: Pass declines an offered out-of-turn "
-                "call, and it is the player to move [play.turn]"
-            )
+                tr("Pass is not legal for {agent} now: Pass declines an offered out-of-turn "
+                   "call, and it is the player to move", agent=agent) + " [play.turn]"
+            )  # fmt: skip
         if move is not None:
             bad = self.game.violation(move)
             if bad is not None:
-                raise ValueError(f"{name} is not legal for {agent} now: {bad}")
+                why = tr("{action} is not legal for {agent} now: {reason}",
+                         action=name, agent=agent, reason=bad.text())
+                raise ValueError(f"{why} [{bad.rule}]")  # fmt: skip
         return move
 
     def _play(self, move: Action) -> None:

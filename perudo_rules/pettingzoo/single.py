@@ -46,10 +46,12 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 
 from perudo_rules.analysis.bots import Bot, make_bot
 from perudo_rules.base.actions import Action
-from perudo_rules.base.limits import action_id
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.limits import action_id, whole_number
+from perudo_rules.base.messages import given
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
-from perudo_rules.pettingzoo.aec import PerudoEnv, integer_value
+from perudo_rules.pettingzoo.aec import PerudoEnv
 
 __all__ = ["ENV_ID", "Opponent", "PerudoGymEnv"]
 
@@ -93,9 +95,15 @@ class PerudoGymEnv(gymnasium.Env[Any, np.int64]):
     ) -> None:
         aec = PerudoEnv(variant, players, None, max_rounds, past_rounds, observation_mode, lang)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+            raise ValueError(
+                tr("render_mode must be None, 'ansi' or 'human', not {value}",
+                   value=given(render_mode))
+            )  # fmt: skip
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
-            raise ValueError(f"seat must be None or a seat 0 .. {players - 1}, not {seat!r}")
+            raise ValueError(
+                tr("seat must be None or a seat 0 .. {last}, not {value}",
+                   last=players - 1, value=given(seat))
+            )  # fmt: skip
         self._aec = aec
         self.variant = aec.variant
         self.players = players
@@ -151,7 +159,10 @@ class PerudoGymEnv(gymnasium.Env[Any, np.int64]):
             # challenge.exact others_lose can take the learner's dice, and end the game,
             # before its first decision: such a game is dealt again
             if deal == _MAX_DEALS - 1:
-                raise RuntimeError(f"no game of {_MAX_DEALS} reached {self.agent}'s decision")
+                raise RuntimeError(
+                    tr("no game of {games} reached {agent}'s decision",
+                       games=_MAX_DEALS, agent=self.agent)
+                )  # fmt: skip
         if self.render_mode == "human":
             self.render()
         return self._observe(), self._info()
@@ -161,9 +172,9 @@ class PerudoGymEnv(gymnasium.Env[Any, np.int64]):
         decision or the end of its episode; ``(observation, reward, terminated, truncated,
         info)``. An id that is not legal now ends the episode with reward ``-1``."""
         if not self._started:
-            raise RuntimeError("call reset() before step()")
+            raise RuntimeError(tr("call reset() before step()"))
         if self._done:
-            raise RuntimeError("the episode is over: call reset()")
+            raise RuntimeError(tr("the episode is over: call reset()"))
         aid = action_id(action, self._aec.ids.num_actions)
         if not self.action_masks()[aid]:
             self._done = True
@@ -224,11 +235,20 @@ class PerudoGymEnv(gymnasium.Env[Any, np.int64]):
         answer = policy(self._aec.game, seat)
         if isinstance(answer, Action):
             if answer.player != seat:
-                raise ValueError(f"the opponent of seat {seat} acted for seat {answer.player}")
+                raise ValueError(
+                    tr("the opponent of seat {seat} acted for seat {player}",
+                       seat=seat, player=answer.player)
+                )  # fmt: skip
             return self._aec.ids.to_id(answer)
         if answer is None:
             return self._aec.ids.pass_
-        return integer_value(answer, f"the action of the opponent of seat {seat}")
+        whole = whole_number(answer)
+        if whole is None:
+            raise TypeError(
+                tr("the action of the opponent of seat {seat} must be an integer, not {value}",
+                   seat=seat, value=given(answer))
+            )  # fmt: skip
+        return whole
 
     def _observe(self) -> Any:
         return self._aec.observe(self.agent)
@@ -243,19 +263,27 @@ def _opponent_specs(opponents: object, players: int) -> list[Opponent]:
     """One opponent per other seat, in seat order, after checking bot names now rather
     than at the first reset."""
     if isinstance(opponents, (str, Bot)) or callable(opponents):
-        given: list[object] = [opponents] * (players - 1)
+        listed: list[object] = [opponents] * (players - 1)
     elif isinstance(opponents, Sequence):
-        given = list(opponents)
-        if len(given) != players - 1:
-            raise ValueError(f"{len(given)} opponents for {players - 1} other seats")
+        listed = list(opponents)
+        if len(listed) != players - 1:
+            raise ValueError(
+                tr("{count} opponents for {others} other seats",
+                   count=len(listed), others=players - 1)
+            )  # fmt: skip
     else:
-        raise TypeError("opponents must be a bot name, a Bot, a callable or a sequence of them")
-    for spec in given:
+        raise TypeError(
+            tr("opponents must be a bot name, a Bot, a callable or a sequence of them")
+        )
+    for spec in listed:
         if isinstance(spec, str):
             make_bot(spec)  # ValueError for an unknown name
         elif not (isinstance(spec, Bot) or callable(spec)):
-            raise TypeError(f"an opponent must be a bot name, a Bot or a callable, not {spec!r}")
-    return given  # type: ignore[return-value]
+            raise TypeError(
+                tr("an opponent must be a bot name, a Bot or a callable, not {value}",
+                   value=given(spec))
+            )  # fmt: skip
+    return listed  # type: ignore[return-value]
 
 
 def _policy(spec: Opponent, rng: np.random.Generator) -> Policy:
