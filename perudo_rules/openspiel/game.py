@@ -17,7 +17,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import action_id
+from perudo_rules.base.safetext import shortened
 from perudo_rules.base.seatcheck import check_int
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
@@ -227,7 +229,8 @@ class PerudoGame(pyspiel.Game):  # type: ignore[misc]
     ) -> Observer:
         """An observer for OpenSpiel's observation API (strings and tensors)."""
         if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
+            raise ValueError(tr("observation parameters are not supported: {params}",
+                                params=shortened(repr(params), 60)))  # fmt: skip
         return Observer(
             self.spec,
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
@@ -343,7 +346,7 @@ class PerudoState(pyspiel.State):  # type: ignore[misc]
             return list(node.spec.seat_outcomes)
         if node.phase == Phase.ROLL:
             return list(node.spec.die_outcomes)
-        raise ValueError("not a chance node")
+        raise ValueError(tr("not a chance node"))
 
     def apply_action(self, action: int) -> None:
         """Take ``action``: an action id, or at a chance node an outcome. ``TypeError``

@@ -21,6 +21,7 @@ from typing import Any
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.base.actions import Bid, Reroll
+from perudo_rules.base.i18n import tr
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import cut_cups
 from perudo_rules.openspiel.spec import REGISTERED, GameSpec
@@ -218,7 +219,7 @@ def step(node: Node, action: int) -> Node:
     phase = node.phase
     if phase == _ROLL:  # the most common step: a die
         if not 0 <= action < node.width:
-            raise ValueError(f"no die outcome {action}")
+            raise ValueError(tr("no die outcome {value}", value=action))
         rolled = (*node.rolled, action + 1)
         counts = node.rolling_counts()
         if len(rolled) < sum(counts):
@@ -231,10 +232,10 @@ def step(node: Node, action: int) -> Node:
         return node.child(action, Phase.PLAY, started)
     if phase == Phase.OPENER:
         if not 0 <= action < spec.players:
-            raise ValueError(f"no seat {action} to open")
+            raise ValueError(tr("no seat {value} to open", value=action))
         return node.child(action, Phase.ROLL, None, opener=action)
     if phase != Phase.PLAY:
-        raise ValueError("the game is over")
+        raise ValueError(tr("the game is over"))
     game = node.game
     assert game is not None
     player = node.current_player()
@@ -242,10 +243,13 @@ def step(node: Node, action: int) -> Node:
         if action == spec.amap.pass_:
             return node.child(action, Phase.PLAY, game, pending=node.pending[1:])
         if action not in (spec.amap.dudo, spec.amap.calza):
-            raise ValueError(f"seat {player} may only call or pass now, not {action}")
+            raise ValueError(
+                tr("seat {seat} may only call or pass now, not {action}",
+                   seat=player, action=action)
+            )  # fmt: skip
     engine_action = spec.amap.to_action(action, player)
     if engine_action is None:
-        raise ValueError(f"seat {player} has nothing to pass on")
+        raise ValueError(tr("seat {seat} has nothing to pass on", seat=player))
     after = game.apply(engine_action)
     if isinstance(engine_action, Bid):
         return node.child(action, Phase.PLAY, after, pending=after.call_offers())

@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.messages import given
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import available_variants, load_variant
@@ -213,12 +215,13 @@ def check_max_rounds(spec: GameSpec, value: object) -> int:
     """``value`` as the ``max_rounds`` of ``spec``'s game: a whole number (Python's or
     NumPy's) from 1 to :attr:`GameSpec.most_rounds`; else ``ValueError`` saying so."""
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ValueError(f"max_rounds must be a whole number, not {value!r}")
+        raise ValueError(tr("max_rounds must be a whole number, not {value}", value=given(value)))
     rounds = operator.index(value)
     if not 1 <= rounds <= spec.most_rounds:
         raise ValueError(
-            f"max_rounds must be 1 to {spec.most_rounds:,} for {spec.name}, not {rounds:,}: "
-            f"OpenSpiel's max_game_length (at most {MAX_GAME_LENGTH:,}) must hold "
-            f"max_rounds x {spec.moves_per_round:,} moves a round"
-        )
+            tr("max_rounds must be 1 to {most:,} for {game}, not {rounds:,}: OpenSpiel's "
+               "max_game_length (at most {length:,}) must hold max_rounds x {moves:,} moves "
+               "a round", most=spec.most_rounds, game=spec.name, rounds=given(rounds),
+               length=MAX_GAME_LENGTH, moves=spec.moves_per_round)
+        )  # fmt: skip
     return rounds

@@ -19,6 +19,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from perudo_rules.base.i18n import tr
+from perudo_rules.base.messages import given
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
 from perudo_rules.engine.actionmap import ActionMap, action_map
@@ -77,7 +79,9 @@ def _dims(v: Variant, players: int, past_rounds: object) -> tuple[int, int, int,
     """(seats, faces, bid ids, most dice a seat holds) after checking the arguments."""
     ids = action_map(v, players)
     if type(past_rounds) is not int or past_rounds < 0:
-        raise ValueError(f"past_rounds must be a whole number >= 0, not {past_rounds!r}")
+        raise ValueError(
+            tr("past_rounds must be a whole number >= 0, not {value}", value=given(past_rounds))
+        )
     return players, v.rules.dice_faces, ids.num_bids, most_dice_per_seat(v.rules)
 
 
@@ -95,10 +99,11 @@ def observation_layout(
     size = observation_size(v, players, past_rounds)
     if size > MAX_OBSERVATION:
         raise ValueError(
-            f"the observation of {v.id} with {players} seats and past_rounds={past_rounds} "
-            f"would hold {size:,} entries; the bound is {MAX_OBSERVATION:,} "
-            "(fewer seats, dice, faces or past rounds)"
-        )
+            tr("the observation of {variant} with {players} seats and past_rounds={past} would "
+               "hold {size:,} entries; the bound is {bound:,} (fewer seats, dice, faces or "
+               "past rounds)", variant=v.id, players=players, past=past_rounds, size=size,
+               bound=MAX_OBSERVATION)
+        )  # fmt: skip
     parts: list[tuple[str, int, float, str]] = [
         ("own_dice", faces, d, "the observer's dice this round: how many show face 1, 2, ..."),
         ("dice_counts", n, d, "dice each seat holds"),
