@@ -19,6 +19,7 @@ all-players view (``ALL_PLAYERS``) and a state's own string show every die.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,6 +37,12 @@ from perudo_rules.openspiel.texts import cup_text, history_text, round_text
 __all__ = ["Observer", "own_cup"]
 
 _PLAY = Phase.PLAY
+
+Places = list[float] | defaultdict[int, float]
+"""A node's tensor entries for a seat: every entry (a small tensor), or the places that are
+not zero (a large one)."""
+# the largest tensor whose entries are kept whole
+_DENSE_MAX = 1024
 
 
 def own_cup(cups: Sequence[Sequence[int]], player: int) -> tuple[int, ...]:
@@ -128,10 +135,13 @@ class Observer:
         self._game: RoundRecord | None = None
         # the entries (:meth:`_stepped`) of a game's first node, by seat; of the last node
         # asked, by seat
-        self._start: dict[int, list[float]] = {}
-        self._last: dict[int, tuple[Node, list[float]]] = {}
+        self._start: dict[int, Places] = {}
+        self._last: dict[int, tuple[Node, Places]] = {}
         # the entries every seat sees of the last node written anew (:meth:`_places`)
-        self._shared: tuple[Node | None, list[float]] = (None, [])
+        self._shared: tuple[Node | None, Places] = (None, [])
+        # a small tensor's entries are kept whole (a list: copied and handed out at once);
+        # a large one's by the places that are not zero (a dict: its size is no cost)
+        self.dense = size <= _DENSE_MAX
 
     def set_from(self, state: Any, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``state`` (a
@@ -159,15 +169,28 @@ class Observer:
     def fill(self, node: Node, player: int) -> None:
         """Fill ``tensor`` with what ``player`` sees of ``node`` (each piece of ``dict`` is a
         view of it; the entries are written by their place in ``tensor``)."""
-        self.tensor[:] = self._stepped(node, player)
+        places = self._stepped(node, player)
+        x = self.tensor
+        if isinstance(places, list):
+            x[:] = places
+        else:
+            x.fill(0.0)
+            if places:
+                x[list(places)] = list(places.values())
 
     def values(self, node: Node, player: int) -> list[float]:
         """What ``player`` sees of ``node``, as a new list (what OpenSpiel's tensor methods
         return): the entries :meth:`fill` writes in ``tensor``, without a round trip
         through NumPy."""
-        return self._stepped(node, player).copy()
+        places = self._stepped(node, player)
+        if isinstance(places, list):
+            return places.copy()
+        out = [0.0] * self.size
+        for i, v in places.items():
+            out[i] = v
+        return out
 
-    def _stepped(self, node: Node, player: int) -> list[float]:
+    def _stepped(self, node: Node, player: int) -> Places:
         """``node``'s entries for ``player`` (read only: the caller copies): stepped from
         the last node asked where it is the parent and the move allows (:meth:`_delta`, the
         common step of an RL loop), a game's first node (shared: OpenSpiel asks it often)
@@ -197,7 +220,7 @@ class Observer:
             return False
         return game.reroll is None and self.public
 
-    def _delta(self, x: list[float], node: Node, parent: Node) -> None:
+    def _delta(self, x: Places, node: Node, parent: Node) -> None:
         """Turn ``x``, the entries of ``node``'s parent (same seat), into ``node``'s, where
         :meth:`_steppable` (the common step of an RL loop): only the bids, who acts and the
         offer change."""
@@ -221,18 +244,18 @@ class Observer:
         x[to_act + node.player] = 1.0
         x[self.offer_at] = 1.0 if node.pending else 0.0
 
-    def _places(self, node: Node, player: int) -> list[float]:
+    def _places(self, node: Node, player: int) -> Places:
         """``node``'s entries for ``player``, written anew: the entries every seat sees
         (:meth:`_write_public`, once per node), then the seat's own (:meth:`_write_own`)."""
         if self.public:
             shared = self._shared
             if shared[0] is not node:
-                x = [0.0] * self.size
+                x = self._blank()
                 self._write_public(x, node)
                 shared = self._shared = (node, x)
             places = shared[1].copy()
         else:
-            places = [0.0] * self.size
+            places = self._blank()
         self._write_own(places, node, player)
         return places
 
@@ -243,7 +266,7 @@ class Observer:
         game = node.game
         return game.dice if game is not None else ()  # none at the roll-off
 
-    def _write_own(self, x: list[float], node: Node, player: int) -> None:
+    def _write_own(self, x: Places, node: Node, player: int) -> None:
         """Write into ``x`` what only ``player`` sees of ``node`` (the seat, its dice, its
         dice in each finished round and in re-rolls), by place."""
         at = self.at
@@ -279,7 +302,13 @@ class Observer:
             for j in self.reroll_places(at["rerolls"], game.dealt, game.actions, rolled, player):
                 x[j] += 1.0
 
-    def _write_public(self, x: list[float], node: Node) -> None:
+    def _blank(self) -> Places:
+        """Entries that are all zero, as this view keeps them (:attr:`dense`)."""
+        if self.dense:
+            return [0.0] * self.size
+        return defaultdict(float)
+
+    def _write_public(self, x: Places, node: Node) -> None:
         """Write into ``x`` what every seat sees of ``node``, by place (empty to start)."""
         at = self.at
         faces = self.faces
