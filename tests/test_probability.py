@@ -99,6 +99,24 @@ def test_bad_input(args: tuple[object, ...], message: str) -> None:
         count_distribution(*args)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("args", "italian", "spanish"),
+    [
+        (((), 2, 7, 6, 1), "7 non è una faccia di un dado a 6 facce", "7 no es una cara"),
+        (((7,), 2, 3, 6, 1), "il proprio dado 7", "el dado propio 7"),
+        (((), -1, 3, 6, 1), "non negativo, non -1", "no negativo, no -1"),
+    ],
+)
+def test_bad_input_is_refused_in_the_readers_language(
+    args: tuple[object, ...], italian: str, spanish: str
+) -> None:
+    from perudo_rules.base.i18n import use_language
+
+    for lang, text in (("it", italian), ("es", spanish)):
+        with use_language(lang), pytest.raises(ValueError, match=text):
+            count_distribution(*args)  # type: ignore[arg-type]
+
+
 def engine_odds(game: Game, player: int, bid: Bid) -> tuple[Fraction, Fraction]:
     """P(holds), P(exact) by rolling every other seat's dice through the engine's own count."""
     others = [s for s in range(game.players) if s != player]

@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from perudo_rules.base.actions import Bid
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.limits import MAX_EXACT_DICE, MAX_FACES, MAX_FLOAT_DICE, short_number
+from perudo_rules.base.messages import given
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.kernel import count_matching
@@ -51,13 +53,18 @@ __all__ = [
 
 def _check(face: int, faces: int, wild: int | None, unknown: int) -> None:
     if type(faces) is not int or faces < 2:
-        raise ValueError(f"a die needs at least two faces, not {faces!r}")
+        raise ValueError(tr("a die needs at least two faces, not {value}", value=given(faces)))
     if type(face) is not int or not 1 <= face <= faces:
-        raise ValueError(f"{face!r} is not a face of a d{faces}")
+        raise ValueError(tr("{face} is not a face of a d{faces}", face=given(face), faces=faces))
     if wild is not None and (type(wild) is not int or not 1 <= wild <= faces):
-        raise ValueError(f"wild face {wild!r} is not a face of a d{faces}")
+        raise ValueError(
+            tr("wild face {wild} is not a face of a d{faces}", wild=given(wild), faces=faces)
+        )
     if type(unknown) is not int or unknown < 0:
-        raise ValueError(f"the number of unknown dice must be a non-negative int, not {unknown!r}")
+        raise ValueError(
+            tr("the number of unknown dice must be a non-negative int, not {value}",
+               value=given(unknown))
+        )  # fmt: skip
 
 
 def success_probability(face: int, faces: int, wild: int | None) -> Fraction:
@@ -94,12 +101,14 @@ def count_distribution(
     _check(face, faces, wild, unknown)
     if unknown > MAX_EXACT_DICE:
         raise ValueError(
-            f"exact odds over {unknown} unseen dice are not computed (the limit is "
-            f"{MAX_EXACT_DICE}); use bid_probability_float"
-        )
+            tr("exact odds over {unknown} unseen dice are not computed (the limit is "
+               "{limit}); use bid_probability_float", unknown=unknown, limit=MAX_EXACT_DICE)
+        )  # fmt: skip
     for d in own_dice:
         if type(d) is not int or not 1 <= d <= faces:
-            raise ValueError(f"own die {d!r} is not a face of a d{faces}")
+            raise ValueError(
+                tr("own die {die} is not a face of a d{faces}", die=given(d), faces=faces)
+            )
     known = matches(own_dice, face, wild)
     p = success_probability(face, faces, wild)
     q = 1 - p
@@ -239,13 +248,14 @@ def _num(face: int, wild: int | None) -> int:
 def _check_float(unknown: int, faces: int) -> None:
     if type(unknown) is not int or not 0 <= unknown <= MAX_FLOAT_DICE:
         raise ValueError(
-            f"float odds take 0 to {MAX_FLOAT_DICE:,} unseen dice, not {short_number(unknown)}"
-        )
+            tr("float odds take 0 to {most:,} unseen dice, not {value}",
+               most=MAX_FLOAT_DICE, value=short_number(unknown))
+        )  # fmt: skip
     if unknown > _SUM_TERMS and not (type(faces) is int and 2 <= faces <= MAX_FACES):
         raise ValueError(
-            f"float odds over more than {_SUM_TERMS:,} unseen dice take dice of 2 to "
-            f"{MAX_FACES} faces, not {short_number(faces)}"
-        )
+            tr("float odds over more than {terms:,} unseen dice take dice of 2 to {most} "
+               "faces, not {value}", terms=_SUM_TERMS, most=MAX_FACES, value=short_number(faces))
+        )  # fmt: skip
 
 
 def bid_probability_float(
@@ -307,10 +317,10 @@ def from_game(game: Game, player: int, bid: Bid | None = None) -> BidOdds:
     if bid is None:
         bid = game.current_bid
         if bid is None:
-            raise ValueError("there is no standing bid; pass the bid to evaluate")
+            raise ValueError(tr("there is no standing bid; pass the bid to evaluate"))
     obs = game.observation(player)
     if game.to_move is None:
-        raise ValueError("no round is being played; roll the dice first")
+        raise ValueError(tr("no round is being played; roll the dice first"))
     wild = game.space.wild
     own = list(obs.dice)  # and the dice the other seats set aside face up: seen too
     own += [d for s, cup in enumerate(obs.set_aside) if s != player for d in cup]
