@@ -99,9 +99,9 @@ class Node:
         self.rolled = rolled
         self.pending = pending
         # asked many times a step by OpenSpiel (legal actions, chance, terminal checks):
-        # the seat to act, or OpenSpiel's CHANCE / TERMINAL player id
-        # and how many ids there are to take here: actions, die faces, or seats (the
-        # roll-off; at the end too, where step refuses any)
+        # the seat to act (or OpenSpiel's CHANCE / TERMINAL player id), and how many ids
+        # there are to take here: actions, die faces, or seats (the roll-off; at the end
+        # too, where step refuses any)
         if phase == _PLAY:
             if pending:
                 self.player = pending[0]

@@ -468,12 +468,7 @@ class Observer:
         if node.phase == Phase.OPENER:
             return f"{head} | roll-off"
         if not self.public:
-            if node.phase == Phase.ROLL:
-                cups: Sequence[Sequence[int]] = node.partial_cups()
-            elif game is not None:
-                cups = game.dice
-            else:  # pragma: no cover - the opener phase returned above
-                cups = []
+            cups = self._cups(node)
             if self.private == "single":
                 return f"{head} dice {cup_text(self.own(cups, player))}"
             if self.private == "all":

@@ -47,11 +47,11 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
 from perudo_rules.analysis.bots import Bot, make_bot
 from perudo_rules.base.actions import Action
 from perudo_rules.base.i18n import tr
-from perudo_rules.base.limits import action_id, whole_number
+from perudo_rules.base.limits import action_id
 from perudo_rules.base.messages import given
 from perudo_rules.editions.variant import Variant
 from perudo_rules.engine.game import Game
-from perudo_rules.pettingzoo.aec import PerudoEnv
+from perudo_rules.pettingzoo.aec import PerudoEnv, integer_value
 
 __all__ = ["ENV_ID", "Opponent", "PerudoGymEnv"]
 
@@ -242,13 +242,7 @@ class PerudoGymEnv(gymnasium.Env[Any, np.int64]):
             return self._aec.ids.to_id(answer)
         if answer is None:
             return self._aec.ids.pass_
-        whole = whole_number(answer)
-        if whole is None:
-            raise TypeError(
-                tr("the action of the opponent of seat {seat} must be an integer, not {value}",
-                   seat=seat, value=given(answer))
-            )  # fmt: skip
-        return whole
+        return integer_value(answer, tr("the action of the opponent of seat {seat}", seat=seat))
 
     def _observe(self) -> Any:
         return self._aec.observe(self.agent)
