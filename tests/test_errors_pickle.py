@@ -29,6 +29,7 @@ SAMPLES: dict[str, Any] = {
     "key_path": "calza.who",
     "line": 7,
     "signum": 15,
+    "text": "Dudo is not legal for player_0 now: there is no bid to doubt yet",
     "violation": Violation(
         2, 3, "1:4x5", Refusal("play.turn", "not-your-turn", {"to_move": 0, "seat": 1})
     ),

@@ -23,7 +23,7 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from strategies import random_variants  # noqa: E402
 
-from perudo_rules import Bid, Calza, Dudo, Game, load_variant  # noqa: E402
+from perudo_rules import Bid, Calza, Dudo, Game, IllegalAction, load_variant  # noqa: E402
 from perudo_rules.engine.actionmap import action_map, most_offers  # noqa: E402
 from perudo_rules.engine.settlement import most_dice_per_seat  # noqa: E402
 from perudo_rules.openspiel import game_name, load_game  # noqa: E402
@@ -275,6 +275,31 @@ def test_spanish_calza_for_the_player_to_move_and_the_others_in_turn() -> None:
     state.apply_action(amap.dudo)
     result = state.perudo_game.last_result
     assert (result.kind, result.loser, result.count) == ("dudo", 2, 15)
+
+
+def test_a_move_that_does_not_fit_the_offer_is_an_illegal_action_of_play_turn() -> None:
+    """A seat offered a call that bids, and the player to move that passes, are refused
+    as the kernel refuses an illegal action: ``IllegalAction`` with rule ``play.turn``
+    and its message id, and the state does not move."""
+    game = load_game("spanish", 3)
+    amap = game.action_map
+    state = _apply_all(game.new_initial_state(), [1] + [0] * 15)  # seat 1 opens; all Pacos
+    with pytest.raises(IllegalAction, match=r"\[play\.turn\]$") as passed:
+        state.apply_action(amap.pass_)  # seat 1 is the player to move: nothing to pass on
+    assert passed.value.refusal.message_id == "no-call-to-pass"
+    assert passed.value.refusal.params == {"seat": 1}
+    state.apply_action(amap.bid_id(4, 3))
+    assert state.current_player() == 0 and state.offered()
+    before = state.history()
+    with pytest.raises(IllegalAction) as bid:
+        state.apply_action(amap.bid_id(5, 3))
+    assert (bid.value.rule, bid.value.refusal.message_id) == ("play.turn", "offered-call-only")
+    assert bid.value.refusal.params == {"seat": 0, "action": "5x3"}
+    assert "seat 0 is offered an out-of-turn call" in str(bid.value)
+    assert "al posto 0 è offerta una chiamata fuori turno" in bid.value.message_in("it")
+    assert state.history() == before and state.current_player() == 0
+    state.apply_action(amap.pass_)  # what the offer allows still goes
+    assert state.current_player() == 2
 
 
 def test_single_round_game_ends_with_plus_and_minus_one() -> None:

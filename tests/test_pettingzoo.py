@@ -21,7 +21,7 @@ from pettingzoo.test import api_test, seed_test
 from strategies import MAX_PLAYERS, boosted, variants
 
 import perudo_rules.pettingzoo as pettingzoo_module
-from perudo_rules import Calza, Dudo, Game, Variant, available_variants
+from perudo_rules import Calza, Dudo, Game, IllegalAction, Variant, available_variants
 from perudo_rules import load_variant as load
 from perudo_rules.engine.actionmap import action_map
 from perudo_rules.pettingzoo import (
@@ -364,9 +364,12 @@ def test_an_illegal_id_names_the_kernels_rule() -> None:
     e = raw_env("spanish", 3)
     e.reset_to(Game.start(e.variant, dice=[[2] * 5, [3] * 5, [4] * 5], first_player=0))
     with pytest.raises(
-        ValueError, match=r"^Dudo is not legal for player_0 now: .*\[play\.bid_needed\]$"
-    ):
+        IllegalAction, match=r"^Dudo is not legal for player_0 now: .*\[play\.bid_needed\]$"
+    ) as dudo:
         e.step(e.ids.dudo)
+    assert dudo.value.rule == "play.bid_needed"
+    assert dudo.value.refusal.message_id == "dudo-without-bid"
+    assert dudo.value.message_in("es") == "aún no hay una puja de la que dudar [play.bid_needed]"
     with pytest.raises(ValueError, match=r"^Pass is not legal for player_0 now: .*\[play\.turn\]$"):
         e.step(e.ids.pass_)
     # Spanish: no wild opening bid
@@ -376,8 +379,12 @@ def test_an_illegal_id_names_the_kernels_rule() -> None:
         e.step(-1)
     e.step(e.ids.bid_id(3, 4))
     assert e.agent_selection == "player_2"  # offered Calza out of turn
-    with pytest.raises(ValueError, match=r"offered an out-of-turn call .*\[play\.turn\]$"):
+    with pytest.raises(IllegalAction, match=r"offered an out-of-turn call .*\[play\.turn\]$") as x:
         e.step(e.ids.bid_id(4, 4))
+    assert x.value.refusal.message_id == "offered-call-only"
+    with pytest.raises(IllegalAction) as kernel:
+        e.step(e.ids.bid_id(1, 1))
+    assert kernel.value.refusal.message_id == "offered-call-only"
     with pytest.raises(
         ValueError, match=r"^Dudo is not legal for player_2 now: .*\[challenge\.who\]$"
     ):

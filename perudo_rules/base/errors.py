@@ -54,14 +54,16 @@ class Refused(PerudoError):
     (``refusal.to_json()`` is JSON-ready); ``rule`` its rule id (a knob path such as
     ``bidding.wild_opening`` or a fixed rule id such as ``play.turn``), ``message`` the
     English sentence made from it; ``str(error)`` is ``"message [rule]"`` and
-    :meth:`message_in` the same in another language.
+    :meth:`message_in` the same in another language. A raiser that words the sentence
+    itself (an environment naming its agent, in the reader's language) gives it as
+    ``text``: ``str(error)`` is then ``"text [rule]"``, the rest unchanged.
     """
 
-    def __init__(self, refusal: Refusal) -> None:
+    def __init__(self, refusal: Refusal, text: str | None = None) -> None:
         self.refusal = refusal
         self.rule = refusal.rule
         self.message = refusal.message
-        super().__init__(f"{self.message} [{self.rule}]")
+        super().__init__(f"{self.message if text is None else text} [{self.rule}]")
 
     def message_in(self, lang: str | None = None) -> str:
         """``str(error)`` in ``lang`` (default: the language of the context,

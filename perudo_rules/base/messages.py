@@ -109,6 +109,14 @@ ENGLISH: Mapping[str, Template] = {
     "dudo-without-bid": "there is no bid to doubt yet",
     "calza-without-bid": "there is no bid to match yet",
     "not-an-action": "{action} is not a Bid, Dudo, Calza or Leave",
+    # --- an offered out-of-turn call, as the RL adapters ask it (ActionMap.offer_refusal) ---
+    "offered-call-only": (
+        "seat {seat} is offered an out-of-turn call (Dudo, Calza or Pass) and may not play "
+        "{action}"
+    ),
+    "no-call-to-pass": (
+        "seat {seat} is the player to move: Pass only declines an offered out-of-turn call"
+    ),
     # --- the notation and the seats (perudo_rules.base.actions, perudo_rules.base.seatcheck) --
     "action-syntax": (
         "not an action: {text} (write QxF, dudo, calza, leave or reroll F,F, optionally "

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules.base.messages import Refusal
 from perudo_rules.editions.ruleset import Ruleset
 from perudo_rules.editions.variant import Variant
 from perudo_rules.editions.variantfile import load_variant
@@ -157,6 +158,21 @@ class ActionMap:
         if offered:
             out.append(self.pass_)
         return out
+
+    def offer_refusal(self, action_id: int, seat: int, offered: bool) -> Refusal | None:
+        """Why ``seat`` may not take ``action_id`` the way it is asked (rule ``play.turn``):
+        a seat offered an out-of-turn call (``offered``) takes Dudo, Calza or ``PASS``, and
+        the player to move never takes ``PASS``. ``None`` where the id fits: the kernel
+        decides the rest. Both adapters ask this before they hand an action to the game."""
+        if offered:
+            if action_id in (self.dudo, self.calza, self.pass_):
+                return None
+            return Refusal(
+                "play.turn", "offered-call-only", {"seat": seat, "action": self.name(action_id)}
+            )
+        if action_id == self.pass_:
+            return Refusal("play.turn", "no-call-to-pass", {"seat": seat})
+        return None
 
     def to_id(self, action: Action | None) -> int:
         """The id of an engine action (the seat is implied); ``None`` (declining an offered

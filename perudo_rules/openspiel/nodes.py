@@ -21,6 +21,7 @@ from typing import Any
 import pyspiel  # type: ignore[import-not-found]
 
 from perudo_rules.base.actions import Bid, Reroll
+from perudo_rules.base.errors import IllegalAction
 from perudo_rules.base.i18n import tr
 from perudo_rules.engine.game import Game
 from perudo_rules.engine.start import cut_cups
@@ -238,18 +239,14 @@ def step(node: Node, action: int) -> Node:
         raise ValueError(tr("the game is over"))
     game = node.game
     assert game is not None
-    player = node.current_player()
-    if node.pending:
-        if action == spec.amap.pass_:
-            return node.child(action, Phase.PLAY, game, pending=node.pending[1:])
-        if action not in (spec.amap.dudo, spec.amap.calza):
-            raise ValueError(
-                tr("seat {seat} may only call or pass now, not {action}",
-                   seat=player, action=action)
-            )  # fmt: skip
-    engine_action = spec.amap.to_action(action, player)
-    if engine_action is None:
-        raise ValueError(tr("seat {seat} has nothing to pass on", seat=player))
+    player = node.player
+    amap = spec.amap
+    bad = amap.offer_refusal(action, player, bool(node.pending))
+    if bad is not None:
+        raise IllegalAction(bad)
+    engine_action = amap.to_action(action, player)
+    if engine_action is None:  # PASS, where offered (offer_refusal)
+        return node.child(action, Phase.PLAY, game, pending=node.pending[1:])
     after = game.apply(engine_action)
     if isinstance(engine_action, Bid):
         return node.child(action, Phase.PLAY, after, pending=after.call_offers())

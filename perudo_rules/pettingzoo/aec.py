@@ -63,7 +63,8 @@ except ImportError as _exc:  # pragma: no cover - exercised only without the ext
         "perudo_rules.pettingzoo needs PettingZoo: pip install 'perudo-rules[pettingzoo]'"
     ) from _exc
 
-from perudo_rules.base.actions import Action, Bid, Calza, Dudo, Reroll
+from perudo_rules.base.actions import Action, Bid, Reroll
+from perudo_rules.base.errors import IllegalAction
 from perudo_rules.base.i18n import check_language, tr
 from perudo_rules.base.limits import action_id, whole_number
 from perudo_rules.base.messages import given
@@ -102,8 +103,9 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
     e.g. to drive a :mod:`perudo_rules.analysis.bots` bot; the environment replaces it
     on every step). ``ids`` are the :class:`~perudo_rules.engine.actionmap.ActionMap`;
     ``layout`` the :func:`~perudo_rules.pettingzoo.observation.observation_layout`. An
-    illegal action raises ``ValueError`` naming the rule (``env()`` wraps this class so
-    that one ends the game instead); ``docs/pettingzoo.rst`` lists every error.
+    illegal action raises :class:`~perudo_rules.base.errors.IllegalAction` naming the
+    rule (``env()`` wraps this class so that one ends the game instead);
+    ``docs/pettingzoo.rst`` lists every error.
     ``observation_mode`` is ``"dict"`` (``observe`` gives ``observation`` and
     ``action_mask``) or ``"flat"`` (``observe`` gives the ``observation`` array, a ``Box``;
     ``infos[agent]["action_mask"]`` the mask).
@@ -282,7 +284,7 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
         """Take ``action`` (an id: a Python or NumPy integer) for ``agent_selection``;
         ``None`` for a finished agent. ``RuntimeError`` before ``reset`` and once every
         agent is done, ``TypeError`` for an id that is not an integer, ``ValueError`` for
-        an id outside the space or not legal now (naming the rule)."""
+        an id outside the space, ``IllegalAction`` for one not legal now (naming the rule)."""
         if not self._started:
             raise RuntimeError(tr("call reset() before step()"))
         if not self.agents:
@@ -319,28 +321,19 @@ class PerudoEnv(AECEnv):  # type: ignore[misc]
             self.render()
 
     def _checked(self, agent: str, seat: int, aid: int) -> Action | None:
-        """The engine action of ``aid`` for ``seat`` (``None``: Pass), or ``ValueError``
-        saying why it may not be taken now (the kernel's rule for an engine action)."""
+        """The engine action of ``aid`` for ``seat`` (``None``: Pass), or
+        :class:`~perudo_rules.base.errors.IllegalAction` saying why it may not be taken now:
+        the offer's rule (:meth:`ActionMap.offer_refusal
+        <perudo_rules.engine.actionmap.ActionMap.offer_refusal>`), else the kernel's."""
         ids = self.ids
-        move = ids.to_action(aid, seat)
-        name = ids.name(aid)
-        if self._pending:
-            if not isinstance(move, (Dudo, Calza)) and move is not None:
-                raise ValueError(
-                    tr("{action} is not legal for {agent} now: it is offered an out-of-turn call "
-                       "(Dudo, Calza or Pass)", action=name, agent=agent) + " [play.turn]"
-                )  # fmt: skip
-        elif move is None:
-            raise ValueError(
-                tr("Pass is not legal for {agent} now: Pass declines an offered out-of-turn "
-                   "call, and it is the player to move", agent=agent) + " [play.turn]"
-            )  # fmt: skip
+        bad = ids.offer_refusal(aid, seat, bool(self._pending))
+        move = ids.to_action(aid, seat) if bad is None else None
         if move is not None:
             bad = self.game.violation(move)
-            if bad is not None:
-                why = tr("{action} is not legal for {agent} now: {reason}",
-                         action=name, agent=agent, reason=bad.text())
-                raise ValueError(f"{why} [{bad.rule}]")  # fmt: skip
+        if bad is not None:
+            why = tr("{action} is not legal for {agent} now: {reason}",
+                     action=ids.name(aid), agent=agent, reason=bad.text())  # fmt: skip
+            raise IllegalAction(bad, why)
         return move
 
     def _play(self, move: Action) -> None:
@@ -419,7 +412,7 @@ def raw_env(
     observation_mode: str = "dict",
     lang: str = "en",
 ) -> PerudoEnv:
-    """The unwrapped :class:`PerudoEnv` (an illegal action raises ``ValueError``)."""
+    """The unwrapped :class:`PerudoEnv` (an illegal action raises ``IllegalAction``)."""
     return PerudoEnv(
         variant, players, render_mode, max_rounds, past_rounds, observation_mode, lang
     )
