@@ -35,6 +35,7 @@ from perudo_rules.conform.report import (
     EditionReport,
     Failure,
     Report,
+    citation,
     rule_ids,
 )
 from perudo_rules.conform.runner import PERFT_NODES, Only, conform
@@ -42,7 +43,6 @@ from perudo_rules.conform.scenarios import load_scenarios
 from perudo_rules.conform.shrink import Case
 from perudo_rules.conform.stopping import stopped_by_sigterm
 from perudo_rules.conform.witnessfile import read_witness
-from perudo_rules.editions.corerules import cite
 from perudo_rules.editions.variantfile import available_variants, load_variant
 from perudo_rules.records.position import Roll, read_position
 
@@ -71,14 +71,6 @@ def format_rules(rep: EditionReport) -> str:
                          tr("failed"), tr("probes"), tr("why")], rows)  # fmt: skip
 
 
-def _citation(edition: str, rule: str) -> str:
-    """The edition's statement of ``rule``, its section and words (one line)."""
-    try:
-        return cite(rule, load_variant(edition)).line()
-    except (KeyError, ValueError):
-        return ""
-
-
 def failure_lines(edition: str, fail: Failure, checks: int) -> list[str]:
     """One root failure: the rule and its cause first, then the edition's rule, how the
     engine differed, what followed from it and the witness."""
@@ -92,7 +84,7 @@ def failure_lines(edition: str, fail: Failure, checks: int) -> list[str]:
                   "reference's answer", edition=edition, rule=fail.rule)
     lines = [head + " " + tr("({n} of {checks} checks, first in {source})", n=fail.count,
                              checks=checks, source=fail.source)]  # fmt: skip
-    cited = _citation(edition, fail.rule)
+    cited = citation(edition, fail.rule)
     if cited:
         lines.append("  " + printable(cited))
     lines.append("  " + printable(str(fail.detail)))
@@ -100,7 +92,7 @@ def failure_lines(edition: str, fail: Failure, checks: int) -> list[str]:
         lines.append("  " + tr("and so: {fields} differ too", fields=", ".join(fail.consequences)))
     if fail.decided_by:  # the edition's outcome of the call: each deciding rule, where it stands
         lines.append("  " + tr("The edition's outcome was decided by these rules:"))
-        lines += ["    " + printable(_citation(edition, rule) or rule) for rule in fail.decided_by]
+        lines += ["    " + printable(citation(edition, rule) or rule) for rule in fail.decided_by]
     # the witness as data (its English "detail" is said above, in the reader's language)
     shown = {k: v for k, v in fail.witness.items() if k != "detail"}
     lines.append("  " + tr("witness: {json}", json=json.dumps(shown)))

@@ -30,10 +30,9 @@ from perudo_rules.conform.report import (
     Failure,
     PerftCheck,
     Report,
+    citation,
     rule_ids,
 )
-from perudo_rules.editions.corerules import cite
-from perudo_rules.editions.variantfile import load_variant
 
 __all__ = ["html_report"]
 
@@ -99,14 +98,6 @@ def _table(head: list[str], rows: list[str], cls: str = "") -> str:
 
 def _json(value: Any) -> str:
     return _e(json.dumps(value, ensure_ascii=False))
-
-
-def _citation(edition: str, rule: str) -> str:
-    """The edition's statement of ``rule`` (one line), or ``""``."""
-    try:
-        return cite(rule, load_variant(edition)).line()
-    except (KeyError, ValueError, OSError):
-        return ""
 
 
 def _header(report: Report) -> str:
@@ -184,7 +175,7 @@ def _failure(i: int, j: int, edition: str, fail: Failure, checks: int) -> str:
     else:
         parts.append(_p(tr("FAIL {edition} {rule}: no knob value explains it; this rule "
                            "decided the reference's answer", edition=edition, rule=fail.rule)))
-    cited = _citation(edition, fail.rule)
+    cited = citation(edition, fail.rule)
     if cited:
         parts.append(f"<blockquote>{_e(cited)}</blockquote>")
     parts.append(_p(str(fail.detail)))
@@ -194,7 +185,7 @@ def _failure(i: int, j: int, edition: str, fail: Failure, checks: int) -> str:
         parts.append(_p(tr("and so: {fields} differ too", fields=", ".join(fail.consequences))))
     if fail.decided_by:  # the edition's outcome of the call, rule by rule
         parts.append(_p(tr("The edition's outcome was decided by these rules:")))
-        items = "".join(f"<li>{_e(_citation(edition, r) or r)}</li>" for r in fail.decided_by)
+        items = "".join(f"<li>{_e(citation(edition, r) or r)}</li>" for r in fail.decided_by)
         parts.append(f'<ul class="decided">{items}</ul>')
     parts.append(_p(tr("The witness file: perudo-rules check --witness FILE replays it, "
                        "perudo-rules conform --engine CMD --witness FILE re-runs it.")))

@@ -17,8 +17,9 @@ from typing import Any
 from perudo_rules.base.i18n import ntr, tr
 from perudo_rules.base.texts import Text, text_from_json, text_json
 from perudo_rules.conform.protocol import UNCLAIMED_KNOBS
-from perudo_rules.editions.corerules import core_rules
+from perudo_rules.editions.corerules import cite, core_rules
 from perudo_rules.editions.knobs import KNOB_PATHS
+from perudo_rules.editions.variantfile import load_variant
 
 __all__ = [
     "EXIT_CONFORMS",
@@ -31,6 +32,7 @@ __all__ = [
     "Failure",
     "PerftCheck",
     "Report",
+    "citation",
     "rule_ids",
 ]
 
@@ -319,3 +321,13 @@ class Report:
             error=doc["error"],
             asked=doc["asked"],
         )
+
+
+def citation(edition: str, rule: str) -> str:
+    """The edition's statement of ``rule``, with its section and words, on one line
+    (:meth:`Citation.line <perudo_rules.editions.corerules.Citation.line>`); ``""`` for an
+    edition or a rule that cannot be cited. The text and HTML reports both cite this way."""
+    try:
+        return cite(rule, load_variant(edition)).line()
+    except (KeyError, ValueError, OSError):
+        return ""
