@@ -39,3 +39,37 @@ def test_without_open_spiel_the_adapter_says_what_to_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert "pip install 'perudo-rules[openspiel]'" in out.stdout
+
+
+def test_the_install_hint_is_in_the_readers_language() -> None:
+    """Each front end that needs an extra says so in the language of the context, with the
+    same command: OpenSpiel's adapter, the PettingZoo environments, the Gymnasium one."""
+    code = (
+        "import sys\n"
+        "from perudo_rules.base.i18n import use_language\n"
+        "sys.modules['pyspiel'] = sys.modules['pettingzoo'] = sys.modules['gymnasium'] = None\n"
+        "for lang in ('en', 'it', 'es'):\n"
+        "    for module in ('openspiel', 'pettingzoo.aec', 'pettingzoo.single'):\n"
+        "        with use_language(lang):\n"
+        "            try:\n"
+        "                __import__('perudo_rules.' + module)\n"
+        "            except ImportError as e:\n"
+        "                print(lang, module, e, sep='|')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    said = {tuple(line.split("|")[:2]): line.split("|")[2] for line in out.stdout.splitlines()}
+    assert len(said) == 9, out.stdout
+    for module, extra in [
+        ("openspiel", "openspiel"),
+        ("pettingzoo.aec", "pettingzoo"),
+        ("pettingzoo.single", "pettingzoo"),
+    ]:
+        texts = [said[lang, module] for lang in ("en", "it", "es")]
+        assert len(set(texts)) == 3, texts  # three languages, three sentences
+        for text in texts:
+            assert f"pip install 'perudo-rules[{extra}]'" in text
+    assert said["en", "openspiel"] == (
+        "perudo_rules.openspiel needs OpenSpiel: pip install 'perudo-rules[openspiel]'"
+    )

@@ -3,6 +3,7 @@ is a ``TypeError`` too)."""
 
 from __future__ import annotations
 
+from perudo_rules.base.i18n import tr
 from perudo_rules.base.messages import Refusal
 from perudo_rules.base.safetext import shortened
 
@@ -17,6 +18,7 @@ __all__ = [
     "SeatError",
     "SeatTypeError",
     "VariantError",
+    "missing_extra",
 ]
 
 
@@ -157,3 +159,17 @@ class PositionError(LocatedError):
     """
 
     placeholder = "<position>"
+
+
+def missing_extra(module: str, library: str, extra: str) -> ImportError:
+    """The ``ImportError`` a front end raises when its optional dependency is missing:
+    ``module`` needs ``library``, installed by the extra ``extra`` of perudo-rules (in the
+    reader's language, :func:`perudo_rules.base.i18n.use_language`).
+
+    >>> str(missing_extra("perudo_rules.openspiel", "OpenSpiel", "openspiel"))
+    "perudo_rules.openspiel needs OpenSpiel: pip install 'perudo-rules[openspiel]'"
+    """
+    return ImportError(
+        tr("{module} needs {library}: pip install 'perudo-rules[{extra}]'",
+           module=module, library=library, extra=extra)
+    )  # fmt: skip

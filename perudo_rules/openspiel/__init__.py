@@ -96,9 +96,9 @@ try:
     import numpy  # noqa: F401
     import pyspiel  # type: ignore[import-not-found]  # noqa: F401
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "perudo_rules.openspiel needs OpenSpiel: pip install 'perudo-rules[openspiel]'"
-    ) from _exc
+    from perudo_rules.base.errors import missing_extra
+
+    raise missing_extra("perudo_rules.openspiel", "OpenSpiel", "openspiel") from _exc
 
 from perudo_rules.openspiel.game import PerudoGame, PerudoState, load_game
 from perudo_rules.openspiel.spec import family_name, game_name

@@ -59,9 +59,9 @@ try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import conversions, wrappers
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "perudo_rules.pettingzoo needs PettingZoo: pip install 'perudo-rules[pettingzoo]'"
-    ) from _exc
+    from perudo_rules.base.errors import missing_extra
+
+    raise missing_extra("perudo_rules.pettingzoo", "PettingZoo", "pettingzoo") from _exc
 
 from perudo_rules.base.actions import Action, Bid, Reroll
 from perudo_rules.base.errors import IllegalAction

@@ -40,9 +40,9 @@ try:
     import numpy as np
     import numpy.typing as npt
 except ImportError as _exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError(
-        "perudo_rules.pettingzoo needs PettingZoo: pip install 'perudo-rules[pettingzoo]'"
-    ) from _exc
+    from perudo_rules.base.errors import missing_extra
+
+    raise missing_extra("perudo_rules.pettingzoo", "PettingZoo", "pettingzoo") from _exc
 
 from perudo_rules.analysis.bots import Bot, make_bot
 from perudo_rules.base.actions import Action
