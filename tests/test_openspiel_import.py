@@ -12,6 +12,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` run by a fresh interpreter at the repository root (it must succeed)."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+
+
 def test_importing_perudo_rules_does_not_import_pyspiel() -> None:
     code = (
         "import sys, perudo_rules, perudo_rules.cli, perudo_rules.engine.game\n"
@@ -20,9 +27,7 @@ def test_importing_perudo_rules_does_not_import_pyspiel() -> None:
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('pyspiel', 'open_spiel'))\n"
         "print(bad)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
+    out = _python(code)
     assert out.stdout.strip() == "[]"
 
 
@@ -35,9 +40,7 @@ def test_without_open_spiel_the_adapter_says_what_to_install() -> None:
         "except ImportError as e:\n"
         "    print(e)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
+    out = _python(code)
     assert "pip install 'perudo-rules[openspiel]'" in out.stdout
 
 
@@ -56,9 +59,7 @@ def test_the_install_hint_is_in_the_readers_language() -> None:
         "            except ImportError as e:\n"
         "                print(lang, module, e, sep='|')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
+    out = _python(code)
     said = {tuple(line.split("|")[:2]): line.split("|")[2] for line in out.stdout.splitlines()}
     assert len(said) == 9, out.stdout
     for module, extra in [
