@@ -49,6 +49,7 @@ from perudo_rules.base.messages import (
     template_fields,
 )
 from perudo_rules.conform.scenarios import load_scenarios, run_scenario
+from perudo_rules.engine.actionmap import action_map
 from perudo_rules.engine.start import opening_verdict, seats_verdict
 from perudo_rules.records.position import Roll, parse_step
 from perudo_rules.records.recordformat import Violation
@@ -156,6 +157,8 @@ _ITALIAN = load_variant("italian").rules
 _OPENSPIEL = load_variant("openspiel-liars-dice").rules
 
 #: message id -> (a refusal made by the package, its rule, its parameters)
+_ITALIAN_IDS = action_map("italian", 4)
+
 CASES: dict[str, tuple[Callable[[], Refusal | None], str, dict[str, Any]]] = {
     # the kernel: bids
     "not-your-turn": (
@@ -316,6 +319,17 @@ CASES: dict[str, tuple[Callable[[], Refusal | None], str, dict[str, Any]]] = {
     "dudo-without-bid": (lambda: refused(start(), Dudo(0)), "play.bid_needed", {}),
     "calza-without-bid": (lambda: refused(start(), Calza(0)), "play.bid_needed", {}),
     "not-an-action": (lambda: start().violation("dudo"), "play.turn", {"action": "'dudo'"}),
+    # an offered out-of-turn call, as the RL adapters ask it (ActionMap.offer_refusal)
+    "offered-call-only": (
+        lambda: _ITALIAN_IDS.offer_refusal(_ITALIAN_IDS.bid_id(3, 4), 2, True),
+        "play.turn",
+        {"seat": 2, "action": "3x4"},
+    ),
+    "no-call-to-pass": (
+        lambda: _ITALIAN_IDS.offer_refusal(_ITALIAN_IDS.pass_, 0, False),
+        "play.turn",
+        {"seat": 0},
+    ),
     # the game
     "game-over": (lambda: refused(_finished(), Bid(0, 1, 2)), "play.game_over", {"winner": 0}),
     "round-over": (
