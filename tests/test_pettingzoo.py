@@ -382,9 +382,9 @@ def test_an_illegal_id_names_the_kernels_rule() -> None:
     with pytest.raises(IllegalAction, match=r"offered an out-of-turn call .*\[play\.turn\]$") as x:
         e.step(e.ids.bid_id(4, 4))
     assert x.value.refusal.message_id == "offered-call-only"
-    with pytest.raises(IllegalAction) as kernel:
-        e.step(e.ids.bid_id(1, 1))
-    assert kernel.value.refusal.message_id == "offered-call-only"
+    with pytest.raises(IllegalAction) as offer_first:  # a bid the kernel refuses too:
+        e.step(e.ids.bid_id(1, 1))  # the offer's rule is asked first
+    assert offer_first.value.refusal.message_id == "offered-call-only"
     with pytest.raises(
         ValueError, match=r"^Dudo is not legal for player_2 now: .*\[challenge\.who\]$"
     ):
